@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { ConcurrencyError } from './concurrency-error.js';
+import { isUniqueViolation } from './database-errors.js';
+import { MESSAGE_COLUMNS, toRecordedEvent, type MessageRow } from './message-row.js';
+import { assertValidSchemaName, migrationStatements, quoteIdentifier } from './schema-sql.js';
+import {
+  START,
+  type AppendResult,
+  type Checkpoint,
+  type ExpectedVersion,
+  type NewEvent,
+  type RecordedEvent,
+  type SqlClient,
+  type SqlExecutor,
+} from './types.js';
+
+export interface EventStoreOptions {
+  /** Postgres schema holding this store's tables; each service has its own (e.g. "gateway"). */
+  schema: string;
+}
+
+export interface AppendOptions {
+  expectedVersion: ExpectedVersion;
+  /** Append inside the caller's transaction (the caller commits); otherwise the store runs its own. */
+  tx?: SqlExecutor;
+}
+
+export interface ReadAllOptions {
+  after: Checkpoint;
+  limit: number;
+}
+
+type AppendRow = { current_version: number } & ({ [K in keyof MessageRow]: MessageRow[K] | null });
+
+const STREAM_POSITION_CONSTRAINT = 'messages_stream_position_key';
+
+/**
+ * An append-only event store in one Postgres schema: optimistic concurrency per stream, a global read that
+ * never skips late-committing transactions, and subscriber checkpoints.
+ */
+export class EventStore {
+  readonly sql: SqlClient;
+  readonly schema: string;
+  private readonly messagesTable: string;
+  private readonly checkpointsTable: string;
+  /** NOTIFY channel names are identifiers of at most 63 bytes; the schema name is limited accordingly. */
+  private readonly appendedChannel: string;
+
+  constructor(sql: SqlClient, options: EventStoreOptions) {
+    assertValidSchemaName(options.schema);
+    this.sql = sql;
+    this.schema = options.schema;
+    this.messagesTable = `${quoteIdentifier(options.schema)}.messages`;
+    this.checkpointsTable = `${quoteIdentifier(options.schema)}.subscription_checkpoints`;
+    this.appendedChannel = `${options.schema}_events_appended`;
+  }
+
+  /** Creates the schema and tables when missing. Safe to run concurrently from several processes. */
+  async migrate(): Promise<void> {
+    await this.sql.transaction(async (tx) => {
+      // CREATE ... IF NOT EXISTS still races on the catalog's unique keys; the lock makes migrations take turns.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`vop-event-store:migrate:${this.schema}`]);
+      for (const statement of migrationStatements(this.schema)) await tx.query(statement);
+    });
+  }
+
+  /**
+   * Appends events at the end of a stream, with dense positions, if the stream is at the expected version.
+   * @throws ConcurrencyError when it is not (or another appender won the race).
+   */
+  async append(streamId: string, events: NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    const expected = expectedStreamVersion(options.expectedVersion);
+    const appendIn = async (tx: SqlExecutor): Promise<AppendResult> => {
+      // Appenders to one stream take turns, so `any` never collides and a loser sees the winner's version.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.messagesTable}:${streamId}`]);
+      const { rows } = await tx.query<AppendRow>(this.appendSql(), [streamId, serialiseEvents(events), expected]);
+      const currentVersion = Number(rows[0]?.current_version ?? 0);
+      if (expected !== null && currentVersion !== expected) {
+        throw new ConcurrencyError(streamId, options.expectedVersion, currentVersion);
+      }
+      const recorded = rows.filter(isInsertedRow).map(toRecordedEvent);
+      if (recorded.length > 0) await this.sql.notify(this.appendedChannel, tx);
+      return { nextExpectedVersion: currentVersion + recorded.length, events: recorded };
+    };
+    try {
+      return options.tx === undefined ? await this.sql.transaction(appendIn) : await appendIn(options.tx);
+    } catch (error) {
+      // Backstop for transactions whose snapshot predates the winner's commit (REPEATABLE READ callers).
+      if (isUniqueViolation(error, STREAM_POSITION_CONSTRAINT)) {
+        const actual = options.tx === undefined ? await this.streamVersion(streamId) : (expected ?? 0) + 1;
+        throw new ConcurrencyError(streamId, options.expectedVersion, actual);
+      }
+      throw error;
+    }
+  }
+
+  async readStream(streamId: string, options: { tx?: SqlExecutor } = {}): Promise<RecordedEvent[]> {
+    const { rows } = await (options.tx ?? this.sql).query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} WHERE stream_id = $1 ORDER BY stream_position`,
+      [streamId],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  /** The stream's version: the position of its last event, 0 when it has none. */
+  async streamVersion(streamId: string, options: { tx?: SqlExecutor } = {}): Promise<number> {
+    const { rows } = await (options.tx ?? this.sql).query<{ version: number }>(
+      `SELECT coalesce(max(stream_position), 0) AS version FROM ${this.messagesTable} WHERE stream_id = $1`,
+      [streamId],
+    );
+    return Number(rows[0]?.version ?? 0);
+  }
+
+  /**
+   * Reads every stream in commit-safe order. Only transactions older than every transaction still running
+   * are visible (xid < snapshot xmin), so an event committed late is read after, never skipped.
+   */
+  async readAll(options: ReadAllOptions): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint }> {
+    if (!Number.isInteger(options.limit) || options.limit < 1) {
+      throw new RangeError(`readAll limit must be a positive integer, got ${options.limit}`);
+    }
+    const { rows } = await this.sql.query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable}
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+        ORDER BY transaction_id, global_position
+        LIMIT $3`,
+      [options.after.transactionId, options.after.globalPosition.toString(), options.limit],
+    );
+    const events = rows.map(toRecordedEvent);
+    const last = events.at(-1);
+    const checkpoint = last === undefined
+      ? { ...options.after }
+      : { transactionId: last.transactionId, globalPosition: last.globalPosition };
+    return { events, checkpoint };
+  }
+
+  /** Where a subscriber stands; START when it has never saved a checkpoint. */
+  async loadCheckpoint(subscriberName: string): Promise<Checkpoint> {
+    const { rows } = await this.sql.query<{ transaction_id: string; global_position: string }>(
+      `SELECT transaction_id::text AS transaction_id, global_position::text AS global_position
+         FROM ${this.checkpointsTable} WHERE name = $1`,
+      [subscriberName],
+    );
+    const row = rows[0];
+    if (row === undefined) return { ...START };
+    return { transactionId: row.transaction_id, globalPosition: BigInt(row.global_position) };
+  }
+
+  /** Saves a subscriber's position; pass `tx` to save it atomically with the subscriber's own writes. */
+  async saveCheckpoint(subscriberName: string, checkpoint: Checkpoint, tx?: SqlExecutor): Promise<void> {
+    await (tx ?? this.sql).query(
+      `INSERT INTO ${this.checkpointsTable} (name, transaction_id, global_position)
+       VALUES ($1, $2::xid8, $3::bigint)
+       ON CONFLICT (name) DO UPDATE
+         SET transaction_id = EXCLUDED.transaction_id, global_position = EXCLUDED.global_position, updated_at = now()`,
+      [subscriberName, checkpoint.transactionId, checkpoint.globalPosition.toString()],
+    );
+  }
+
+  /** Calls onAppend (a wake-up hint) after any append to this store commits, in this or another process. */
+  onAppend(onAppend: () => void): Promise<() => Promise<void>> {
+    return this.sql.listen(this.appendedChannel, onAppend);
+  }
+
+  /**
+   * One statement: reads the stream's version and, when it matches ($3; NULL = any), inserts the events after
+   * it. The version always comes back, inserted rows only on a match.
+   */
+  private appendSql(): string {
+    return `
+      WITH current_version AS (
+        SELECT coalesce(max(stream_position), 0) AS version FROM ${this.messagesTable} WHERE stream_id = $1
+      ), inserted AS (
+        INSERT INTO ${this.messagesTable} (stream_id, stream_position, event_id, type, data, metadata)
+        SELECT $1, current_version.version + new_event.ordinality::integer,
+               (new_event.body->>'eventId')::uuid, new_event.body->>'type',
+               new_event.body->'data', new_event.body->'metadata'
+          FROM current_version, jsonb_array_elements($2::jsonb) WITH ORDINALITY AS new_event(body, ordinality)
+         WHERE $3::integer IS NULL OR current_version.version = $3::integer
+         ORDER BY new_event.ordinality
+        RETURNING ${MESSAGE_COLUMNS}
+      )
+      SELECT current_version.version AS current_version, inserted.*
+        FROM current_version LEFT JOIN inserted ON true
+       ORDER BY inserted.stream_position`;
+  }
+}
+
+/** The version the stream must be at, or null for `any`. */
+function expectedStreamVersion(expectedVersion: ExpectedVersion): number | null {
+  if (expectedVersion === 'any') return null;
+  if (expectedVersion === 'no_stream') return 0;
+  if (!Number.isInteger(expectedVersion) || expectedVersion < 0) {
+    throw new RangeError(`expectedVersion must be a non-negative integer, 'no_stream' or 'any', got ${expectedVersion}`);
+  }
+  return expectedVersion;
+}
+
+function serialiseEvents(events: NewEvent[]): string {
+  return JSON.stringify(
+    events.map((event) => ({
+      eventId: event.eventId ?? randomUUID(),
+      type: event.type,
+      // JSON has no undefined; store it as null rather than dropping the key.
+      data: event.data === undefined ? null : event.data,
+      metadata: event.metadata ?? {},
+    })),
+  );
+}
+
+function isInsertedRow(row: AppendRow): row is AppendRow & MessageRow {
+  return row.global_position !== null;
+}

@@ -1,0 +1,123 @@
+import { EventEmitter } from 'node:events';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { SerialQueue } from './serial-queue.js';
+import type { SqlClient, SqlExecutor } from './types.js';
+
+export interface PgliteClientOptions {
+  /** A directory on disk; undefined keeps the database in memory. */
+  dataDir?: string;
+}
+
+type QueryResult<R> = { rows: R[]; rowCount: number };
+
+/**
+ * A SqlClient over ONE PGlite instance. PGlite has a single backend, so an open transaction blocks every
+ * other statement: everything goes through one queue and transaction() holds it until COMMIT/ROLLBACK.
+ * Consequently, code running inside transaction(fn) must use the tx executor it is given; awaiting a call on
+ * the client itself from there would wait for the transaction forever.
+ * NOTIFY does not cross PGlite connections, so listen/notify are in-process; a notify inside a transaction
+ * is delivered after that transaction commits and dropped when it rolls back.
+ */
+export async function createPgliteClient(options: PgliteClientOptions): Promise<SqlClient> {
+  const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const queue = new SerialQueue();
+  const notifications = new EventEmitter();
+  notifications.setMaxListeners(0);
+  /** Open transactions and the channels notified inside them. */
+  const pendingNotifications = new WeakMap<SqlExecutor, Set<string>>();
+  const transactionExecutors = new WeakSet<SqlExecutor>();
+  let closed = false;
+
+  async function runQuery<R>(
+    target: PGlite | Transaction,
+    text: string,
+    params: readonly unknown[] | undefined,
+  ): Promise<QueryResult<R>> {
+    const result = await target.query<R>(text, params === undefined ? undefined : [...params]);
+    // PGlite reports affectedRows for writes and 0 for SELECT; node-postgres counts returned rows for SELECT.
+    return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
+  }
+
+  function deliver(channels: Iterable<string>): void {
+    const toDeliver = [...channels];
+    if (toDeliver.length === 0) return;
+    // Never inside the notifier's call stack, as with a real NOTIFY.
+    setImmediate(() => {
+      for (const channel of toDeliver) notifications.emit(channel);
+    });
+  }
+
+  function assertOpen(): void {
+    if (closed) throw new Error('The PGlite client is closed');
+  }
+
+  const client: SqlClient = {
+    kind: 'pglite',
+
+    query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]) {
+      return queue.run(async () => {
+        assertOpen();
+        return runQuery<R>(db, text, params);
+      });
+    },
+
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      return queue.run(async () => {
+        assertOpen();
+        const notified = new Set<string>();
+        const result = await db.transaction(async (pgliteTx) => {
+          let finished = false;
+          const tx: SqlExecutor = {
+            query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]) {
+              if (finished) return Promise.reject(new Error('This transaction has already finished'));
+              return runQuery<R>(pgliteTx, text, params);
+            },
+          };
+          transactionExecutors.add(tx);
+          pendingNotifications.set(tx, notified);
+          try {
+            return await fn(tx);
+          } finally {
+            finished = true;
+            pendingNotifications.delete(tx);
+          }
+        });
+        // Reached only after COMMIT succeeded.
+        deliver(notified);
+        return result;
+      });
+    },
+
+    async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+      assertOpen();
+      const entry = () => onNotify();
+      notifications.on(channel, entry);
+      return async () => {
+        notifications.off(channel, entry);
+      };
+    },
+
+    async notify(channel: string, tx?: SqlExecutor): Promise<void> {
+      assertOpen();
+      const inTransaction = tx === undefined ? undefined : pendingNotifications.get(tx);
+      if (inTransaction !== undefined) {
+        inTransaction.add(channel);
+        return;
+      }
+      if (tx !== undefined && transactionExecutors.has(tx)) throw new Error('This transaction has already finished');
+      // Outside any transaction (tx omitted or the client itself): there is nothing to wait for.
+      deliver([channel]);
+    },
+
+    close(): Promise<void> {
+      // Queued behind whatever is running, so in-flight work finishes and the data dir is flushed.
+      return queue.run(async () => {
+        if (closed) return;
+        closed = true;
+        notifications.removeAllListeners();
+        await db.close();
+      });
+    },
+  };
+  return client;
+}
