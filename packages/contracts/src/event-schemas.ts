@@ -1,0 +1,13 @@
+import { AccountEvent } from './events/accounts.js';
+import { IntegrationEnvelope } from './events/envelope.js';
+import { VerificationEvent } from './events/verifications.js';
+import { z } from './zod.js';
+
+/** JSON Schemas of the integration events, generated from the zod contracts (for registries and docs). */
+export function buildEventJsonSchemas(): Record<string, unknown> {
+  return {
+    IntegrationEnvelope: z.toJSONSchema(IntegrationEnvelope, { unrepresentable: 'any' }),
+    AccountEvent: z.toJSONSchema(AccountEvent, { unrepresentable: 'any' }),
+    VerificationEvent: z.toJSONSchema(VerificationEvent, { unrepresentable: 'any' }),
+  };
+}

@@ -1,0 +1,41 @@
+import { AccountStatus, HolderType, PartyIdentifiers } from '../events/accounts.js';
+import { HolderName, Iban } from '../identifiers.js';
+import { z } from '../zod.js';
+
+/** Fields beyond the specification's (holderType, alternateNames, identifiers, status) are optional. */
+export const CreateAccountRequest = z
+  .strictObject({
+    iban: Iban,
+    name: HolderName,
+    holderType: HolderType.optional(),
+    alternateNames: z.array(HolderName).max(20).optional(),
+    identifiers: PartyIdentifiers.optional(),
+    status: AccountStatus.optional(),
+  })
+  .openapi('CreateAccountRequest');
+export type CreateAccountRequest = z.infer<typeof CreateAccountRequest>;
+
+export const UpdateAccountRequest = z
+  .strictObject({
+    iban: Iban.optional(),
+    name: HolderName.optional(),
+    holderType: HolderType.optional(),
+    alternateNames: z.array(HolderName).max(20).optional(),
+    identifiers: PartyIdentifiers.optional(),
+    status: AccountStatus.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
+  .openapi('UpdateAccountRequest');
+export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequest>;
+
+export const AccountCreatedResponse = z
+  .object({ id: z.string(), iban: z.string(), name: z.string(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
+  .openapi('AccountCreatedResponse');
+
+/** Get and update never return the holder name (data minimisation). */
+export const AccountResponse = z
+  .object({ id: z.string(), iban: z.string(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
+  .openapi('AccountResponse');
+export type AccountResponse = z.infer<typeof AccountResponse>;
+
+export const AccountIdParam = z.uuid();

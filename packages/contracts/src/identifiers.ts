@@ -1,0 +1,31 @@
+import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
+import { z } from './zod.js';
+
+/** IBAN in electronic form (no spaces, upper case) after ISO 13616 country-length and mod-97 checks. */
+export const Iban = z
+  .string()
+  .max(64)
+  .transform((value) => electronicFormatIBAN(value) ?? '')
+  .refine((value) => isValidIBAN(value), { message: 'INVALID_IBAN' })
+  .openapi({ type: 'string', example: 'DE89370400440532013000', description: 'IBAN (spaces allowed)' });
+
+export const Bic = z
+  .string()
+  .max(11)
+  .transform((value) => value.trim().toUpperCase())
+  .refine((value) => isValidBIC(value), { message: 'INVALID_BIC' })
+  .openapi({ type: 'string', example: 'COBADEFFXXX' });
+
+export const HolderName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(140) // ISO 20022 Max140Text, the scheme's name field
+  .openapi({ example: 'Erika Mustermann' });
+
+export const Lei = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[0-9A-Z]{18}[0-9]{2}$/, 'INVALID_LEI')
+  .openapi({ example: '5299000J2N45DDNE4Y28' });

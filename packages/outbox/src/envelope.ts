@@ -1,0 +1,50 @@
+import { IntegrationEnvelope } from '@vop/contracts';
+import type { RecordedEvent } from '@vop/event-store';
+import type { IncomingMessage, OutgoingMessage } from '@vop/messaging';
+
+export const EVENT_ID_HEADER = 'event-id';
+export const EVENT_TYPE_HEADER = 'event-type';
+export const TRACEPARENT_HEADER = 'traceparent';
+export const CORRELATION_ID_HEADER = 'correlation-id';
+
+/** The wire form of a stored event: the integration envelope as JSON, its id and trace context as headers. */
+export function toOutgoingMessage(event: RecordedEvent, key: string): OutgoingMessage {
+  const correlationId = event.metadata.correlationId ?? event.eventId;
+  const envelope: IntegrationEnvelope = {
+    eventId: event.eventId,
+    type: event.type,
+    version: Number(event.metadata.schemaVersion ?? 1),
+    occurredAt: event.occurredAt.toISOString(),
+    correlationId,
+    traceparent: event.metadata.traceparent,
+    streamId: event.streamId,
+    streamPosition: event.streamPosition,
+    data: event.data,
+  };
+  const headers: Record<string, string> = {
+    [EVENT_ID_HEADER]: event.eventId,
+    [EVENT_TYPE_HEADER]: event.type,
+    [CORRELATION_ID_HEADER]: correlationId,
+  };
+  if (event.metadata.traceparent) headers[TRACEPARENT_HEADER] = event.metadata.traceparent;
+  return { key, value: JSON.stringify(envelope), headers };
+}
+
+export class InvalidEnvelopeError extends Error {
+  constructor(message: IncomingMessage, reason: string) {
+    super(`Invalid integration event on ${message.topic}[${message.partition}]@${message.offset}: ${reason}`);
+    this.name = 'InvalidEnvelopeError';
+  }
+}
+
+export function parseEnvelope(message: IncomingMessage): IntegrationEnvelope {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(message.value);
+  } catch {
+    throw new InvalidEnvelopeError(message, 'not JSON');
+  }
+  const parsed = IntegrationEnvelope.safeParse(raw);
+  if (!parsed.success) throw new InvalidEnvelopeError(message, parsed.error.issues.map((issue) => issue.path.join('.')).join(', '));
+  return parsed.data;
+}

@@ -1,0 +1,4 @@
+export * from './envelope.js';
+export * from './inbox.js';
+export * from './relay.js';
+export { Lease } from './lease.js';

@@ -1,0 +1,38 @@
+import type { SqlClient } from '@vop/event-store';
+
+/**
+ * A time-limited lease in the database so that one relay per store publishes while others stand by;
+ * a holder that dies is replaced once its lease runs out.
+ */
+export class Lease {
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly schema: string,
+    private readonly name: string,
+    private readonly holder: string,
+    private readonly durationMs: number,
+  ) {}
+
+  async migrate(): Promise<void> {
+    await this.sql.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+    await this.sql.query(
+      `CREATE TABLE IF NOT EXISTS ${this.schema}.leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`,
+    );
+  }
+
+  /** Takes or renews the lease; true while this holder has it. */
+  async acquire(): Promise<boolean> {
+    const result = await this.sql.query(
+      `INSERT INTO ${this.schema}.leases (name, holder, expires_at)
+       VALUES ($1, $2, now() + make_interval(secs => $3))
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+       WHERE ${this.schema}.leases.holder = EXCLUDED.holder OR ${this.schema}.leases.expires_at < now()`,
+      [this.name, this.holder, this.durationMs / 1000],
+    );
+    return result.rowCount === 1;
+  }
+
+  async release(): Promise<void> {
+    await this.sql.query(`DELETE FROM ${this.schema}.leases WHERE name = $1 AND holder = $2`, [this.name, this.holder]);
+  }
+}

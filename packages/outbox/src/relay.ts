@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore, RecordedEvent } from '@vop/event-store';
+import type { Bus, OutgoingMessage } from '@vop/messaging';
+import { toOutgoingMessage } from './envelope.js';
+import { Lease } from './lease.js';
+import { Wakeup } from './wakeup.js';
+
+export interface OutboxRoute {
+  topic: string;
+  key: string;
+}
+
+export interface OutboxRelayOptions {
+  store: EventStore;
+  bus: Bus;
+  /** Names the checkpoint and the lease; one name per store. */
+  name: string;
+  /** Which topic and key an event goes to; null keeps it private to the store. */
+  route: (event: RecordedEvent) => OutboxRoute | null;
+  batchSize?: number;
+  /** Fallback poll when no wake-up hint arrives. */
+  pollIntervalMs?: number;
+  leaseMs?: number;
+  onError?: (error: unknown) => void;
+  onPublished?: (events: RecordedEvent[]) => void;
+  /** Test seam: runs after publishing and before the checkpoint is saved. */
+  beforeCheckpoint?: (events: RecordedEvent[]) => Promise<void>;
+}
+
+/**
+ * Publishes the store's events to the bus in commit order and then moves its checkpoint: at-least-once,
+ * ordered per key. On a non-durable bus the checkpoint waits until every group has handled the batch,
+ * so a restart re-publishes whatever was still only in memory.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly lease: Lease;
+  private readonly wakeup = new Wakeup();
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.lease = new Lease(options.store.sql, options.store.schema, `relay:${options.name}`, randomUUID(), options.leaseMs ?? 10_000);
+  }
+
+  async start(): Promise<void> {
+    await this.lease.migrate();
+    this.stopListening = await this.options.store.onAppend(() => this.wakeup.wake());
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wakeup.wake();
+    await this.loopDone;
+    await this.stopListening?.();
+    await this.lease.release().catch(() => undefined);
+  }
+
+  /** Publishes one batch; returns how many events it published. */
+  async runOnce(): Promise<number> {
+    const { store, bus, name, route } = this.options;
+    const after = await store.loadCheckpoint(name);
+    const { events, checkpoint } = await store.readAll({ after, limit: this.batchSize });
+    if (events.length === 0) return 0;
+
+    const byTopic = new Map<string, OutgoingMessage[]>();
+    const published: RecordedEvent[] = [];
+    for (const event of events) {
+      const target = route(event);
+      if (!target) continue;
+      const messages = byTopic.get(target.topic) ?? [];
+      messages.push(toOutgoingMessage(event, target.key));
+      byTopic.set(target.topic, messages);
+      published.push(event);
+    }
+    await Promise.all([...byTopic].map(([topic, messages]) => bus.publish(topic, messages)));
+    if (!bus.durable) await bus.settled();
+    await this.options.beforeCheckpoint?.(published);
+    await store.saveCheckpoint(name, checkpoint);
+    this.options.onPublished?.(published);
+    return events.length;
+  }
+
+  private async loop(): Promise<void> {
+    let leaseRenewedAt = 0;
+    let leader = false;
+    const leaseMs = this.options.leaseMs ?? 10_000;
+    while (this.running) {
+      try {
+        if (!leader || Date.now() - leaseRenewedAt > leaseMs / 3) {
+          leader = await this.lease.acquire();
+          if (leader) leaseRenewedAt = Date.now();
+        }
+        if (!leader) {
+          await this.wakeup.wait(leaseMs / 2);
+          continue;
+        }
+        const count = await this.runOnce();
+        if (count < this.batchSize) await this.wakeup.wait(this.pollIntervalMs);
+      } catch (error) {
+        this.options.onError?.(error);
+        await this.wakeup.wait(this.pollIntervalMs);
+      }
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/** A latch for "something may have changed": wake() before wait() is not lost. */
+export class Wakeup {
+  private pending = false;
+  private resolveWaiter: (() => void) | undefined;
+
+  wake(): void {
+    this.pending = true;
+    this.resolveWaiter?.();
+  }
+
+  /** Resolves at the next wake() (or at once if one came since the last wait), or after timeoutMs. */
+  async wait(timeoutMs: number): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.resolveWaiter = done;
+    });
+    this.resolveWaiter = undefined;
+    this.pending = false;
+  }
+}

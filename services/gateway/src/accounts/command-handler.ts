@@ -1,0 +1,39 @@
+import { AccountEvent } from '@vop/contracts';
+import { ConcurrencyError, type EventStore } from '@vop/event-store';
+import { type AccountCommand, type AccountState, decideAccount, evolveAccount, initialAccountState } from './decider.js';
+import { projectAccountEvent } from './read-model.js';
+
+export const accountStreamId = (accountId: string): string => `account-${accountId}`;
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Loads the aggregate, decides, appends with the version it read and updates the inline read model, all
+ * in one transaction; a concurrent writer makes it try again from a fresh read.
+ */
+export async function handleAccountCommand(
+  store: EventStore,
+  command: AccountCommand,
+  metadata: Record<string, string>,
+): Promise<AccountState> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await store.sql.transaction(async (tx) => {
+        const streamId = accountStreamId(command.accountId);
+        const stored = await store.readStream(streamId, { tx });
+        const state = stored.map((event) => AccountEvent.parse({ type: event.type, data: event.data })).reduce(evolveAccount, initialAccountState);
+        const events = decideAccount(command, state);
+        await store.append(
+          streamId,
+          events.map((event) => ({ type: event.type, data: event.data, metadata })),
+          { expectedVersion: stored.length, tx },
+        );
+        for (const event of events) await projectAccountEvent(tx, store.schema, event);
+        return events.reduce(evolveAccount, state);
+      });
+    } catch (error) {
+      if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
+      throw error;
+    }
+  }
+}

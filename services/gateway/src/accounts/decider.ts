@@ -1,0 +1,102 @@
+import type { AccountEvent, AccountSnapshot, AccountStatus, HolderType, PartyIdentifiers } from '@vop/contracts';
+
+/** The account aggregate: pure decide/evolve, no I/O. */
+export type AccountState =
+  | { status: 'none' }
+  | { status: 'open'; account: AccountSnapshot; createdAt: string; updatedAt: string }
+  | { status: 'deleted'; accountId: string };
+
+export const initialAccountState: AccountState = { status: 'none' };
+
+export interface AccountFields {
+  iban: string;
+  name: string;
+  holderType?: HolderType;
+  alternateNames?: string[];
+  identifiers?: PartyIdentifiers;
+  status?: AccountStatus;
+}
+
+export type AccountCommand =
+  | { type: 'OpenAccount'; accountId: string; fields: AccountFields; now: string }
+  | { type: 'UpdateAccount'; accountId: string; changes: Partial<AccountFields>; now: string }
+  | { type: 'DeleteAccount'; accountId: string; now: string };
+
+export class AccountNotFoundError extends Error {
+  constructor(readonly accountId: string) {
+    super('Account not found');
+    this.name = 'AccountNotFoundError';
+  }
+}
+
+export class AccountAlreadyExistsError extends Error {
+  constructor(readonly accountId: string) {
+    super('Account already exists');
+    this.name = 'AccountAlreadyExistsError';
+  }
+}
+
+export function decideAccount(command: AccountCommand, state: AccountState): AccountEvent[] {
+  switch (command.type) {
+    case 'OpenAccount': {
+      if (state.status !== 'none') throw new AccountAlreadyExistsError(command.accountId);
+      const { fields } = command;
+      return [
+        {
+          type: 'AccountOpened',
+          data: {
+            accountId: command.accountId,
+            iban: fields.iban,
+            name: fields.name,
+            holderType: fields.holderType,
+            alternateNames: fields.alternateNames ?? [],
+            identifiers: fields.identifiers,
+            status: fields.status ?? 'active',
+            createdAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'UpdateAccount': {
+      if (state.status !== 'open') throw new AccountNotFoundError(command.accountId);
+      const current = state.account;
+      const { changes } = command;
+      return [
+        {
+          type: 'AccountUpdated',
+          data: {
+            accountId: current.accountId,
+            iban: changes.iban ?? current.iban,
+            name: changes.name ?? current.name,
+            holderType: changes.holderType ?? current.holderType,
+            alternateNames: changes.alternateNames ?? current.alternateNames,
+            identifiers: changes.identifiers ?? current.identifiers,
+            status: changes.status ?? current.status,
+            previousIban: current.iban,
+            updatedAt: command.now,
+          },
+        },
+      ];
+    }
+    case 'DeleteAccount': {
+      if (state.status !== 'open') throw new AccountNotFoundError(command.accountId);
+      return [{ type: 'AccountDeleted', data: { accountId: command.accountId, iban: state.account.iban, deletedAt: command.now } }];
+    }
+  }
+}
+
+export function evolveAccount(state: AccountState, event: AccountEvent): AccountState {
+  switch (event.type) {
+    case 'AccountOpened': {
+      const { createdAt, ...account } = event.data;
+      return { status: 'open', account, createdAt, updatedAt: createdAt };
+    }
+    case 'AccountUpdated': {
+      if (state.status !== 'open') return state;
+      const { previousIban: _previousIban, updatedAt, ...account } = event.data;
+      return { status: 'open', account, createdAt: state.createdAt, updatedAt };
+    }
+    case 'AccountDeleted':
+      return { status: 'deleted', accountId: event.data.accountId };
+  }
+}

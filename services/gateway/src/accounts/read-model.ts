@@ -1,0 +1,59 @@
+import type { AccountEvent } from '@vop/contracts';
+import type { SqlClient, SqlExecutor } from '@vop/event-store';
+
+export interface AccountRow {
+  id: string;
+  iban: string;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/**
+ * The gateway's own view of accounts, updated inline in the appending transaction: read-your-writes for
+ * GET, and the unique index that keeps one live account per IBAN. It holds no holder name.
+ */
+export async function migrateAccountsReadModel(sql: SqlClient, schema: string): Promise<void> {
+  await sql.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  await sql.query(
+    `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
+       id uuid PRIMARY KEY,
+       iban text NOT NULL,
+       created_at timestamptz NOT NULL,
+       updated_at timestamptz NOT NULL,
+       deleted_at timestamptz
+     )`,
+  );
+  await sql.query(`CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_iban ON ${schema}.accounts (iban) WHERE deleted_at IS NULL`);
+}
+
+export const LIVE_IBAN_CONSTRAINT = 'accounts_live_iban';
+
+export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent): Promise<void> {
+  switch (event.type) {
+    case 'AccountOpened':
+      await tx.query(`INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at) VALUES ($1, $2, $3, $3)`, [
+        event.data.accountId,
+        event.data.iban,
+        event.data.createdAt,
+      ]);
+      return;
+    case 'AccountUpdated':
+      await tx.query(`UPDATE ${schema}.accounts SET iban = $2, updated_at = $3 WHERE id = $1`, [
+        event.data.accountId,
+        event.data.iban,
+        event.data.updatedAt,
+      ]);
+      return;
+    case 'AccountDeleted':
+      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2 WHERE id = $1`, [event.data.accountId, event.data.deletedAt]);
+      return;
+  }
+}
+
+export async function findLiveAccount(sql: SqlExecutor, schema: string, id: string): Promise<AccountRow | undefined> {
+  const { rows } = await sql.query<AccountRow>(
+    `SELECT id, iban, created_at, updated_at FROM ${schema}.accounts WHERE id = $1 AND deleted_at IS NULL`,
+    [id],
+  );
+  return rows[0];
+}

@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import { AccountIdParam, CreateAccountRequest, UpdateAccountRequest } from '@vop/contracts';
+import type { EventStore } from '@vop/event-store';
+import { Router } from 'express';
+import { ApiError, errors } from '../http/errors.js';
+import { requestMetadata } from '../http/request-context.js';
+import { parseBody, parseParam } from '../http/validation.js';
+import { handleAccountCommand } from './command-handler.js';
+import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
+import { LIVE_IBAN_CONSTRAINT, findLiveAccount } from './read-model.js';
+
+const accountNotFound = (): ApiError => errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist');
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return candidate.code === '23505' && (candidate.constraint === constraint || String(candidate.message).includes(constraint));
+}
+
+function translateDomainError(error: unknown): never {
+  if (error instanceof AccountNotFoundError) throw accountNotFound();
+  if (error instanceof AccountAlreadyExistsError) throw errors.conflict('ACCOUNT_EXISTS', 'The account already exists');
+  if (isUniqueViolation(error, LIVE_IBAN_CONSTRAINT)) throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
+  throw error;
+}
+
+function openState(state: AccountState): Extract<AccountState, { status: 'open' }> {
+  if (state.status !== 'open') throw new Error('account is not open after a successful command');
+  return state;
+}
+
+/** Account records: the bank's own data, written as events, read from the gateway's inline view. */
+export function accountRoutes(store: EventStore): Router {
+  const router = Router();
+
+  router.post('/accounts', async (req, res) => {
+    const body = parseBody(CreateAccountRequest, req.body);
+    const accountId = randomUUID();
+    const now = new Date().toISOString();
+    const state = await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req)).catch(translateDomainError);
+    const { account, createdAt, updatedAt } = openState(state);
+    res.status(201).json({ id: account.accountId, iban: account.iban, name: account.name, created_at: createdAt, updated_at: updatedAt });
+  });
+
+  router.get('/api/accounts/:id', async (req, res) => {
+    const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
+    const row = await findLiveAccount(store.sql, store.schema, id);
+    if (!row) throw accountNotFound();
+    res.json({ id: row.id, iban: row.iban, created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString() });
+  });
+
+  router.put('/api/accounts/:id', async (req, res) => {
+    const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
+    const changes = parseBody(UpdateAccountRequest, req.body);
+    const now = new Date().toISOString();
+    const state = await handleAccountCommand(store, { type: 'UpdateAccount', accountId: id, changes, now }, requestMetadata(req)).catch(translateDomainError);
+    const { account, createdAt, updatedAt } = openState(state);
+    res.json({ id: account.accountId, iban: account.iban, created_at: createdAt, updated_at: updatedAt });
+  });
+
+  router.delete('/api/accounts/:id', async (req, res) => {
+    const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
+    await handleAccountCommand(store, { type: 'DeleteAccount', accountId: id, now: new Date().toISOString() }, requestMetadata(req)).catch(translateDomainError);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,99 @@
+import { Topics, TOPIC_PARTITIONS } from '@vop/contracts';
+import { EventStore, type SqlClient } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import type { Logger } from '@vop/observability';
+import { OutboxRelay, migrateInbox } from '@vop/outbox';
+import type { Express } from 'express';
+import { migrateAccountsReadModel } from './accounts/read-model.js';
+import { accountRoutes } from './accounts/routes.js';
+import { createHttpApp } from './http/app.js';
+import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
+import { subscribeToCompletions } from './verifications/completion-consumers.js';
+import { completedDataOf, findVerification, migrateVerificationsReadModel } from './verifications/read-model.js';
+import { verificationRoutes } from './verifications/routes.js';
+import { CompletionWaiters } from './verifications/waiters.js';
+
+export const GATEWAY_SCHEMA = 'gateway';
+export const SERVICE_VERSION = '0.1.0';
+
+export interface GatewayOptions {
+  sql: SqlClient;
+  bus: Bus;
+  logger: Logger;
+  instanceId: string;
+  respondingPsp: string;
+  verifyDeadlineMs: number;
+  schema?: string;
+  extraReadinessChecks?: ReadinessCheck[];
+}
+
+export interface Gateway {
+  readonly app: Express;
+  readonly store: EventStore;
+  start(): Promise<void>;
+  /** Stops taking work: readiness turns 503, consumers and the relay stop. */
+  stop(): Promise<void>;
+}
+
+/** The one public edge: validates, turns requests into events and answers synchronous callers. */
+export function createGateway(options: GatewayOptions): Gateway {
+  const { sql, bus, logger } = options;
+  const schema = options.schema ?? GATEWAY_SCHEMA;
+  const store = new EventStore(sql, { schema });
+  const waiters = new CompletionWaiters({
+    lookup: async (id) => {
+      const row = await findVerification(sql, schema, id);
+      return row && completedDataOf(row);
+    },
+  });
+  const relay = new OutboxRelay({
+    store,
+    bus,
+    name: 'gateway-outbox',
+    route: (event) => {
+      const data = event.data as { iban?: string };
+      if (event.type.startsWith('Account') && data.iban) return { topic: Topics.accountEvents, key: data.iban };
+      if (event.type === 'VerificationRequested' && data.iban) return { topic: Topics.verificationRequested, key: data.iban };
+      return null;
+    },
+    onError: (error) => logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
+  });
+  const subscriptions: Subscription[] = [];
+  let shuttingDown = false;
+  const startedAt = Date.now();
+
+  const app = createHttpApp({
+    logger,
+    respondingPsp: options.respondingPsp,
+    routers: [
+      opsRoutes({
+        version: SERVICE_VERSION,
+        startedAt,
+        isShuttingDown: () => shuttingDown,
+        checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
+      }),
+      accountRoutes(store),
+      verificationRoutes({ store, waiters, deadlineMs: options.verifyDeadlineMs }),
+    ],
+  });
+
+  return {
+    app,
+    store,
+    async start() {
+      await store.migrate();
+      await migrateInbox(sql, schema);
+      await migrateAccountsReadModel(sql, schema);
+      await migrateVerificationsReadModel(sql, schema);
+      await bus.ensureTopics(Object.values(Topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters })));
+      await relay.start();
+      logger.info({ instanceId: options.instanceId }, 'gateway started');
+    },
+    async stop() {
+      shuttingDown = true;
+      for (const subscription of subscriptions.splice(0)) await subscription.close();
+      await relay.stop();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Logger } from '@vop/observability';
+import { ApiError, canonicalPath, errorFormatFor, errors, toErrorBody } from './errors.js';
+
+export interface HttpAppOptions {
+  routers: Router[];
+  respondingPsp: string;
+  logger: Logger;
+  /** A request still unanswered after this long gets the timeout error of its path (design §4: 3 s). */
+  requestTimeoutMs?: number;
+  bodyLimit?: string;
+  beforeRoutes?: RequestHandler[];
+}
+
+/** Every route is served at the root and under the /v1 and /vop/api/v1 base forms. */
+export const BASE_PATHS = ['/', '/v1', '/vop/api/v1'];
+
+function sendError(req: Request, res: Response, error: ApiError): void {
+  if (res.headersSent) return;
+  const format = errorFormatFor(req.originalUrl);
+  const { retryAfterSeconds } = error.extra;
+  if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+  res.status(error.status).json(toErrorBody(error, { format, respondingPsp: res.locals.respondingPsp as string, requestId: req.get('x-request-id') }));
+}
+
+/** Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included. */
+const schemeTimingHeaders: RequestHandler = (req, res, next) => {
+  if (!canonicalPath(req.path).startsWith('/vop/')) return next();
+  const started = process.hrtime.bigint();
+  const writeHead = res.writeHead;
+  res.writeHead = function patchedWriteHead(this: Response, ...args: Parameters<Response['writeHead']>) {
+    if (!this.headersSent) {
+      this.setHeader('X-Response-Timestamp', new Date().toISOString());
+      this.setHeader('X-Processing-Time-Ms', String(Number((process.hrtime.bigint() - started) / 1_000_000n)));
+    }
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+  next();
+};
+
+const requireJsonBody: RequestHandler = (req, _res, next) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (hasBody && !req.is('application/json')) return next(errors.unsupportedMediaType());
+  next();
+};
+
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use((req, res, next) => {
+    res.locals.respondingPsp = options.respondingPsp;
+    const timeoutMs = options.requestTimeoutMs ?? 3000;
+    const timer = setTimeout(() => {
+      const path = canonicalPath(req.path);
+      sendError(req, res, path.startsWith('/vop/') ? errors.timeout('The request timed out') : errors.unavailable('The request timed out', 1));
+    }, timeoutMs);
+    res.once('finish', () => clearTimeout(timer));
+    res.once('close', () => clearTimeout(timer));
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
+  app.use(schemeTimingHeaders);
+  for (const handler of options.beforeRoutes ?? []) app.use(handler);
+  app.use(requireJsonBody);
+  app.use(express.json({ limit: options.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
+  for (const router of options.routers) app.use(BASE_PATHS, router);
+
+  app.use((_req, _res, next) => next(errors.notFound('NOT_FOUND', 'No such endpoint')));
+  const handleError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    if (error instanceof ApiError) return sendError(req, res, error);
+    const bodyParserError = error as { type?: string; status?: number };
+    if (bodyParserError.type === 'entity.too.large') return sendError(req, res, errors.tooLarge());
+    if (bodyParserError.type === 'entity.parse.failed') return sendError(req, res, errors.malformedJson());
+    if (bodyParserError.type === 'encoding.unsupported' || bodyParserError.type === 'charset.unsupported') return sendError(req, res, errors.unsupportedMediaType());
+    options.logger.error({ err: error, route: canonicalPath(req.path) }, 'unhandled request error');
+    sendError(req, res, errors.internal());
+  };
+  app.use(handleError);
+  return app;
+}

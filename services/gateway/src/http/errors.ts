@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+
+/** Which of the specification's three error bodies a path answers with (design §4). */
+export type ErrorFormat = 'nested' | 'flat' | 'scheme';
+
+const VERSION_PREFIX = /^\/(?:v1|vop\/api\/v1)(?=\/)/;
+
+/** Strips the /v1 and /vop/api/v1 base forms so every base path shares one route table. */
+export function canonicalPath(path: string): string {
+  return path.replace(VERSION_PREFIX, '');
+}
+
+export function errorFormatFor(path: string): ErrorFormat {
+  const canonical = canonicalPath(path);
+  if (canonical.startsWith('/vop/')) return 'scheme';
+  if (/^\/(verify|api\/verify|api\/v1\/|admin)/.test(canonical)) return 'flat';
+  return 'nested';
+}
+
+/**
+ * One failure, described once; `toBody` renders it in the path's format. The codes are the format-2
+ * codes (INVALID_IBAN, MISSING_FIELD, …); nested and scheme forms derive theirs from them.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly extra: { field?: string; reason?: string; retryAfterSeconds?: number; action?: string } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+const SCHEME_CODES: Record<number, { code: string; category: string }> = {
+  400: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
+  401: { code: 'VOP_002', category: 'SECURITY_ERROR' },
+  403: { code: 'VOP_002', category: 'SECURITY_ERROR' },
+  404: { code: 'VOP_005', category: 'BUSINESS_ERROR' },
+  409: { code: 'VOP_005', category: 'BUSINESS_ERROR' },
+  413: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
+  415: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
+  429: { code: 'VOP_005', category: 'BUSINESS_ERROR' },
+  503: { code: 'VOP_001', category: 'TECHNICAL_ERROR' },
+  504: { code: 'VOP_003', category: 'TIMEOUT_ERROR' },
+};
+
+/** Nested format has a smaller code list; validation failures of any kind are INVALID_REQUEST there. */
+function nestedCode(error: ApiError): string {
+  if (error.status === 400) return 'INVALID_REQUEST';
+  if (error.status === 500) return 'INTERNAL_ERROR';
+  return error.code;
+}
+
+export interface ErrorContext {
+  format: ErrorFormat;
+  respondingPsp: string;
+  requestId: string | undefined;
+}
+
+export function toErrorBody(error: ApiError, context: ErrorContext): Record<string, unknown> {
+  const { field, reason, retryAfterSeconds, action } = error.extra;
+  switch (context.format) {
+    case 'flat':
+      return {
+        error: error.code,
+        message: error.message,
+        ...(field !== undefined && { field }),
+        ...(retryAfterSeconds !== undefined && { retry_after: retryAfterSeconds }),
+        ...(action !== undefined && { action }),
+      };
+    case 'nested':
+      return {
+        error: {
+          code: nestedCode(error),
+          message: error.message,
+          ...((field !== undefined || reason !== undefined || retryAfterSeconds !== undefined) && {
+            details: {
+              ...(field !== undefined && { field }),
+              ...(reason !== undefined && { reason }),
+              ...(retryAfterSeconds !== undefined && { retry_after: retryAfterSeconds }),
+            },
+          }),
+        },
+      };
+    case 'scheme': {
+      const mapped = SCHEME_CODES[error.status] ?? { code: 'VOP_001', category: 'TECHNICAL_ERROR' };
+      return {
+        errorReference: randomUUID(),
+        timestamp: new Date().toISOString(),
+        error: {
+          code: mapped.code,
+          category: mapped.category,
+          message: error.message,
+          ...((field !== undefined || reason !== undefined) && {
+            details: { ...(field !== undefined && { field }), reason: reason ?? error.code },
+          }),
+        },
+        metadata: { respondingPSP: context.respondingPsp, originalRequest: context.requestId ?? '' },
+      };
+    }
+  }
+}
+
+export const errors = {
+  notFound: (code: string, message: string) => new ApiError(404, code, message),
+  conflict: (code: string, message: string) => new ApiError(409, code, message),
+  timeout: (message: string) => new ApiError(504, 'TIMEOUT', message, { retryAfterSeconds: 1 }),
+  unavailable: (message: string, retryAfterSeconds = 1) =>
+    new ApiError(503, 'SERVICE_UNAVAILABLE', message, { retryAfterSeconds }),
+  internal: () => new ApiError(500, 'INTERNAL_ERROR', 'An internal error occurred'),
+  unsupportedMediaType: () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
+  tooLarge: () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+  malformedJson: () => new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON', { reason: 'MALFORMED_JSON' }),
+};

@@ -1,0 +1,56 @@
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
+
+export interface HttpsServerOptions {
+  handler: RequestListener;
+  host: string;
+  port: number;
+  certPem: string;
+  keyPem: string;
+  /** Trust anchors for client certificates; with it the server asks for one. */
+  caPem?: string;
+}
+
+export interface RunningServer {
+  server: https.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** HTTPS only, TLS 1.3, with the server's own limits against slow and oversized requests. */
+export async function startHttpsServer(options: HttpsServerOptions): Promise<RunningServer> {
+  const server = https.createServer(
+    {
+      cert: options.certPem,
+      key: options.keyPem,
+      minVersion: 'TLSv1.3',
+      ...(options.caPem !== undefined && { ca: options.caPem, requestCert: true, rejectUnauthorized: false }),
+      headersTimeout: 10_000,
+      requestTimeout: 15_000,
+      keepAliveTimeout: 65_000,
+      maxHeaderSize: 16_384,
+    },
+    options.handler,
+  );
+  server.maxHeadersCount = 100;
+  server.maxRequestsPerSocket = 0;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const url = `https://${options.host}:${address.port}`;
+  return {
+    server,
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

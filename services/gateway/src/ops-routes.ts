@@ -1,0 +1,40 @@
+import { Router } from 'express';
+
+export interface ReadinessCheck {
+  name: string;
+  check: () => Promise<void>;
+}
+
+/** Liveness (no dependencies), readiness (dependencies answer) and the specification's health record. */
+export function opsRoutes(options: { version: string; startedAt: number; checks: ReadinessCheck[]; isShuttingDown: () => boolean }): Router {
+  const router = Router();
+  router.get('/livez', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const results = await Promise.all(
+      options.checks.map(async ({ name, check }) => {
+        try {
+          await check();
+          return { name, ok: true };
+        } catch {
+          return { name, ok: false };
+        }
+      }),
+    );
+    const ready = !options.isShuttingDown() && results.every((result) => result.ok);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: results });
+  });
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'healthy', uptime: formatUptime(Date.now() - options.startedAt), version: options.version });
+  });
+  return router;
+}
+
+export function formatUptime(milliseconds: number): string {
+  const seconds = Math.floor(milliseconds / 1000);
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return `${days}d ${hours}h ${minutes}m ${seconds % 60}s`;
+}

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import { NOAP_REASON, outcomeTable, type SchemeVerifyResponse, type VerificationCompletedData, type VerificationResult } from '@vop/contracts';
+
+/** Scheme family: matchedName on MTCH and CMTC (specification), idMatch only when identification was sent. */
+export function schemeResponse(completed: VerificationCompletedData): SchemeVerifyResponse {
+  const disclose = completed.outcome === 'MTCH' || completed.outcome === 'CMTC';
+  return {
+    partyNameMatch: completed.outcome,
+    ...(disclose && completed.matchedName !== undefined && { matchedName: completed.matchedName }),
+    ...(completed.idMatch !== undefined && { idMatch: completed.idMatch }),
+  };
+}
+
+const ID_MATCH_CODES = { MTCH: 'MATCH', NMTC: 'NO_MATCH', NOAP: 'NOT_APPLICABLE' } as const;
+
+export function requestResultResponse(completed: VerificationCompletedData, requestedAt: string): VerificationResult {
+  const disclose = completed.outcome === 'MTCH' || completed.outcome === 'CMTC';
+  return {
+    response_id: responseIdFor(completed.verificationId),
+    request_id: completed.verificationId,
+    name_match_code: outcomeTable[completed.outcome].requestResult,
+    id_match_code: ID_MATCH_CODES[completed.idMatch ?? 'NOAP'],
+    ...(disclose && completed.matchedName !== undefined && { matched_name: completed.matchedName }),
+    ...(completed.outcome === 'NOAP' && { reason: NOAP_REASON }),
+    reasons: completed.reasons,
+    response_timestamp: completed.completedAt,
+    created_at: requestedAt,
+  };
+}
+
+/** A name-based UUID (version 5 layout) derived from the request id: every read returns the same response_id. */
+export function responseIdFor(requestId: string): string {
+  const bytes = createHash('sha1').update(`vop-response:${requestId}`).digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

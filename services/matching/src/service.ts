@@ -1,0 +1,81 @@
+import { Topics, TOPIC_PARTITIONS } from '@vop/contracts';
+import { EventStore, type SqlClient } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import { OutboxRelay, idempotentHandler, migrateInbox } from '@vop/outbox';
+import type { Logger } from '@vop/observability';
+import { migrateAccountProjection, parseAccountEvent, projectAccountEvent } from './accounts/projection.js';
+import { createVerificationHandler } from './verifications/handler.js';
+import type { NameMatcher } from './verifications/matcher.js';
+
+export const MATCHING_SCHEMA = 'matching';
+
+export interface MatchingServiceOptions {
+  sql: SqlClient;
+  bus: Bus;
+  logger: Logger;
+  matcher: NameMatcher;
+  schema?: string;
+  onDecided?: (outcome: string, reasons: string[], seconds: number) => void;
+}
+
+export interface MatchingService {
+  readonly store: EventStore;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Consumes account events and verification requests; emits verification completions through its outbox. */
+export function createMatchingService(options: MatchingServiceOptions): MatchingService {
+  const { sql, bus, logger, matcher } = options;
+  const schema = options.schema ?? MATCHING_SCHEMA;
+  const store = new EventStore(sql, { schema });
+  const relay = new OutboxRelay({
+    store,
+    bus,
+    name: 'matching-outbox',
+    route: (event) =>
+      event.type === 'VerificationCompleted' ? { topic: Topics.verificationCompleted, key: (event.data as { verificationId: string }).verificationId } : null,
+    onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
+  });
+  const subscriptions: Subscription[] = [];
+
+  return {
+    store,
+    async start() {
+      await store.migrate();
+      await migrateInbox(sql, schema);
+      await migrateAccountProjection(sql, schema);
+      await bus.ensureTopics(Object.values(Topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      subscriptions.push(
+        await bus.subscribe({
+          groupId: 'matching-accounts',
+          topics: [Topics.accountEvents],
+          partitionsConsumedConcurrently: 4,
+          handler: idempotentHandler({
+            sql,
+            schema,
+            consumer: 'account-projection',
+            apply: (envelope, tx) => projectAccountEvent(tx, schema, parseAccountEvent(envelope.type, envelope.data), envelope.streamPosition ?? 1),
+          }),
+        }),
+        await bus.subscribe({
+          groupId: 'matching-verifications',
+          topics: [Topics.verificationRequested],
+          partitionsConsumedConcurrently: 8,
+          handler: idempotentHandler({
+            sql,
+            schema,
+            consumer: 'verification-decisions',
+            apply: createVerificationHandler({ store, matcher, ...(options.onDecided && { onDecided: options.onDecided }) }),
+          }),
+        }),
+      );
+      await relay.start();
+      logger.info('matching service started');
+    },
+    async stop() {
+      for (const subscription of subscriptions.splice(0)) await subscription.close();
+      await relay.stop();
+    },
+  };
+}
