@@ -1,0 +1,60 @@
+import { mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServiceConfig } from '@vop/config';
+import { createPgliteClient } from '@vop/event-store';
+import { createGateway, startHttpsServer } from '@vop/gateway';
+import { createMatchingService, exactFoldMatcher, type NameMatcher } from '@vop/matching';
+import { createInProcessBus } from '@vop/messaging';
+import type { Logger } from '@vop/observability';
+import { ensureDevPki, type DevPki } from '@vop/pki';
+
+export interface EmbeddedOptions {
+  config: ServiceConfig;
+  logger: Logger;
+  matcher?: NameMatcher;
+  /** Keep the database in memory (tests and benchmarks); default: under the data folder. */
+  inMemory?: boolean;
+}
+
+export interface EmbeddedService {
+  url: string;
+  pki: DevPki;
+  stop(): Promise<void>;
+}
+
+/**
+ * All services in one process: PGlite for Postgres, the in-process bus for Kafka, the same service code
+ * as the distributed run. HTTPS with a development CA created on first start.
+ */
+export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedService> {
+  const { config, logger } = options;
+  await mkdir(config.VOP_DATA_DIR, { recursive: true });
+  const pki = await ensureDevPki(config.VOP_DATA_DIR);
+  const sql = await createPgliteClient(options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') });
+  const bus = createInProcessBus();
+  const matching = createMatchingService({ sql, bus, logger: logger.child({ service: 'matching' }), matcher: options.matcher ?? exactFoldMatcher });
+  const gateway = createGateway({
+    sql,
+    bus,
+    logger: logger.child({ service: 'gateway' }),
+    instanceId: config.VOP_INSTANCE_ID,
+    respondingPsp: config.VOP_RESPONDING_PSP,
+    verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
+  });
+  await matching.start();
+  await gateway.start();
+  const [certPem, keyPem] = await Promise.all([readFile(pki.serverCertPath, 'utf8'), readFile(pki.serverKeyPath, 'utf8')]);
+  const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, certPem, keyPem });
+  return {
+    url: server.url,
+    pki,
+    async stop() {
+      await server.close();
+      await gateway.stop();
+      await matching.stop();
+      await bus.close();
+      await sql.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { loadConfig } from '@vop/config';
+import { createLogger } from '@vop/observability';
+import { startEmbedded } from './embedded.js';
+
+const config = loadConfig();
+const logger = createLogger({ service: 'vop-embedded', level: config.LOG_LEVEL });
+const service = await startEmbedded({ config, logger });
+
+const { pki, url } = service;
+process.stdout.write(
+  [
+    '',
+    `Payee Verification Service (embedded, ${config.VOP_ENVIRONMENT}) listening on ${url}`,
+    `  data folder:        ${config.VOP_DATA_DIR}`,
+    `  CA certificate:     ${pki.caPath}`,
+    `  server certificate: ${pki.serverCertPath}`,
+    '',
+    'Try it:',
+    `  curl --cacert ${pki.caPath} -H 'Content-Type: application/json' \\`,
+    `    -d '{"iban":"DE89370400440532013000","name":"Erika Mustermann"}' ${url}/accounts`,
+    `  curl --cacert ${pki.caPath} -H 'Content-Type: application/json' \\`,
+    `    -d '{"party":{"name":"Erika Mustermann"},"partyAccount":{"iban":"DE89370400440532013000"},"partyAgent":{"financialInstitutionId":{"bicfi":"COBADEFFXXX"}},"requestingAgent":{"financialInstitutionId":{"bicfi":"DEUTDEFFXXX"}}}' \\`,
+    `    ${url}/vop/verify`,
+    '',
+  ].join('\n'),
+);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  await service.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
