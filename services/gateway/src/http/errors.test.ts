@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError, canonicalPath, errorFormatFor, toErrorBody } from './errors.js';
+
+describe('error format by path (design §4)', () => {
+  it('picks scheme, flat or nested from the path, under every base form', () => {
+    const cases: [string, string][] = [
+      ['/vop/verify', 'scheme'],
+      ['/v1/vop/verify', 'scheme'],
+      ['/vop/api/v1/vop/verify', 'scheme'],
+      ['/verify', 'flat'],
+      ['/verify/abc', 'flat'],
+      ['/api/verify', 'flat'],
+      ['/api/v1/batch/1', 'flat'],
+      ['/admin/stats', 'flat'],
+      ['/accounts', 'nested'],
+      ['/api/accounts/1', 'nested'],
+      ['/v1/api/accounts/1', 'nested'],
+      ['/webhooks', 'nested'],
+    ];
+    for (const [path, format] of cases) assert.equal(errorFormatFor(path), format, path);
+    assert.equal(canonicalPath('/vop/api/v1/accounts'), '/accounts');
+  });
+
+  it('renders one failure in the three bodies', () => {
+    const error = new ApiError(400, 'MISSING_FIELD', 'Missing required field: party.name', { field: 'party.name', reason: 'MISSING_FIELD' });
+    assert.deepEqual(toErrorBody(error, { format: 'flat', respondingPsp: 'B', requestId: undefined }), {
+      error: 'MISSING_FIELD',
+      message: 'Missing required field: party.name',
+      field: 'party.name',
+    });
+    assert.deepEqual(toErrorBody(error, { format: 'nested', respondingPsp: 'B', requestId: undefined }), {
+      error: { code: 'INVALID_REQUEST', message: 'Missing required field: party.name', details: { field: 'party.name', reason: 'MISSING_FIELD' } },
+    });
+    const scheme = toErrorBody(error, { format: 'scheme', respondingPsp: 'BANKDEFFXXX', requestId: 'r-1' }) as Record<string, any>;
+    assert.equal(scheme.error.code, 'VOP_004');
+    assert.equal(scheme.error.category, 'VALIDATION_ERROR');
+    assert.deepEqual(scheme.error.details, { field: 'party.name', reason: 'MISSING_FIELD' });
+    assert.deepEqual(scheme.metadata, { respondingPSP: 'BANKDEFFXXX', originalRequest: 'r-1' });
+    assert.match(scheme.errorReference, /^[0-9a-f-]{36}$/);
+  });
+
+  it('a timeout on a scheme path is VOP_003 and elsewhere carries retry_after', () => {
+    const timeout = new ApiError(504, 'TIMEOUT', 't', { retryAfterSeconds: 1 });
+    assert.equal((toErrorBody(timeout, { format: 'scheme', respondingPsp: 'B', requestId: undefined }) as any).error.code, 'VOP_003');
+    const unavailable = new ApiError(503, 'SERVICE_UNAVAILABLE', 'u', { retryAfterSeconds: 2 });
+    assert.deepEqual(toErrorBody(unavailable, { format: 'flat', respondingPsp: 'B', requestId: undefined }), { error: 'SERVICE_UNAVAILABLE', message: 'u', retry_after: 2 });
+  });
+});
