@@ -1,0 +1,218 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eventually, germanIban } from '@vop/testing';
+import { runEmbedded, schemeRequest, type RunningEmbedded } from './fixtures.js';
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+let nextAccount = 1000;
+const freshIban = () => germanIban(nextAccount++);
+
+describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
+  let embedded: RunningEmbedded;
+  before(async () => {
+    embedded = await runEmbedded();
+  });
+  after(async () => {
+    await embedded.stop();
+  });
+
+  async function createAccount(name: string, iban = freshIban(), extra: Record<string, unknown> = {}) {
+    const response = await embedded.client.post('/accounts', { iban, name, ...extra });
+    assert.equal(response.status, 201, response.text);
+    return response.body as { id: string; iban: string };
+  }
+
+  describe('account records', () => {
+    it('given a valid body, POST /accounts answers 201 with the record', async () => {
+      const iban = freshIban();
+      const response = await embedded.client.post('/accounts', { iban: iban.replace(/(.{4})/g, '$1 ').trim(), name: 'Erika Mustermann' });
+      assert.equal(response.status, 201);
+      assert.match(response.body.id, UUID);
+      assert.equal(response.body.iban, iban);
+      assert.equal(response.body.name, 'Erika Mustermann');
+      assert.match(response.body.created_at, ISO_TIMESTAMP);
+      assert.match(response.body.updated_at, ISO_TIMESTAMP);
+    });
+
+    it('GET and PUT /api/accounts/{id} never return the holder name', async () => {
+      const { id } = await createAccount('Hans Meier');
+      const got = await embedded.client.get(`/api/accounts/${id}`);
+      assert.equal(got.status, 200);
+      assert.deepEqual(Object.keys(got.body).sort(), ['created_at', 'id', 'iban', 'updated_at']);
+      const newIban = freshIban();
+      const updated = await embedded.client.put(`/api/accounts/${id}`, { iban: newIban });
+      assert.equal(updated.status, 200);
+      assert.equal(updated.body.iban, newIban);
+      assert.equal(updated.body.name, undefined);
+      assert.ok(updated.body.updated_at >= got.body.updated_at);
+      assert.equal((await embedded.client.get(`/v1/api/accounts/${id}`)).body.iban, newIban);
+    });
+
+    it('DELETE answers 204 with no body; afterwards GET is 404 ACCOUNT_NOT_FOUND (nested)', async () => {
+      const { id } = await createAccount('Gone Soon');
+      const deleted = await embedded.client.delete(`/api/accounts/${id}`);
+      assert.equal(deleted.status, 204);
+      assert.equal(deleted.text, '');
+      const got = await embedded.client.get(`/api/accounts/${id}`);
+      assert.equal(got.status, 404);
+      assert.equal(got.body.error.code, 'ACCOUNT_NOT_FOUND');
+      assert.equal(typeof got.body.error.message, 'string');
+      assert.equal((await embedded.client.delete(`/api/accounts/${id}`)).status, 404);
+      assert.equal((await embedded.client.put(`/api/accounts/${id}`, { iban: freshIban() })).status, 404);
+    });
+
+    it('refuses an invalid IBAN, a missing name and unknown fields with 400 INVALID_REQUEST naming the field', async () => {
+      const badIban = await embedded.client.post('/accounts', { iban: 'DE00370400440532013000', name: 'A' });
+      assert.equal(badIban.status, 400);
+      assert.equal(badIban.body.error.code, 'INVALID_REQUEST');
+      assert.equal(badIban.body.error.details.field, 'iban');
+      assert.equal(badIban.body.error.details.reason, 'INVALID_IBAN');
+      const missing = await embedded.client.post('/accounts', { iban: freshIban() });
+      assert.equal(missing.body.error.details.field, 'name');
+      assert.equal(missing.body.error.details.reason, 'MISSING_FIELD');
+      const unknown = await embedded.client.post('/accounts', { iban: freshIban(), name: 'A', nickname: 'x' });
+      assert.equal(unknown.status, 400);
+      assert.equal(unknown.body.error.details.field, 'nickname');
+    });
+
+    it('a second live account for one IBAN is a 409 conflict; after deletion the IBAN is free', async () => {
+      const iban = freshIban();
+      const first = await createAccount('First Holder', iban);
+      const second = await embedded.client.post('/accounts', { iban, name: 'Second Holder' });
+      assert.equal(second.status, 409);
+      await embedded.client.delete(`/api/accounts/${first.id}`);
+      assert.equal((await embedded.client.post('/accounts', { iban, name: 'Second Holder' })).status, 201);
+    });
+
+    it('an id that is not a UUID is simply not found', async () => {
+      const response = await embedded.client.get('/api/accounts/not-a-uuid');
+      assert.equal(response.status, 404);
+      assert.equal(response.body.error.code, 'ACCOUNT_NOT_FOUND');
+    });
+  });
+
+  describe('POST /vop/verify (scheme)', () => {
+    async function verify(name: string | undefined, iban: string, path = '/vop/verify') {
+      return embedded.client.post(path, schemeRequest(name, iban), { headers: { 'x-request-id': '3b241101-e2bb-4255-8caf-4136c566a962' } });
+    }
+    const awaitProjection = (name: string, iban: string) =>
+      eventually(async () => ((await verify(name, iban)).body.partyNameMatch === 'NOAP' ? undefined : true), { what: 'account projection' });
+
+    it('the holder name answers MTCH with matchedName and the timing headers', async () => {
+      const iban = freshIban();
+      await createAccount('Jürgen Groß', iban);
+      await awaitProjection('Jürgen Groß', iban);
+      const response = await verify('JURGEN  GROSS'.replace('SS', 'ß'), iban);
+      assert.equal(response.status, 200);
+      assert.deepEqual(response.body, { partyNameMatch: 'MTCH', matchedName: 'Jürgen Groß' });
+      assert.match(String(response.headers['x-response-timestamp']), ISO_TIMESTAMP);
+      assert.match(String(response.headers['x-processing-time-ms']), /^\d+$/);
+    });
+
+    it('another name answers NMTC without a name', async () => {
+      const iban = freshIban();
+      await createAccount('Maria Rossi', iban);
+      await awaitProjection('Maria Rossi', iban);
+      const response = await verify('Giulia Bianchi', iban);
+      assert.deepEqual(response.body, { partyNameMatch: 'NMTC' });
+    });
+
+    it('an unknown IBAN and a closed account answer NOAP with HTTP 200', async () => {
+      const unknown = await verify('Anybody', freshIban());
+      assert.equal(unknown.status, 200);
+      assert.deepEqual(unknown.body, { partyNameMatch: 'NOAP' });
+      const iban = freshIban();
+      const { id } = await createAccount('Closed Holder', iban);
+      await awaitProjection('Closed Holder', iban);
+      await embedded.client.put(`/api/accounts/${id}`, { status: 'closed' });
+      const closed = await eventually(async () => {
+        const response = await verify('Closed Holder', iban);
+        return response.body.partyNameMatch === 'NOAP' ? response : undefined;
+      }, { what: 'closed account to answer NOAP' });
+      assert.equal(closed.status, 200);
+    });
+
+    it('is served under /v1 and /vop/api/v1 too', async () => {
+      const iban = freshIban();
+      await createAccount('Base Path', iban);
+      await awaitProjection('Base Path', iban);
+      assert.equal((await verify('Base Path', iban, '/v1/vop/verify')).body.partyNameMatch, 'MTCH');
+      assert.equal((await verify('Base Path', iban, '/vop/api/v1/vop/verify')).body.partyNameMatch, 'MTCH');
+    });
+
+    it('a missing name is VOP_004 MISSING_FIELD naming party.name, with the timing headers', async () => {
+      const response = await verify(undefined, freshIban());
+      assert.equal(response.status, 400);
+      assert.equal(response.body.error.code, 'VOP_004');
+      assert.equal(response.body.error.category, 'VALIDATION_ERROR');
+      assert.deepEqual(response.body.error.details, { field: 'party.name', reason: 'MISSING_FIELD' });
+      assert.equal(response.body.metadata.originalRequest, '3b241101-e2bb-4255-8caf-4136c566a962');
+      assert.ok(response.headers['x-response-timestamp']);
+      assert.ok(response.headers['x-processing-time-ms']);
+    });
+
+    it('an invalid IBAN is VOP_004 INVALID_IBAN naming partyAccount.iban', async () => {
+      const response = await verify('A Name', 'DE89370400440532013001');
+      assert.equal(response.status, 400);
+      assert.deepEqual(response.body.error.details, { field: 'partyAccount.iban', reason: 'INVALID_IBAN' });
+    });
+
+    it('malformed JSON is 400, a non-JSON body 415, an oversized body 413, all in the scheme format', async () => {
+      const malformed = await embedded.client.request('POST', '/vop/verify', { rawBody: '{"party":', headers: { 'content-type': 'application/json' } });
+      assert.equal(malformed.status, 400);
+      assert.equal(malformed.body.error.code, 'VOP_004');
+      const notJson = await embedded.client.request('POST', '/vop/verify', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(notJson.status, 415);
+      assert.equal(notJson.body.error.code, 'VOP_004');
+      const huge = await embedded.client.post('/vop/verify', { ...schemeRequest('x', freshIban()), unstructuredRemittanceInformation: ['y'.repeat(100_000)] });
+      assert.equal(huge.status, 413);
+      assert.ok(huge.headers['x-processing-time-ms']);
+    });
+  });
+
+  describe('request/result family', () => {
+    it('POST /verify answers 201 with a receipt; GET /verify/{id} then gives the result', async () => {
+      const iban = freshIban();
+      await createAccount('Sofia Andersson', iban);
+      const receipt = await embedded.client.post('/verify', { name: 'Sofia Andersson', iban });
+      assert.equal(receipt.status, 201);
+      assert.match(receipt.body.request_id, UUID);
+      assert.equal(typeof receipt.body.message, 'string');
+      const result = await eventually(async () => {
+        const response = await embedded.client.get(`/verify/${receipt.body.request_id}`);
+        return response.status === 200 ? response : undefined;
+      }, { what: 'verification result' });
+      assert.equal(result.body.request_id, receipt.body.request_id);
+      assert.match(result.body.response_id, UUID);
+      assert.ok(['MATCH', 'NO_MATCH'].includes(result.body.name_match_code));
+      assert.equal(result.body.id_match_code, 'NOT_APPLICABLE');
+      assert.match(result.body.response_timestamp, ISO_TIMESTAMP);
+      assert.match(result.body.created_at, ISO_TIMESTAMP);
+      const again = await embedded.client.get(`/api/verify/vrf_${receipt.body.request_id}`);
+      assert.deepEqual(again.body, result.body);
+    });
+
+    it('GET of an unknown id is 404 in the flat format', async () => {
+      const response = await embedded.client.get('/verify/6f1f6a43-5a52-4c1f-8f57-0d5d3f3d1a11');
+      assert.equal(response.status, 404);
+      assert.equal(response.body.error, 'NOT_FOUND');
+      assert.equal(typeof response.body.message, 'string');
+    });
+
+    it('a missing iban is 400 MISSING_FIELD with field', async () => {
+      const response = await embedded.client.post('/verify', { name: 'A' });
+      assert.equal(response.status, 400);
+      assert.deepEqual(response.body, { error: 'MISSING_FIELD', message: 'Missing required field: iban', field: 'iban' });
+    });
+  });
+
+  it('serves liveness, readiness and the health record', async () => {
+    assert.equal((await embedded.client.get('/livez')).status, 200);
+    assert.equal((await embedded.client.get('/readyz')).status, 200);
+    const health = await embedded.client.get('/health');
+    assert.equal(health.body.status, 'healthy');
+    assert.equal(typeof health.body.version, 'string');
+    assert.equal(typeof health.body.uptime, 'string');
+  });
+});

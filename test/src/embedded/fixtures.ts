@@ -1,0 +1,43 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@vop/config';
+import { startEmbedded, type EmbeddedService } from '@vop/embedded';
+import { createLogger } from '@vop/observability';
+import { httpsClient, type HttpsClient } from '@vop/testing';
+
+export const BICS = { partyAgent: 'COBADEFFXXX', requestingAgent: 'DEUTDEFFXXX' };
+
+export function schemeRequest(name: string | undefined, iban: string, extra: Record<string, unknown> = {}) {
+  return {
+    party: { ...(name !== undefined && { name }), ...extra },
+    partyAccount: { iban },
+    partyAgent: { financialInstitutionId: { bicfi: BICS.partyAgent } },
+    requestingAgent: { financialInstitutionId: { bicfi: BICS.requestingAgent } },
+  };
+}
+
+export interface RunningEmbedded {
+  service: EmbeddedService;
+  client: HttpsClient;
+  dataDir: string;
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/** The embedded service on a free port, with a data folder of its own. */
+export async function runEmbedded(options: { dataDir?: string; inMemory?: boolean; env?: Record<string, string> } = {}): Promise<RunningEmbedded> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'vop-embedded-')));
+  const config = loadConfig({ VOP_DATA_DIR: dataDir, VOP_PORT: '0', LOG_LEVEL: 'silent', ...options.env });
+  const service = await startEmbedded({ config, logger: createLogger({ service: 'test', level: 'silent' }), inMemory: options.inMemory ?? true });
+  const client = httpsClient({ baseUrl: service.url, caPem: await readFile(service.pki.caPath, 'utf8') });
+  return {
+    service,
+    client,
+    dataDir,
+    async stop(stopOptions = {}) {
+      client.close();
+      await service.stop();
+      if (!stopOptions.keepData) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
