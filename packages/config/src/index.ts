@@ -26,6 +26,8 @@ export const ServiceConfig = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
   KAFKA_BROKERS: commaList.optional(),
   KAFKA_CLIENT_ID: z.string().default('vop'),
+  /** Prefix of every topic and consumer group of this deployment (e.g. "live." or a test run's id). */
+  VOP_KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/).default(''),
   SCHEMA_REGISTRY_URL: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

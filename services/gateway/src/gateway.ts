@@ -1,4 +1,4 @@
-import { Topics, TOPIC_PARTITIONS } from '@vop/contracts';
+import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
@@ -24,6 +24,8 @@ export interface GatewayOptions {
   respondingPsp: string;
   verifyDeadlineMs: number;
   schema?: string;
+  /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
+  namespace?: string;
   extraReadinessChecks?: ReadinessCheck[];
 }
 
@@ -39,6 +41,8 @@ export interface Gateway {
 export function createGateway(options: GatewayOptions): Gateway {
   const { sql, bus, logger } = options;
   const schema = options.schema ?? GATEWAY_SCHEMA;
+  const namespace = options.namespace ?? '';
+  const topics = topicNames(namespace);
   const store = new EventStore(sql, { schema });
   const waiters = new CompletionWaiters({
     lookup: async (id) => {
@@ -52,8 +56,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     name: 'gateway-outbox',
     route: (event) => {
       const data = event.data as { iban?: string };
-      if (event.type.startsWith('Account') && data.iban) return { topic: Topics.accountEvents, key: data.iban };
-      if (event.type === 'VerificationRequested' && data.iban) return { topic: Topics.verificationRequested, key: data.iban };
+      if (event.type.startsWith('Account') && data.iban) return { topic: topics.accountEvents, key: data.iban };
+      if (event.type === 'VerificationRequested' && data.iban) return { topic: topics.verificationRequested, key: data.iban };
       return null;
     },
     onError: (error) => logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
@@ -85,8 +89,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       await migrateInbox(sql, schema);
       await migrateAccountsReadModel(sql, schema);
       await migrateVerificationsReadModel(sql, schema);
-      await bus.ensureTopics(Object.values(Topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
-      subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters })));
+      await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace })));
       await relay.start();
       logger.info({ instanceId: options.instanceId }, 'gateway started');
     },

@@ -32,6 +32,7 @@ const gateway = createGateway({
   instanceId: config.VOP_INSTANCE_ID,
   respondingPsp: config.VOP_RESPONDING_PSP,
   verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
+  namespace: config.VOP_KAFKA_NAMESPACE,
 });
 await gateway.start();
 const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, ...(await tlsMaterial()) });

@@ -13,7 +13,7 @@ const { databaseUrl, kafkaBrokers } = requireDistributed(config);
 
 const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-matching-${config.VOP_INSTANCE_ID}` });
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}` });
-const matching = createMatchingService({ sql, bus, logger, matcher: exactFoldMatcher });
+const matching = createMatchingService({ sql, bus, logger, matcher: exactFoldMatcher, namespace: config.VOP_KAFKA_NAMESPACE });
 let ready = false;
 
 const probes = http.createServer((req, res) => {

@@ -1,4 +1,4 @@
-import { Topics, TOPIC_PARTITIONS } from '@vop/contracts';
+import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { OutboxRelay, idempotentHandler, migrateInbox } from '@vop/outbox';
@@ -15,6 +15,8 @@ export interface MatchingServiceOptions {
   logger: Logger;
   matcher: NameMatcher;
   schema?: string;
+  /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
+  namespace?: string;
   onDecided?: (outcome: string, reasons: string[], seconds: number) => void;
 }
 
@@ -28,13 +30,15 @@ export interface MatchingService {
 export function createMatchingService(options: MatchingServiceOptions): MatchingService {
   const { sql, bus, logger, matcher } = options;
   const schema = options.schema ?? MATCHING_SCHEMA;
+  const namespace = options.namespace ?? '';
+  const topics = topicNames(namespace);
   const store = new EventStore(sql, { schema });
   const relay = new OutboxRelay({
     store,
     bus,
     name: 'matching-outbox',
     route: (event) =>
-      event.type === 'VerificationCompleted' ? { topic: Topics.verificationCompleted, key: (event.data as { verificationId: string }).verificationId } : null,
+      event.type === 'VerificationCompleted' ? { topic: topics.verificationCompleted, key: (event.data as { verificationId: string }).verificationId } : null,
     onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
@@ -45,11 +49,11 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       await store.migrate();
       await migrateInbox(sql, schema);
       await migrateAccountProjection(sql, schema);
-      await bus.ensureTopics(Object.values(Topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
       subscriptions.push(
         await bus.subscribe({
-          groupId: 'matching-accounts',
-          topics: [Topics.accountEvents],
+          groupId: `${namespace}matching-accounts`,
+          topics: [topics.accountEvents],
           partitionsConsumedConcurrently: 4,
           handler: idempotentHandler({
             sql,
@@ -59,8 +63,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           }),
         }),
         await bus.subscribe({
-          groupId: 'matching-verifications',
-          topics: [Topics.verificationRequested],
+          groupId: `${namespace}matching-verifications`,
+          topics: [topics.verificationRequested],
           partitionsConsumedConcurrently: 8,
           handler: idempotentHandler({
             sql,

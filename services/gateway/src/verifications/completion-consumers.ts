@@ -1,4 +1,4 @@
-import { Topics, VerificationCompleted, type VerificationCompletedData } from '@vop/contracts';
+import { VerificationCompleted, type VerificationCompletedData } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { idempotentHandler, parseEnvelope } from '@vop/outbox';
@@ -19,11 +19,13 @@ export async function subscribeToCompletions(options: {
   schema: string;
   instanceId: string;
   waiters: CompletionWaiters;
+  topic: string;
+  groupPrefix: string;
 }): Promise<Subscription[]> {
-  const { bus, sql, schema, instanceId, waiters } = options;
+  const { bus, sql, schema, instanceId, waiters, topic, groupPrefix } = options;
   const results = await bus.subscribe({
-    groupId: 'gateway-verification-results',
-    topics: [Topics.verificationCompleted],
+    groupId: `${groupPrefix}gateway-verification-results`,
+    topics: [topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
     handler: idempotentHandler({
@@ -38,8 +40,8 @@ export async function subscribeToCompletions(options: {
     }),
   });
   const wakeups = await bus.subscribe({
-    groupId: `gateway-waiters-${instanceId}`,
-    topics: [Topics.verificationCompleted],
+    groupId: `${groupPrefix}gateway-waiters-${instanceId}`,
+    topics: [topic],
     fromBeginning: false,
     partitionsConsumedConcurrently: 4,
     handler: async (message) => {

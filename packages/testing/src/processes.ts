@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; it stays free long enough for a test to use it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Everything the process printed, for failure messages. */
+  output(): string;
+  /** SIGTERM, then SIGKILL after graceMs; resolves when it has exited. */
+  stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once: a crash. */
+  kill(): Promise<void>;
+}
+
+/** Runs a built service entry point (`node <script>`) as its own process with the given environment. */
+export function startServiceProcess(name: string, script: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    name,
+    child,
+    output: () => output,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}

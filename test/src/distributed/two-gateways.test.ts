@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  germanIban,
+  httpsClient,
+  requireEnv,
+  startServiceProcess,
+  type HttpsClient,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@vop/testing';
+import { schemeRequest } from '../embedded/fixtures.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const gatewayMain = path.join(repoRoot, 'services/gateway/dist/main.js');
+const matchingMain = path.join(repoRoot, 'services/matching/dist/main.js');
+
+const ACCOUNTS = 100;
+const REQUESTS = 200;
+
+type Expected = { kind: 'scheme'; outcome: 'MTCH' | 'NMTC' | 'NOAP' } | { kind: 'request-result'; code: 'MATCH' | 'NO_MATCH' };
+
+describe('distributed run: two gateways, two matching instances, real Kafka and PostgreSQL', () => {
+  const processes: ServiceProcess[] = [];
+  const clients: HttpsClient[] = [];
+  const databases: TestDatabase[] = [];
+  let gatewayDb: SqlClient;
+  let matchingDb: SqlClient;
+  let dataDir: string;
+
+  before(async () => {
+    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    const gatewayDatabase = await createTestDatabase('e2e_gateway');
+    const matchingDatabase = await createTestDatabase('e2e_matching');
+    databases.push(gatewayDatabase, matchingDatabase);
+    gatewayDb = createPostgresClient({ connectionString: gatewayDatabase.url, max: 2 });
+    matchingDb = createPostgresClient({ connectionString: matchingDatabase.url, max: 2 });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-e2e-'));
+    const pki = await ensureDevPki(dataDir);
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: `e2e-${randomUUID().slice(0, 8)}.`,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+    };
+    for (const id of ['m1', 'm2']) {
+      const port = await freePort();
+      processes.push(startServiceProcess(`matching-${id}`, matchingMain, { ...common, DATABASE_URL: matchingDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
+    }
+    const caPem = await readFile(pki.caPath, 'utf8');
+    for (const id of ['g1', 'g2']) {
+      const port = await freePort();
+      processes.push(startServiceProcess(`gateway-${id}`, gatewayMain, { ...common, DATABASE_URL: gatewayDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
+      const client = httpsClient({ baseUrl: `https://127.0.0.1:${port}`, caPem });
+      clients.push(client);
+      await eventually(
+        async () => {
+          for (const process of processes) if (process.child.exitCode !== null) throw new Error(`${process.name} exited:\n${process.output()}`);
+          return (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200, what: `gateway ${id} ready` },
+      );
+    }
+  });
+
+  after(async () => {
+    for (const client of clients) client.close();
+    await Promise.all(processes.map((process) => process.stop()));
+    await gatewayDb?.close();
+    await matchingDb?.close();
+    for (const database of databases) await database.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 200 mixed requests across both gateways correctly, each once in every read model', async () => {
+    const gateway = (index: number): HttpsClient => clients[index % 2] as HttpsClient;
+    const holders = Array.from({ length: ACCOUNTS }, (_, index) => ({ iban: germanIban(700_000 + index), name: `Holder Number ${index} Åström` }));
+    for (const [index, holder] of holders.entries()) {
+      const response = await gateway(index).post('/accounts', holder);
+      assert.equal(response.status, 201, response.text);
+    }
+    await eventually(
+      async () => {
+        const { rows } = await matchingDb.query<{ count: string }>(`SELECT count(*)::text AS count FROM matching.accounts WHERE status = 'active'`);
+        return Number(rows[0]?.count) === ACCOUNTS ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'accounts in the matching projection' },
+    );
+
+    const plan = Array.from({ length: REQUESTS }, (_, index) => {
+      const holder = holders[index % ACCOUNTS] as (typeof holders)[number];
+      switch (index % 5) {
+        case 0: return { body: schemeRequest(holder.name.toUpperCase(), holder.iban), expected: { kind: 'scheme', outcome: 'MTCH' } as Expected, holder };
+        case 1: return { body: schemeRequest('Someone Else Entirely', holder.iban), expected: { kind: 'scheme', outcome: 'NMTC' } as Expected, holder };
+        case 2: return { body: schemeRequest(holder.name, germanIban(900_000 + index)), expected: { kind: 'scheme', outcome: 'NOAP' } as Expected, holder };
+        case 3: return { body: { name: holder.name, iban: holder.iban }, expected: { kind: 'request-result', code: 'MATCH' } as Expected, holder };
+        default: return { body: { name: 'Wrong Person', iban: holder.iban }, expected: { kind: 'request-result', code: 'NO_MATCH' } as Expected, holder };
+      }
+    });
+
+    const failures: string[] = [];
+    const requestIds: string[] = [];
+    let next = 0;
+    async function worker(): Promise<void> {
+      while (next < plan.length) {
+        const index = next++;
+        const { body, expected, holder } = plan[index] as (typeof plan)[number];
+        const client = gateway(index);
+        if (expected.kind === 'scheme') {
+          const response = await client.post('/vop/verify', body);
+          const want = expected.outcome === 'MTCH' ? { partyNameMatch: 'MTCH', matchedName: holder.name } : { partyNameMatch: expected.outcome };
+          if (response.status !== 200 || JSON.stringify(response.body) !== JSON.stringify(want)) failures.push(`#${index}: ${response.status} ${response.text}`);
+        } else {
+          const receipt = await client.post('/verify', body);
+          if (receipt.status !== 201) {
+            failures.push(`#${index}: ${receipt.status} ${receipt.text}`);
+            continue;
+          }
+          requestIds.push(receipt.body.request_id);
+          // Read it back through the other gateway: the result read model is shared.
+          const result = await eventually(async () => {
+            const response = await gateway(index + 1).get(`/verify/${receipt.body.request_id}`);
+            return response.status === 200 ? response : undefined;
+          }, { timeoutMs: 20_000, what: `result of #${index}` });
+          if (result.body.name_match_code !== expected.code) failures.push(`#${index}: ${result.text}`);
+        }
+      }
+    }
+    await Promise.all(Array.from({ length: 16 }, worker));
+    assert.deepEqual(failures, []);
+
+    const gatewayCounts = await gatewayDb.query<{ total: string; completed: string }>(
+      `SELECT count(*)::text AS total, count(*) FILTER (WHERE status = 'COMPLETED')::text AS completed FROM gateway.verifications`,
+    );
+    assert.deepEqual(gatewayCounts.rows[0], { total: String(REQUESTS + 0), completed: String(REQUESTS) });
+    const requested = await gatewayDb.query<{ count: string }>(`SELECT count(*)::text AS count FROM gateway.messages WHERE type = 'VerificationRequested'`);
+    assert.equal(requested.rows[0]?.count, String(REQUESTS));
+    const resultsApplied = await gatewayDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM gateway.processed_events WHERE consumer = 'verification-results'`,
+    );
+    assert.equal(resultsApplied.rows[0]?.count, String(REQUESTS));
+
+    const decided = await matchingDb.query<{ count: string; distinct: string }>(
+      `SELECT count(*)::text AS count, count(DISTINCT stream_id)::text AS distinct FROM matching.messages WHERE type = 'VerificationCompleted'`,
+    );
+    assert.deepEqual(decided.rows[0], { count: String(REQUESTS), distinct: String(REQUESTS) });
+    const decisions = await matchingDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'verification-decisions'`,
+    );
+    assert.equal(decisions.rows[0]?.count, String(REQUESTS));
+    const projected = await matchingDb.query<{ count: string }>(`SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'account-projection'`);
+    assert.equal(projected.rows[0]?.count, String(ACCOUNTS));
+    assert.equal(requestIds.length, (REQUESTS * 2) / 5);
+  });
+});
