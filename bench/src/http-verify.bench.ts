@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ensureDevPki } from '@vop/pki';
+import { createTestDatabase, eventually, freePort, germanIban, httpsClient, startServiceProcess, type ServiceProcess } from '@vop/testing';
+
+/**
+ * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
+ * measured in the same run with the same load generator (autocannon, in this process; every server in
+ * a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed] [--duration 10]
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const duration = Number(args[args.indexOf('--duration') + 1] || 10);
+const withDistributed = args.includes('--distributed');
+const ACCOUNTS = 1000;
+const CONNECTIONS = 32;
+
+interface Figures {
+  target: string;
+  mode: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+function schemeBody(name: string, iban: string): string {
+  return JSON.stringify({
+    party: { name },
+    partyAccount: { iban },
+    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
+    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
+  });
+}
+
+async function load(target: string, url: string, options: { rate?: number; caPem: string }): Promise<Figures> {
+  let counter = 0;
+  const result = await autocannon({
+    url: `${url}/vop/verify`,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration,
+    ...(options.rate !== undefined && { overallRate: options.rate }),
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) => {
+          const index = counter++ % ACCOUNTS;
+          return { ...request, body: schemeBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)) };
+        },
+      },
+    ],
+    tlsOptions: { ca: options.caPem },
+  });
+  return {
+    target,
+    mode: options.rate === undefined ? `max, ${CONNECTIONS} connections` : `${options.rate} req/s offered`,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function waitForPort(process: ServiceProcess): Promise<number> {
+  return eventually(async () => {
+    const match = /^(\d+)$/m.exec(process.output());
+    return match ? Number(match[1]) : undefined;
+  }, { what: `${process.name} port` });
+}
+
+async function seedAccounts(url: string, caPem: string): Promise<void> {
+  const client = httpsClient({ baseUrl: url, caPem });
+  for (let index = 0; index < ACCOUNTS; index++) {
+    const response = await client.post('/accounts', { iban: germanIban(500_000 + index), name: `Holder ${index} Nilsson` });
+    if (response.status !== 201 && response.status !== 409) throw new Error(`seeding failed: ${response.status} ${response.text}`);
+  }
+  const last = ACCOUNTS - 1;
+  await eventually(async () => {
+    const response = await client.request('POST', '/vop/verify', { rawBody: schemeBody(`Holder ${last} Nilsson`, germanIban(500_000 + last)), headers: { 'content-type': 'application/json' } });
+    return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH' ? true : undefined;
+  }, { timeoutMs: 60_000, what: 'seeded accounts in the matching projection' });
+  client.close();
+}
+
+async function waitReady(url: string, caPem: string): Promise<void> {
+  const client = httpsClient({ baseUrl: url, caPem });
+  await eventually(async () => ((await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined), { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' });
+  client.close();
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-bench-'));
+const pki = await ensureDevPki(dataDir);
+const caPem = await readFile(pki.caPath, 'utf8');
+const figures: Figures[] = [];
+const processes: ServiceProcess[] = [];
+
+async function run(): Promise<void> {
+  const bare = startServiceProcess('bare', path.join(repoRoot, 'bench/dist/bare-server.js'), {}, [pki.serverCertPath, pki.serverKeyPath]);
+  processes.push(bare);
+  const barePort = await waitForPort(bare);
+  figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { caPem }));
+  await bare.stop();
+
+  const embeddedPort = await freePort();
+  const embedded = startServiceProcess('embedded', path.join(repoRoot, 'services/embedded/dist/main.js'), {
+    VOP_DATA_DIR: path.join(dataDir, 'embedded'),
+    VOP_PORT: String(embeddedPort),
+    LOG_LEVEL: 'warn',
+  });
+  processes.push(embedded);
+  const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
+  const embeddedCa = await eventually(async () => readFile(path.join(dataDir, 'embedded/pki/ca.pem'), 'utf8').catch(() => undefined), { timeoutMs: 60_000 });
+  await waitReady(embeddedUrl, embeddedCa);
+  await seedAccounts(embeddedUrl, embeddedCa);
+  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { caPem: embeddedCa }));
+  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { caPem: embeddedCa, rate: 200 }));
+  await embedded.stop();
+
+  if (withDistributed) {
+    const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
+    if (!brokers) throw new Error('--distributed needs VOP_TEST_DATABASE_URL and VOP_TEST_KAFKA_BROKERS (run infra/local/up.sh)');
+    const gatewayDb = await createTestDatabase('bench_gateway');
+    const matchingDb = await createTestDatabase('bench_matching');
+    const namespace = `bench-${randomUUID().slice(0, 8)}.`;
+    const common = { KAFKA_BROKERS: brokers, VOP_KAFKA_NAMESPACE: namespace, VOP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20' };
+    processes.push(startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), { ...common, DATABASE_URL: matchingDb.url, VOP_PORT: String(await freePort()) }));
+    const gatewayPort = await freePort();
+    processes.push(startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) }));
+    const url = `https://127.0.0.1:${gatewayPort}`;
+    await waitReady(url, caPem);
+    await seedAccounts(url, caPem);
+    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { caPem }));
+    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { caPem, rate: 1000 }));
+    for (const process of processes.splice(0)) await process.stop();
+    await gatewayDb.drop();
+    await matchingDb.drop();
+  }
+}
+
+try {
+  await run();
+} finally {
+  for (const process of processes.splice(0)) await process.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const bareRps = figures[0]?.requestsPerSecond ?? 1;
+const lines = [
+  `| target | load | req/s | p50 ms | p99 ms | errors | non-2xx | vs bare |`,
+  `|---|---|---:|---:|---:|---:|---:|---:|`,
+  ...figures.map((f) => `| ${f.target} | ${f.mode} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`),
+];
+process.stdout.write(`\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n`);
