@@ -18,6 +18,8 @@ export interface IncomingMessage {
 export interface TopicSpec {
   name: string;
   partitions: number;
+  /** Kafka only; default: the broker's default.replication.factor. */
+  replicationFactor?: number;
 }
 
 export interface SubscribeOptions {
@@ -34,6 +36,11 @@ export interface SubscribeOptions {
   handler: (message: IncomingMessage) => Promise<void>;
   /** How many partitions are handled at once by this consumer (default 1). */
   partitionsConsumedConcurrently?: number;
+  /**
+   * Told about every handler failure before the message is delivered again (for logs and metrics;
+   * it must not throw). `attempt` counts the failed deliveries of this message, from 1.
+   */
+  onHandlerError?: (error: unknown, message: IncomingMessage, attempt: number) => void;
 }
 
 export interface Subscription {

@@ -1,0 +1,283 @@
+/**
+ * The behaviour every Bus must have, as one node:test suite run against each adapter
+ * (in-process-bus.test.ts, kafka-bus.test.ts). Not a test file itself: it only defines the suite.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { partitionFor } from './partitioner.js';
+import type { Bus, IncomingMessage, OutgoingMessage, SubscribeOptions, Subscription } from './types.js';
+
+export interface BusContractOptions {
+  /** How long to wait for deliveries before a test fails (Kafka needs longer than memory). */
+  waitTimeoutMs: number;
+}
+
+export function busContract(name: string, makeBus: () => Bus, options: BusContractOptions): void {
+  describe(`Bus contract: ${name}`, () => {
+    const runId = randomBytes(4).toString('hex');
+    let counter = 0;
+    const unique = (prefix: string): string => `contract.${prefix}.${runId}.${++counter}`;
+    let bus: Bus;
+    const openSubscriptions: Subscription[] = [];
+
+    const subscribe = async (subscribeOptions: SubscribeOptions): Promise<Subscription> => {
+      const subscription = await bus.subscribe(subscribeOptions);
+      openSubscriptions.push(subscription);
+      return subscription;
+    };
+    const waitFor = (condition: () => boolean, what: string): Promise<void> =>
+      waitUntil(condition, what, options.waitTimeoutMs);
+
+    before(() => {
+      bus = makeBus();
+    });
+
+    after(async () => {
+      await Promise.allSettled(openSubscriptions.map((subscription) => subscription.close()));
+      await bus.close();
+    });
+
+    it('delivers published messages with their topic, key, value and the key-derived partition', async () => {
+      const topic = unique('basic');
+      await bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      await bus.ensureTopics([{ name: topic, partitions: 4 }]); // idempotent
+      const received = new Recorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], handler: received.handler });
+
+      const sent = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((key) => ({ key, value: `value of ${key}` }));
+      await bus.publish(topic, sent);
+      await waitFor(() => received.messages.length >= sent.length, 'all messages');
+
+      assert.equal(received.messages.length, sent.length);
+      for (const { key, value } of sent) {
+        const message = received.messages.find((candidate) => candidate.key === key);
+        assert.ok(message, `message with key ${key} arrived`);
+        assert.equal(message.topic, topic);
+        assert.equal(message.value, value);
+        assert.equal(message.partition, partitionFor(key, 4));
+        assert.match(message.offset, /^\d+$/);
+      }
+    });
+
+    it('round-trips headers as strings, including non-ASCII values and messages without headers', async () => {
+      const topic = unique('headers');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const received = new Recorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], handler: received.handler });
+
+      const headers = { 'event-id': 'evt-123', traceparent: '00-abc-def-01', note: 'Müller ✓' };
+      await bus.publish(topic, [
+        { key: 'k', value: 'with', headers },
+        { key: 'k', value: 'without' },
+      ]);
+      await waitFor(() => received.messages.length >= 2, 'both messages');
+
+      assert.deepEqual({ ...received.byValue('with').headers }, headers);
+      assert.deepEqual({ ...received.byValue('without').headers }, {});
+    });
+
+    it('keeps the order of messages with the same key across many keys', async () => {
+      const topic = unique('order');
+      await bus.ensureTopics([{ name: topic, partitions: 8 }]);
+      const seenByKey = new Map<string, number[]>();
+      let total = 0;
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        partitionsConsumedConcurrently: 4,
+        handler: async (message) => {
+          const sequence = seenByKey.get(message.key) ?? [];
+          sequence.push(Number(message.value));
+          seenByKey.set(message.key, sequence);
+          total++;
+        },
+      });
+
+      const keys = Array.from({ length: 50 }, (_, index) => `key-${index}`);
+      const perKey = 20;
+      // Several publish calls, each interleaving all keys, so order within a key spans requests.
+      for (let round = 0; round < perKey; round += 5) {
+        const batch: OutgoingMessage[] = [];
+        for (let step = round; step < round + 5; step++) {
+          for (const key of keys) batch.push({ key, value: String(step) });
+        }
+        await bus.publish(topic, batch);
+      }
+      await waitFor(() => total >= keys.length * perKey, 'every message');
+
+      const expected = Array.from({ length: perKey }, (_, step) => step);
+      for (const key of keys) assert.deepEqual(seenByKey.get(key), expected, `order of ${key}`);
+    });
+
+    it('gives every consumer group its own copy of every message', async () => {
+      const topic = unique('groups');
+      await bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      const first = new Recorder();
+      const second = new Recorder();
+      await subscribe({ groupId: unique('group-a'), topics: [topic], handler: first.handler });
+      await subscribe({ groupId: unique('group-b'), topics: [topic], handler: second.handler });
+
+      const sent = numberedMessages(40);
+      await bus.publish(topic, sent);
+      await waitFor(() => first.distinctValues().size >= 40 && second.distinctValues().size >= 40, 'both groups');
+
+      const all = new Set(sent.map((message) => message.value));
+      assert.deepEqual(first.distinctValues(), all);
+      assert.deepEqual(second.distinctValues(), all);
+    });
+
+    it('splits the partitions between the consumers of one group and hands them over when one leaves', async () => {
+      const topic = unique('split');
+      const groupId = unique('group');
+      await bus.ensureTopics([{ name: topic, partitions: 8 }]);
+      const first = new Recorder();
+      const second = new Recorder();
+      await subscribe({ groupId, topics: [topic], handler: first.handler });
+      const secondSubscription = await subscribe({ groupId, topics: [topic], handler: second.handler });
+
+      const sent = numberedMessages(200);
+      await bus.publish(topic, sent);
+      const everyValue = (): Set<string> => new Set([...first.distinctValues(), ...second.distinctValues()]);
+      await waitFor(() => everyValue().size >= sent.length, 'every message in the group');
+
+      assert.deepEqual(everyValue(), new Set(sent.map((message) => message.value)));
+      assert.ok(first.messages.length > 0 && second.messages.length > 0, 'both consumers got a share');
+      // Nothing rebalanced while these were handled, so nothing may be handled twice.
+      assert.equal(first.messages.length + second.messages.length, sent.length);
+      const firstPartitions = new Set(first.messages.map((message) => message.partition));
+      for (const message of second.messages) {
+        assert.ok(!firstPartitions.has(message.partition), `partition ${message.partition} read by one consumer only`);
+      }
+
+      await secondSubscription.close();
+      const later = numberedMessages(40, 'later');
+      await bus.publish(topic, later);
+      await waitFor(() => later.every((message) => first.distinctValues().has(message.value)), 'handover to the first');
+      assert.ok(!later.some((message) => second.distinctValues().has(message.value)), 'a closed consumer gets nothing');
+    });
+
+    it('delivers a message again after its handler failed, and holds back the rest of its partition', async () => {
+      const topic = unique('redelivery');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const attempts: string[] = [];
+      const reported: Array<{ value: string; attempt: number }> = [];
+      let failuresLeft = 2;
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        handler: async (message) => {
+          attempts.push(message.value);
+          if (message.value === 'm2' && failuresLeft > 0) {
+            failuresLeft--;
+            throw new Error('handler failed on purpose');
+          }
+        },
+        onHandlerError: (_error, message, attempt) => reported.push({ value: message.value, attempt }),
+      });
+
+      await bus.publish(topic, ['m1', 'm2', 'm3', 'm4'].map((value) => ({ key: 'one-key', value })));
+      await waitFor(() => attempts.includes('m4'), 'the last message');
+
+      assert.deepEqual(attempts, ['m1', 'm2', 'm2', 'm2', 'm3', 'm4']);
+      assert.deepEqual(reported, [
+        { value: 'm2', attempt: 1 },
+        { value: 'm2', attempt: 2 },
+      ]);
+    });
+
+    it('commits only handled messages: a new consumer of the group resumes at the failed one', async () => {
+      const topic = unique('handoff');
+      const groupId = unique('group');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const firstAttempts: string[] = [];
+      const first = await subscribe({
+        groupId,
+        topics: [topic],
+        handler: async (message) => {
+          firstAttempts.push(message.value);
+          if (message.value === 'm3') throw new Error('cannot handle m3 yet');
+        },
+      });
+      await bus.publish(topic, ['m1', 'm2', 'm3', 'm4', 'm5'].map((value) => ({ key: 'one-key', value })));
+      await waitFor(() => firstAttempts.filter((value) => value === 'm3').length >= 2, 'm3 to fail twice');
+      await first.close();
+      assert.ok(!firstAttempts.includes('m4'), 'm4 waited behind the failing m3');
+
+      const successor = new Recorder();
+      await subscribe({ groupId, topics: [topic], handler: successor.handler });
+      await waitFor(() => successor.distinctValues().has('m5'), 'the successor to reach m5');
+
+      assert.deepEqual(
+        successor.messages.map((message) => message.value),
+        ['m3', 'm4', 'm5'],
+      );
+    });
+
+    it('starts a new group at the end when fromBeginning is false', async () => {
+      const topic = unique('from-end');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      await bus.publish(topic, [
+        { key: 'same-key', value: 'old-1' },
+        { key: 'same-key', value: 'old-2' },
+      ]);
+      const received = new Recorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], fromBeginning: false, handler: received.handler });
+      await bus.publish(topic, [{ key: 'same-key', value: 'new-1' }]);
+      // Same key, same partition: an old message would have arrived before the new one.
+      await waitFor(() => received.distinctValues().has('new-1'), 'the new message');
+
+      assert.deepEqual(
+        received.messages.map((message) => message.value),
+        ['new-1'],
+      );
+    });
+
+    it('starts a new group at the beginning by default', async () => {
+      const topic = unique('from-start');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      await bus.publish(topic, [
+        { key: 'same-key', value: 'old-1' },
+        { key: 'same-key', value: 'old-2' },
+      ]);
+      const received = new Recorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], handler: received.handler });
+      await waitFor(() => received.messages.length >= 2, 'the old messages');
+
+      assert.deepEqual(
+        received.messages.map((message) => message.value),
+        ['old-1', 'old-2'],
+      );
+    });
+  });
+}
+
+class Recorder {
+  readonly messages: IncomingMessage[] = [];
+  readonly handler = async (message: IncomingMessage): Promise<void> => {
+    this.messages.push(message);
+  };
+
+  distinctValues(): Set<string> {
+    return new Set(this.messages.map((message) => message.value));
+  }
+
+  byValue(value: string): IncomingMessage {
+    const message = this.messages.find((candidate) => candidate.value === value);
+    assert.ok(message, `a message with value ${value}`);
+    return message;
+  }
+}
+
+function numberedMessages(count: number, prefix = 'msg'): OutgoingMessage[] {
+  return Array.from({ length: count }, (_, index) => ({ key: `${prefix}-key-${index}`, value: `${prefix}-${index}` }));
+}
+
+/** Polls `condition`; fails the test with `what` if it does not hold within `timeoutMs`. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,0 +1,282 @@
+import { abortableDelay } from '../abortable-delay.js';
+import { partitionFor } from '../partitioner.js';
+import type {
+  Bus,
+  OutgoingMessage,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from '../types.js';
+import { GroupMember } from './group-member.js';
+import { PartitionCursor, type SettleWaiter } from './partition-cursor.js';
+import { PartitionLog } from './partition-log.js';
+
+export interface InProcessBusOptions {
+  /** Partitions of a topic that is published or subscribed to before `ensureTopics` names it. Default 8. */
+  defaultPartitions?: number;
+  /** Wait before a message whose handler threw is delivered again. Default 100 ms. */
+  redeliveryDelayMs?: number;
+}
+
+interface TopicState {
+  readonly name: string;
+  readonly logs: PartitionLog[];
+  /** Every group that ever subscribed to the topic, with its cursor per partition. */
+  readonly cursorsByGroup: Map<string, PartitionCursor[]>;
+}
+
+interface GroupState {
+  readonly id: string;
+  /** In join order; partitions are dealt round-robin in this order. */
+  members: GroupMember[];
+  readonly cursorsByTopic: Map<string, PartitionCursor[]>;
+}
+
+interface PendingSettle extends SettleWaiter {
+  reject(error: Error): void;
+}
+
+export interface InProcessBus extends Bus {
+  /** Messages still held in memory per partition of a topic (shows trimming; for tests and metrics). */
+  retainedMessages(topic: string): number[];
+}
+
+/**
+ * Kafka's delivery semantics in memory: partitioned ordered logs, consumer groups with committed
+ * offsets, partitions split among a group's members, at-least-once with redelivery after a failure.
+ */
+export function createInProcessBus(options: InProcessBusOptions = {}): InProcessBus {
+  return new MemoryBus(options.defaultPartitions ?? 8, options.redeliveryDelayMs ?? 100);
+}
+
+class MemoryBus implements InProcessBus {
+  readonly durable = false;
+  private readonly topics = new Map<string, TopicState>();
+  private readonly groups = new Map<string, GroupState>();
+  private readonly pendingSettles = new Set<PendingSettle>();
+  private readonly shutdown = new AbortController();
+  private closed = false;
+
+  constructor(
+    private readonly defaultPartitions: number,
+    private readonly redeliveryDelayMs: number,
+  ) {
+    assertPositiveInteger(defaultPartitions, 'defaultPartitions');
+    if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
+  }
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    this.assertOpen();
+    for (const spec of topics) {
+      assertPositiveInteger(spec.partitions, `partitions of ${spec.name}`);
+      this.topic(spec.name, spec.partitions);
+    }
+  }
+
+  async publish(topicName: string, messages: OutgoingMessage[]): Promise<void> {
+    this.assertOpen();
+    const topic = this.topic(topicName);
+    const touched = new Set<number>();
+    for (const message of messages) {
+      const partition = partitionFor(message.key, topic.logs.length);
+      const headers = Object.freeze({ ...(message.headers ?? {}) });
+      topic.logs[partition]!.append((offset) =>
+        Object.freeze({
+          topic: topicName,
+          partition,
+          offset: String(offset),
+          key: message.key,
+          value: message.value,
+          headers,
+        }),
+      );
+      touched.add(partition);
+    }
+    for (const cursors of topic.cursorsByGroup.values()) {
+      for (const partition of touched) this.wake(cursors[partition]!);
+    }
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    if (options.topics.length === 0) throw new Error('subscribe needs at least one topic');
+    const member = new GroupMember(
+      options.groupId,
+      options.topics,
+      options.handler,
+      options.onHandlerError,
+      options.partitionsConsumedConcurrently ?? 1,
+    );
+    const group = this.group(options.groupId);
+    for (const topicName of options.topics) {
+      const topic = this.topic(topicName);
+      if (!group.cursorsByTopic.has(topicName)) {
+        const fromBeginning = options.fromBeginning ?? true;
+        const cursors = topic.logs.map(
+          (log, partition) =>
+            new PartitionCursor(topicName, partition, log, fromBeginning ? log.startOffset : log.endOffset),
+        );
+        group.cursorsByTopic.set(topicName, cursors);
+        topic.cursorsByGroup.set(group.id, cursors);
+      }
+    }
+    group.members.push(member);
+    this.rebalance(group);
+    return { close: () => this.leave(group, member) };
+  }
+
+  settled(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('bus is closed'));
+    return new Promise((resolve, reject) => {
+      const waiter: PendingSettle = {
+        pending: 0,
+        resolve: () => {
+          this.pendingSettles.delete(waiter);
+          resolve();
+        },
+        reject,
+      };
+      for (const group of this.groups.values()) {
+        for (const [topicName, cursors] of group.cursorsByTopic) {
+          if (!hasReader(group, topicName)) continue;
+          for (const cursor of cursors) cursor.waitFor(cursor.log.endOffset, waiter);
+        }
+      }
+      if (waiter.pending === 0) resolve();
+      else this.pendingSettles.add(waiter);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.shutdown.abort();
+    const members = [...this.groups.values()].flatMap((group) => group.members);
+    for (const member of members) member.closed = true;
+    for (const group of this.groups.values()) {
+      group.members = [];
+      for (const cursors of group.cursorsByTopic.values()) {
+        for (const cursor of cursors) cursor.owner = undefined;
+      }
+    }
+    for (const waiter of this.pendingSettles) waiter.reject(new Error('bus closed before settling'));
+    this.pendingSettles.clear();
+    await Promise.all(members.map((member) => member.whenIdle()));
+  }
+
+  retainedMessages(topicName: string): number[] {
+    return this.topics.get(topicName)?.logs.map((log) => log.retained) ?? [];
+  }
+
+  private async leave(group: GroupState, member: GroupMember): Promise<void> {
+    if (!member.closed) {
+      member.closed = true;
+      group.members = group.members.filter((candidate) => candidate !== member);
+      this.rebalance(group);
+    }
+    await member.whenIdle();
+  }
+
+  private rebalance(group: GroupState): void {
+    for (const [topicName, cursors] of group.cursorsByTopic) {
+      const readers = group.members.filter((member) => member.topics.has(topicName));
+      for (const cursor of cursors) {
+        cursor.owner = readers.length > 0 ? readers[cursor.partition % readers.length] : undefined;
+        if (cursor.owner) this.wake(cursor);
+        else cursor.releaseAllWaits();
+      }
+    }
+  }
+
+  /** Starts the delivery loop of a partition if it has work and none runs. */
+  private wake(cursor: PartitionCursor): void {
+    if (cursor.pumping || !cursor.owner || !cursor.hasBacklog || this.closed) return;
+    cursor.pumping = true;
+    // Never inside publish's or subscribe's call stack: delivery is asynchronous.
+    queueMicrotask(() => void this.pump(cursor));
+  }
+
+  private async pump(cursor: PartitionCursor): Promise<void> {
+    let failedAttempts = 0;
+    try {
+      for (;;) {
+        const owner = cursor.owner;
+        if (!owner || this.closed) return;
+        const message = cursor.log.read(cursor.committed);
+        if (!message) return;
+        if (!owner.slots.tryAcquire()) await owner.slots.acquire();
+        if (cursor.owner !== owner) {
+          owner.slots.release();
+          continue;
+        }
+        let handled = false;
+        try {
+          await owner.handle(message);
+          handled = true;
+        } catch (error) {
+          failedAttempts++;
+          owner.reportFailure(error, message, failedAttempts);
+        } finally {
+          owner.slots.release();
+        }
+        if (handled) {
+          failedAttempts = 0;
+          cursor.commitNext();
+          this.trim(cursor);
+        } else {
+          await abortableDelay(this.redeliveryDelayMs, this.shutdown.signal);
+        }
+      }
+    } finally {
+      cursor.pumping = false;
+      // A message or an owner may have arrived between the last check and now.
+      this.wake(cursor);
+    }
+  }
+
+  /** Drops messages every group has committed, so memory follows the slowest group. */
+  private trim(cursor: PartitionCursor): void {
+    const topic = this.topics.get(cursor.topic)!;
+    let lowest = cursor.committed;
+    for (const cursors of topic.cursorsByGroup.values()) {
+      lowest = Math.min(lowest, cursors[cursor.partition]!.committed);
+    }
+    cursor.log.trimBelow(lowest);
+  }
+
+  private topic(name: string, partitions = this.defaultPartitions): TopicState {
+    let topic = this.topics.get(name);
+    if (!topic) {
+      if (name.length === 0) throw new Error('topic name must not be empty');
+      topic = {
+        name,
+        logs: Array.from({ length: partitions }, () => new PartitionLog()),
+        cursorsByGroup: new Map(),
+      };
+      this.topics.set(name, topic);
+    }
+    return topic;
+  }
+
+  private group(id: string): GroupState {
+    let group = this.groups.get(id);
+    if (!group) {
+      if (id.length === 0) throw new Error('groupId must not be empty');
+      group = { id, members: [], cursorsByTopic: new Map() };
+      this.groups.set(id, group);
+    }
+    return group;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus is closed');
+  }
+}
+
+function hasReader(group: GroupState, topicName: string): boolean {
+  return group.members.some((member) => member.topics.has(topicName));
+}
+
+function assertPositiveInteger(value: number, what: string): void {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${what} must be a positive integer`);
+}

@@ -1,0 +1,151 @@
+import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
+import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
+import { CoalescingPublisher } from './coalescing-publisher.js';
+import { kafkaLogCreator } from './kafka-log.js';
+import { KafkaSubscription } from './kafka-subscription.js';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** kafkajs's own log output (JSON lines on stderr). Default 'error'. */
+  logLevel?: 'nothing' | 'error' | 'warn' | 'info';
+  /** First wait before a message whose handler threw is delivered again; doubles up to 5 s. Default 100 ms. */
+  redeliveryDelayMs?: number;
+  /** How long `subscribe` waits for its consumer to join the group. Default 60 s. */
+  joinTimeoutMs?: number;
+}
+
+const LOG_LEVELS = {
+  nothing: KafkaLogLevel.NOTHING,
+  error: KafkaLogLevel.ERROR,
+  warn: KafkaLogLevel.WARN,
+  info: KafkaLogLevel.INFO,
+} as const;
+
+/** The bus over Apache Kafka: one idempotent producer, one consumer per `subscribe`. */
+export function createKafkaBus(options: KafkaBusOptions): Bus {
+  return new KafkaBus(options);
+}
+
+class KafkaBus implements Bus {
+  readonly durable = true;
+  private readonly kafka: Kafka;
+  private readonly publisher: CoalescingPublisher;
+  private readonly subscriptions = new Set<KafkaSubscription>();
+  private producerConnection: Promise<Producer> | undefined;
+  private adminConnection: Promise<Admin> | undefined;
+  private closed = false;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    if (options.brokers.length === 0) throw new Error('createKafkaBus needs at least one broker');
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3_000,
+      requestTimeout: 30_000,
+      logLevel: LOG_LEVELS[options.logLevel ?? 'error'],
+      logCreator: kafkaLogCreator,
+      retry: { initialRetryTime: 100, maxRetryTime: 5_000, retries: 8 },
+    });
+    this.publisher = new CoalescingPublisher(() => this.producer());
+  }
+
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    this.assertOpen();
+    const admin = await this.admin();
+    const missing = async (): Promise<TopicSpec[]> => {
+      const existing = new Set(await admin.listTopics());
+      return topics.filter((topic) => !existing.has(topic.name));
+    };
+    const toCreate = await missing();
+    if (toCreate.length === 0) return;
+    try {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: toCreate.map((topic) => ({
+          topic: topic.name,
+          numPartitions: topic.partitions,
+          ...(topic.replicationFactor === undefined ? {} : { replicationFactor: topic.replicationFactor }),
+        })),
+      });
+    } catch (error) {
+      // Another instance may have created some of them at the same moment.
+      if ((await missing()).length > 0) throw error;
+    }
+  }
+
+  publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('bus is closed'));
+    return this.publisher.publish(topic, messages);
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    if (options.topics.length === 0) throw new Error('subscribe needs at least one topic');
+    const subscription = new KafkaSubscription(this.kafka, () => this.admin(), options, {
+      redeliveryDelayMs: this.options.redeliveryDelayMs ?? 100,
+      maxRedeliveryDelayMs: 5_000,
+      joinTimeoutMs: this.options.joinTimeoutMs ?? 60_000,
+    });
+    await subscription.start();
+    this.subscriptions.add(subscription);
+    return {
+      close: async () => {
+        this.subscriptions.delete(subscription);
+        await subscription.close();
+      },
+    };
+  }
+
+  /** Kafka keeps what was published; there is nothing in memory to wait for. */
+  async settled(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const subscriptions = [...this.subscriptions];
+    this.subscriptions.clear();
+    await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
+    const [producer, admin] = await Promise.allSettled([this.producerConnection, this.adminConnection]);
+    await Promise.allSettled([
+      producer.status === 'fulfilled' ? producer.value?.disconnect() : undefined,
+      admin.status === 'fulfilled' ? admin.value?.disconnect() : undefined,
+    ]);
+  }
+
+  private producer(): Promise<Producer> {
+    this.producerConnection ??= this.connect(
+      this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        // Kafka's own murmur2 on the key, so every client puts a key on the same partition.
+        createPartitioner: Partitioners.DefaultPartitioner,
+        allowAutoTopicCreation: false,
+        // Bounded, so a publish to a missing topic fails instead of retrying for ever.
+        retry: { initialRetryTime: 100, maxRetryTime: 2_000, retries: 8 },
+      }),
+      () => (this.producerConnection = undefined),
+    );
+    return this.producerConnection;
+  }
+
+  private admin(): Promise<Admin> {
+    this.adminConnection ??= this.connect(this.kafka.admin(), () => (this.adminConnection = undefined));
+    return this.adminConnection;
+  }
+
+  /** Connects once; a failed connection is forgotten so the next call tries again. */
+  private async connect<Client extends { connect(): Promise<void> }>(client: Client, forget: () => void): Promise<Client> {
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      forget();
+      throw error;
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus is closed');
+  }
+}

@@ -1,0 +1,201 @@
+import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
+import { abortableDelay } from '../abortable-delay.js';
+import type { SubscribeOptions, Subscription } from '../types.js';
+import { toIncomingMessage } from './kafka-message.js';
+import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
+
+export interface KafkaSubscriptionSettings {
+  /** First wait before a failed message is delivered again; doubles per failure up to the maximum. */
+  redeliveryDelayMs: number;
+  maxRedeliveryDelayMs: number;
+  /** How long `subscribe` waits for the consumer to join its group. */
+  joinTimeoutMs: number;
+}
+
+/** While a long batch is handled, commit progress at least this often. */
+const COMMIT_INTERVAL_MS = 1000;
+
+/**
+ * One kafkajs consumer for one `subscribe` call. Offsets are committed only for messages whose
+ * handler resolved; a failing message is retried in place (the rest of its partition waits) while
+ * the consumer keeps heartbeating, so a rebalance still takes the partition away cleanly.
+ */
+export class KafkaSubscription implements Subscription {
+  private consumer: Consumer | undefined;
+  private readonly stopping = new AbortController();
+  private startOffsets: StartOffsets = new Map();
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly kafka: Kafka,
+    private readonly admin: () => Promise<Admin>,
+    private readonly options: SubscribeOptions,
+    private readonly settings: KafkaSubscriptionSettings,
+  ) {}
+
+  /** Resolves once the consumer has joined its group and knows where to start. */
+  async start(): Promise<void> {
+    if ((this.options.fromBeginning ?? true) === false) {
+      this.startOffsets = await endOffsetsWithoutCommit(await this.admin(), this.options.groupId, this.options.topics);
+    }
+    await this.startConsumer();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  private async stop(): Promise<void> {
+    this.stopping.abort();
+    const consumer = this.consumer;
+    this.consumer = undefined;
+    await consumer?.disconnect();
+  }
+
+  private async startConsumer(): Promise<void> {
+    const consumer = this.kafka.consumer({
+      groupId: this.options.groupId,
+      sessionTimeout: 10_000,
+      rebalanceTimeout: 30_000,
+      // Also how soon a member blocked on a failing message notices a rebalance.
+      heartbeatInterval: 500,
+      maxWaitTimeInMs: 20,
+      minBytes: 1,
+      allowAutoTopicCreation: false,
+      retry: { initialRetryTime: 100, maxRetryTime: 5_000, retries: 10 },
+    });
+    this.consumer = consumer;
+
+    let hasJoined = false;
+    let joinTimer: NodeJS.Timeout | undefined;
+    const joined = new Promise<void>((resolve, reject) => {
+      joinTimer = setTimeout(
+        () => reject(new Error(`consumer of group ${this.options.groupId} did not join within ${this.settings.joinTimeoutMs} ms`)),
+        this.settings.joinTimeoutMs,
+      );
+      consumer.on(consumer.events.GROUP_JOIN, (event) => {
+        // Runs inside kafkajs's join, before its first fetch: seeks set here decide where that fetch starts.
+        this.seekToStartOffsets(consumer, event.payload.memberAssignment);
+        hasJoined = true;
+        resolve();
+      });
+      consumer.on(consumer.events.CRASH, (event) => {
+        if (event.payload.restart || this.stopping.signal.aborted) return;
+        if (hasJoined) void this.replaceCrashedConsumer(consumer);
+        else reject(event.payload.error);
+      });
+    });
+    // Settled below; this only keeps an early rejection from counting as unhandled meanwhile.
+    joined.catch(() => undefined);
+
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topics: this.options.topics, fromBeginning: this.options.fromBeginning ?? true });
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 1,
+        eachBatch: (payload) => this.handleBatch(payload),
+      });
+      await joined;
+    } catch (error) {
+      if (this.consumer === consumer) this.consumer = undefined;
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    } finally {
+      clearTimeout(joinTimer);
+    }
+  }
+
+  private seekToStartOffsets(consumer: Consumer, assignment: Record<string, number[]>): void {
+    if (this.startOffsets.size === 0) return;
+    for (const [topic, partitions] of Object.entries(assignment)) {
+      for (const partition of partitions) {
+        const offset = this.startOffsets.get(partitionKey(topic, partition));
+        if (offset !== undefined) consumer.seek({ topic, partition, offset });
+      }
+    }
+    // Only the first join: later joins resume from committed offsets.
+    this.startOffsets = new Map();
+  }
+
+  /** kafkajs gave up on this consumer (a non-retriable error): start a fresh one after a pause. */
+  private async replaceCrashedConsumer(crashed: Consumer): Promise<void> {
+    if (this.consumer === crashed) this.consumer = undefined;
+    await crashed.disconnect().catch(() => undefined);
+    let delayMs = this.settings.redeliveryDelayMs;
+    while (!this.stopping.signal.aborted && this.consumer === undefined) {
+      await abortableDelay(delayMs, this.stopping.signal);
+      if (this.stopping.signal.aborted) return;
+      try {
+        await this.startConsumer();
+      } catch {
+        delayMs = Math.min(delayMs * 2, this.settings.maxRedeliveryDelayMs);
+      }
+    }
+    // close() may have run while a replacement was starting.
+    if (this.stopping.signal.aborted) await this.consumer?.disconnect().catch(() => undefined);
+  }
+
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const shouldStop = (): boolean => this.stopping.signal.aborted || !isRunning() || isStale();
+    let lastCommit = Date.now();
+    let failure: unknown;
+    try {
+      for (const raw of batch.messages) {
+        if (shouldStop()) break;
+        const message = toIncomingMessage(batch.topic, batch.partition, raw);
+        let handled = false;
+        for (let attempt = 1; !handled; attempt++) {
+          try {
+            await this.options.handler(message);
+            handled = true;
+          } catch (error) {
+            this.reportFailure(error, message, attempt);
+            // Commit what succeeded first, so whoever takes this partition over starts at this message.
+            await commitResolved(payload);
+            lastCommit = Date.now();
+            await abortableDelay(this.redeliveryDelay(attempt), this.stopping.signal);
+            if (shouldStop()) return;
+            // Throws when the group rebalances; kafkajs then rejoins and this message is fetched again.
+            await heartbeat();
+          }
+        }
+        resolveOffset(raw.offset);
+        await heartbeat();
+        if (Date.now() - lastCommit >= COMMIT_INTERVAL_MS) {
+          await commitResolved(payload);
+          lastCommit = Date.now();
+        }
+      }
+    } catch (error) {
+      failure = error;
+    } finally {
+      try {
+        await commitResolved(payload);
+      } catch (error) {
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  private redeliveryDelay(attempt: number): number {
+    return Math.min(this.settings.redeliveryDelayMs * 2 ** (attempt - 1), this.settings.maxRedeliveryDelayMs);
+  }
+
+  private reportFailure(error: unknown, message: Parameters<SubscribeOptions['handler']>[0], attempt: number): void {
+    try {
+      this.options.onHandlerError?.(error, message, attempt);
+    } catch {
+      // A failing error reporter must not stop redelivery.
+    }
+  }
+}
+
+async function commitResolved(payload: EachBatchPayload): Promise<void> {
+  const offsets = payload.uncommittedOffsets();
+  if (offsets.topics.length > 0) await payload.commitOffsetsIfNecessary(offsets);
+}
