@@ -1,0 +1,124 @@
+import type { LegalFormIndex, LegalFormMention } from './tables/legal-form-index.js';
+import {
+  CONNECTORS, GENERATION_MARKERS, LEADING_TITLES, ORGANISATION_STOPWORDS, ORGANISATION_SYNONYMS, ORGANISATION_WORDS,
+  TRAILING_TITLES,
+} from './tables/lexicon.js';
+import { joinTokens, makeToken, type Token } from './text/token.js';
+import type { TokenisedName } from './text/tokenise.js';
+import type { HolderType } from './types.js';
+
+/** One person's name: titles dropped, "Surname, Given" turned round. */
+export interface PersonName {
+  readonly tokens: readonly Token[];
+  readonly titleRemoved: boolean;
+}
+
+/** An organisation's name: its own words, and the legal forms found at either end. */
+export interface OrganisationName {
+  readonly core: readonly Token[];
+  readonly legalForms: readonly LegalFormMention[];
+}
+
+/** A name folded and tokenised once; the person and organisation readings are built on first use. */
+export class NormalisedName {
+  private personsMemo: readonly PersonName[] | undefined;
+  private organisationMemo: OrganisationName | undefined;
+
+  constructor(
+    readonly raw: string,
+    readonly tokenised: TokenisedName,
+    private readonly legalForms: LegalFormIndex,
+  ) {}
+
+  get tokens(): readonly Token[] {
+    return this.tokenised.tokens;
+  }
+
+  /** The people a name stands for: usually one; "John & Jane Smith" is two. */
+  persons(): readonly PersonName[] {
+    this.personsMemo ??= readPersons(this.tokenised);
+    return this.personsMemo;
+  }
+
+  organisation(): OrganisationName {
+    this.organisationMemo ??= readOrganisation(this.tokenised.tokens, this.legalForms);
+    return this.organisationMemo;
+  }
+
+  /** Organisation when a legal form or an organisation word is present, else person. */
+  inferHolderType(): HolderType {
+    if (this.organisation().legalForms.length > 0) return 'organisation';
+    return this.tokens.some((t) => ORGANISATION_WORDS.has(t.text)) ? 'organisation' : 'person';
+  }
+}
+
+function readPersons(name: TokenisedName): PersonName[] {
+  let tokens = name.tokens;
+  const commaAt = name.tokensBeforeComma;
+  if (commaAt > 0 && commaAt < tokens.length) {
+    const after = tokens.slice(commaAt);
+    const isSuffixOnly = after.every((t) => GENERATION_MARKERS.has(t.text) || TRAILING_TITLES.has(t.text));
+    if (!isSuffixOnly) tokens = [...after, ...tokens.slice(0, commaAt)];
+  }
+  const parts: Token[][] = [[]];
+  for (const token of tokens) {
+    if (CONNECTORS.has(token.text)) {
+      if (parts[parts.length - 1]!.length > 0) parts.push([]);
+    } else {
+      parts[parts.length - 1]!.push(token);
+    }
+  }
+  const persons = parts.filter((p) => p.length > 0).map(stripTitles);
+  // "John & Jane Smith": a lone given name borrows the surname of the person after it.
+  for (let i = 0; i < persons.length - 1; i++) {
+    const next = persons[i + 1]!;
+    if (persons[i]!.tokens.length === 1 && next.tokens.length >= 2) {
+      persons[i] = { ...persons[i]!, tokens: [...persons[i]!.tokens, next.tokens[next.tokens.length - 1]!] };
+    }
+  }
+  return persons.length > 0 ? persons : [{ tokens: [], titleRemoved: false }];
+}
+
+function stripTitles(tokens: Token[]): PersonName {
+  let start = 0;
+  let end = tokens.length;
+  while (end - start > 1) {
+    const word = tokens[start]!.text;
+    if (LEADING_TITLES.has(word)) start++;
+    else if (word === 'de' && tokens[start + 1]?.text === 'heer' && end - start > 2) start += 2;
+    else break;
+  }
+  while (end - start > 1 && TRAILING_TITLES.has(tokens[end - 1]!.text)) end--;
+  const titleRemoved = start > 0 || end < tokens.length;
+  return { tokens: titleRemoved ? tokens.slice(start, end) : tokens, titleRemoved };
+}
+
+function readOrganisation(tokens: readonly Token[], legalForms: LegalFormIndex): OrganisationName {
+  const { core, forms } = legalForms.split(tokens);
+  const words: Token[] = [];
+  let letters: Token[] = [];
+  const flushLetters = (): void => {
+    if (letters.length > 0) words.push(joinTokens(letters));
+    letters = [];
+  };
+  for (const token of core) {
+    if (token.text === '&' || CONNECTORS.has(token.text)) continue;
+    // Initialisms: "A.B.C.", "A B C" and "ABC" are one word.
+    if (token.text.length === 1 && !/[0-9]/.test(token.text)) {
+      letters.push(token);
+      continue;
+    }
+    flushLetters();
+    words.push(token);
+  }
+  flushLetters();
+  const meaningful = words.filter((t) => !ORGANISATION_STOPWORDS.has(t.text));
+  const kept = meaningful.length > 0 ? meaningful : words;
+  const result: Token[] = [];
+  for (const token of kept) {
+    const synonym = ORGANISATION_SYNONYMS.get(token.text);
+    if (synonym === undefined) result.push(token);
+    else for (const word of synonym.split(' ')) result.push(makeToken(word, word, token.transliterated));
+  }
+  return { core: result, legalForms: forms };
+}

@@ -1,0 +1,109 @@
+import { LEGAL_FORMS } from '../generated/legal-forms.js';
+import { tokenise } from '../text/tokenise.js';
+import type { Token } from '../text/token.js';
+
+/** A legal form found in a name. */
+export interface LegalFormMention {
+  /** Identity of the form: Aktiengesellschaft, AG and A.G. share one key. */
+  readonly key: string;
+  /** The words as written, squeezed (aktiengesellschaft, ag): tells a written-out form from an abbreviation. */
+  readonly written: string;
+}
+
+interface IndexedForm {
+  readonly key: string;
+  readonly prefix: boolean;
+}
+
+export interface LegalFormSplit {
+  readonly core: readonly Token[];
+  readonly forms: readonly LegalFormMention[];
+}
+
+const MAX_FORMS_AT_END = 3;
+
+/** Two neighbouring single letters belong to one initialism (A.B.C.): no legal form boundary between them. */
+function splitsInitialism(tokens: readonly Token[], left: number, right: number): boolean {
+  return tokens[left]?.text.length === 1 && tokens[right]?.text.length === 1;
+}
+const MAX_FORMS_AT_START = 2;
+
+/** Legal forms recognised as whole words at either end of a name, from the generated tables. */
+export class LegalFormIndex {
+  private readonly bySequence = new Map<string, IndexedForm>();
+  private maxTokens = 1;
+
+  constructor() {
+    for (const form of LEGAL_FORMS) {
+      const entry: IndexedForm = { key: form.key, prefix: form.prefix };
+      for (const alias of form.aliases) {
+        const { tokens } = tokenise(alias);
+        if (tokens.length === 0) continue;
+        this.maxTokens = Math.max(this.maxTokens, tokens.length);
+        this.add(tokens.map((t) => t.text).join(' '), entry);
+        this.add(tokens.map((t) => t.alt).join(' '), entry);
+        this.add(tokens.map((t) => t.text).join(''), entry);
+      }
+    }
+  }
+
+  private add(sequence: string, entry: IndexedForm): void {
+    if (!this.bySequence.has(sequence)) this.bySequence.set(sequence, entry);
+  }
+
+  private lookup(tokens: readonly Token[], from: number, to: number): IndexedForm | undefined {
+    let spaced = tokens[from]!.text;
+    let spacedAlt = tokens[from]!.alt;
+    let squeezed = spaced;
+    for (let i = from + 1; i < to; i++) {
+      spaced += ' ' + tokens[i]!.text;
+      spacedAlt += ' ' + tokens[i]!.alt;
+      squeezed += tokens[i]!.text;
+    }
+    return this.bySequence.get(spaced) ?? this.bySequence.get(spacedAlt) ?? this.bySequence.get(squeezed);
+  }
+
+  private static written(tokens: readonly Token[], from: number, to: number): string {
+    let squeezed = '';
+    for (let i = from; i < to; i++) squeezed += tokens[i]!.text;
+    return squeezed;
+  }
+
+  /** Splits legal forms off both ends of a name, always leaving at least one word of the name itself. */
+  split(tokens: readonly Token[]): LegalFormSplit {
+    let start = 0;
+    let end = tokens.length;
+    const atEnd: LegalFormMention[] = [];
+    const atStart: LegalFormMention[] = [];
+    while (atEnd.length < MAX_FORMS_AT_END && end - start > 1) {
+      let found = false;
+      for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
+        if (splitsInitialism(tokens, end - size - 1, end - size)) continue;
+        const form = this.lookup(tokens, end - size, end);
+        if (form) {
+          atEnd.unshift({ key: form.key, written: LegalFormIndex.written(tokens, end - size, end) });
+          end -= size;
+          found = true;
+          break;
+        }
+      }
+      if (!found) break;
+    }
+    while (atStart.length < MAX_FORMS_AT_START && end - start > 1) {
+      let found = false;
+      for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
+        if (splitsInitialism(tokens, start + size - 1, start + size)) continue;
+        const form = this.lookup(tokens, start, start + size);
+        if (form?.prefix) {
+          atStart.push({ key: form.key, written: LegalFormIndex.written(tokens, start, start + size) });
+          start += size;
+          found = true;
+          break;
+        }
+      }
+      if (!found) break;
+    }
+    if (atEnd.length === 0 && atStart.length === 0) return { core: tokens, forms: [] };
+    return { core: tokens.slice(start, end), forms: [...atStart, ...atEnd] };
+  }
+}

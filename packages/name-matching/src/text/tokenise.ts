@@ -1,0 +1,31 @@
+import { foldText } from './fold.js';
+import type { Token } from './token.js';
+
+export interface TokenisedName {
+  readonly tokens: readonly Token[];
+  /** Number of tokens before the first comma ("Smith, John" → 1), or -1 without a comma. */
+  readonly tokensBeforeComma: number;
+  readonly transliterated: boolean;
+}
+
+const APOSTROPHES = /['`´ʼ’‘]/g;
+const WORD = /[a-z0-9]+|&/g;
+
+function words(folded: string): string[] {
+  return folded.replace(APOSTROPHES, '').match(WORD) ?? [];
+}
+
+export function tokenise(raw: string): TokenisedName {
+  const folded = foldText(raw);
+  const texts = words(folded.expanded);
+  const alts = folded.stripped === folded.expanded ? texts : words(folded.stripped);
+  const sameShape = alts.length === texts.length;
+  const tokens: Token[] = texts.map((text, i) => ({
+    text,
+    alt: sameShape ? alts[i]! : text,
+    transliterated: folded.transliterated,
+  }));
+  const commaAt = folded.expanded.indexOf(',');
+  const tokensBeforeComma = commaAt < 0 ? -1 : words(folded.expanded.slice(0, commaAt)).length;
+  return { tokens, tokensBeforeComma, transliterated: folded.transliterated };
+}
