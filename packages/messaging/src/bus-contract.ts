@@ -214,6 +214,27 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       );
     });
 
+    it('keeps the progress of a consumer that closed: its successor gets only what came after', async () => {
+      const topic = unique('progress');
+      const groupId = unique('group');
+      await bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      const first = new Recorder();
+      const firstSubscription = await subscribe({ groupId, topics: [topic], handler: first.handler });
+      const before = numberedMessages(20, 'before');
+      await bus.publish(topic, before);
+      await waitFor(() => first.distinctValues().size >= before.length, 'the first consumer to handle everything');
+      await firstSubscription.close();
+
+      const after = numberedMessages(10, 'after');
+      await bus.publish(topic, after);
+      const successor = new Recorder();
+      await subscribe({ groupId, topics: [topic], handler: successor.handler });
+      await waitFor(() => successor.distinctValues().size >= after.length, 'the successor to handle the new messages');
+
+      assert.deepEqual(successor.distinctValues(), new Set(after.map((message) => message.value)));
+      assert.equal(successor.messages.length, after.length);
+    });
+
     it('starts a new group at the end when fromBeginning is false', async () => {
       const topic = unique('from-end');
       await bus.ensureTopics([{ name: topic, partitions: 2 }]);

@@ -2,6 +2,7 @@ import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { abortableDelay } from '../abortable-delay.js';
 import type { SubscribeOptions, Subscription } from '../types.js';
 import { toIncomingMessage } from './kafka-message.js';
+import { OffsetCommitter } from './offset-committer.js';
 import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
 
 export interface KafkaSubscriptionSettings {
@@ -12,8 +13,8 @@ export interface KafkaSubscriptionSettings {
   joinTimeoutMs: number;
 }
 
-/** While a long batch is handled, commit progress at least this often. */
-const COMMIT_INTERVAL_MS = 1000;
+/** Longest a handled message stays uncommitted on the happy path. */
+const COMMIT_INTERVAL_MS = 100;
 
 /**
  * One kafkajs consumer for one `subscribe` call. Offsets are committed only for messages whose
@@ -23,6 +24,7 @@ const COMMIT_INTERVAL_MS = 1000;
 export class KafkaSubscription implements Subscription {
   private consumer: Consumer | undefined;
   private readonly stopping = new AbortController();
+  private readonly committer = new OffsetCommitter(COMMIT_INTERVAL_MS);
   private startOffsets: StartOffsets = new Map();
   private closing: Promise<void> | undefined;
 
@@ -50,6 +52,8 @@ export class KafkaSubscription implements Subscription {
     this.stopping.abort();
     const consumer = this.consumer;
     this.consumer = undefined;
+    await this.committer.commitNow().catch(() => undefined);
+    this.committer.detach();
     await consumer?.disconnect();
   }
 
@@ -123,6 +127,7 @@ export class KafkaSubscription implements Subscription {
   /** kafkajs gave up on this consumer (a non-retriable error): start a fresh one after a pause. */
   private async replaceCrashedConsumer(crashed: Consumer): Promise<void> {
     if (this.consumer === crashed) this.consumer = undefined;
+    this.committer.detach();
     await crashed.disconnect().catch(() => undefined);
     let delayMs = this.settings.redeliveryDelayMs;
     while (!this.stopping.signal.aborted && this.consumer === undefined) {
@@ -141,7 +146,7 @@ export class KafkaSubscription implements Subscription {
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const shouldStop = (): boolean => this.stopping.signal.aborted || !isRunning() || isStale();
-    let lastCommit = Date.now();
+    this.committer.attach(payload);
     let failure: unknown;
     try {
       for (const raw of batch.messages) {
@@ -155,8 +160,7 @@ export class KafkaSubscription implements Subscription {
           } catch (error) {
             this.reportFailure(error, message, attempt);
             // Commit what succeeded first, so whoever takes this partition over starts at this message.
-            await commitResolved(payload);
-            lastCommit = Date.now();
+            await this.committer.commitNow();
             await abortableDelay(this.redeliveryDelay(attempt), this.stopping.signal);
             if (shouldStop()) return;
             // Throws when the group rebalances; kafkajs then rejoins and this message is fetched again.
@@ -165,16 +169,15 @@ export class KafkaSubscription implements Subscription {
         }
         resolveOffset(raw.offset);
         await heartbeat();
-        if (Date.now() - lastCommit >= COMMIT_INTERVAL_MS) {
-          await commitResolved(payload);
-          lastCommit = Date.now();
-        }
+        await this.committer.commitSoon();
       }
     } catch (error) {
       failure = error;
     } finally {
       try {
-        await commitResolved(payload);
+        // Stopping or failing: commit at once, whoever reads this partition next starts right after it.
+        if (failure !== undefined || shouldStop()) await this.committer.commitNow();
+        else await this.committer.commitSoon();
       } catch (error) {
         failure ??= error;
       }
@@ -193,9 +196,4 @@ export class KafkaSubscription implements Subscription {
       // A failing error reporter must not stop redelivery.
     }
   }
-}
-
-async function commitResolved(payload: EachBatchPayload): Promise<void> {
-  const offsets = payload.uncommittedOffsets();
-  if (offsets.topics.length > 0) await payload.commitOffsetsIfNecessary(offsets);
 }
