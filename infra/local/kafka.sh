@@ -70,8 +70,10 @@ cmd_install() {
   # half-filled libs directory that a later run would take for complete.
   local scratch="$CACHE_DIR/libs.partial.$$"
   rm -rf "$scratch"
+  # Maven 3.8 prints colour resets even in batch mode; strip them so logs stay readable.
   (cd "$TEMPLATE_DIR" && mvn -q -B -Dstyle.color=never dependency:copy-dependencies -DoutputDirectory="$scratch" \
-    -DincludeScope=runtime) || { rm -rf "$scratch"; die "mvn dependency:copy-dependencies failed"; }
+    -DincludeScope=runtime 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2) ||
+    { rm -rf "$scratch"; die "mvn dependency:copy-dependencies failed"; }
   rm -rf "$LIBS_DIR"
   mv "$scratch" "$LIBS_DIR"
   pom_checksum >"$INSTALLED_MARKER"
@@ -95,9 +97,16 @@ port_open() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
+# A metadata round trip through kafkajs (ready.mjs). Without node_modules (pnpm install not run yet)
+# it falls back to the open port plus the broker's own "started" log line.
 broker_answers() {
-  local timeout_ms="${1:-5000}"
-  node "$TEMPLATE_DIR/ready.mjs" "$BOOTSTRAP" "$timeout_ms" 2>/dev/null
+  local timeout_ms="${1:-5000}" status=0
+  node "$TEMPLATE_DIR/ready.mjs" "$BOOTSTRAP" "$timeout_ms" 2>/dev/null || status=$?
+  if ((status == 2)); then
+    port_open "$PORT" && grep -q 'Kafka Server started' "$LOG_FILE" 2>/dev/null
+    return
+  fi
+  return "$status"
 }
 
 render_config() {
