@@ -88,6 +88,11 @@ class KafkaBus implements Bus {
       joinTimeoutMs: this.options.joinTimeoutMs ?? 60_000,
     });
     await subscription.start();
+    if (this.closed) {
+      // close() ran while this consumer was joining and could not see it.
+      await subscription.close();
+      throw new Error('bus is closed');
+    }
     this.subscriptions.add(subscription);
     return {
       close: async () => {
