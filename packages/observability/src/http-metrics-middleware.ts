@@ -1,0 +1,67 @@
+import type { ServiceMetrics } from './service-metrics.js';
+
+/** The parts of an Express request the middleware reads; a plain node:http request fits as well. */
+export interface HttpRequestLike {
+  method?: string;
+  baseUrl?: string;
+  route?: { path?: unknown } | undefined;
+}
+
+/** The parts of an Express or node:http response the middleware reads. */
+export interface HttpResponseLike {
+  statusCode: number;
+  writableFinished?: boolean;
+  once(event: 'finish' | 'close', listener: () => void): unknown;
+}
+
+export type NextFunction = (error?: unknown) => void;
+
+export const UNMATCHED_ROUTE = 'unmatched';
+/** nginx's code for a request the client gave up on before the response was complete. */
+export const CLIENT_CLOSED_REQUEST = '499';
+
+const NANOSECONDS_PER_SECOND = 1e9;
+
+/**
+ * Counts and times every request by method, route template and status code. The route label is read when the
+ * response finishes, from the Express route that handled it (mount path + template such as /v1/verify/:id), so
+ * raw ids never become label values; requests no route matched are labelled "unmatched". Routers must be mounted
+ * on fixed paths, since baseUrl is the matched path and would carry ids from a parameterised mount path.
+ */
+export function httpMetricsMiddleware(
+  metrics: ServiceMetrics,
+): (req: HttpRequestLike, res: HttpResponseLike, next: NextFunction) => void {
+  return (req, res, next) => {
+    const startedAt = process.hrtime.bigint();
+    let recorded = false;
+    const record = (): void => {
+      if (recorded) return;
+      recorded = true;
+      const labels = {
+        method: (req.method ?? 'UNKNOWN').toUpperCase(),
+        route: routeLabel(req),
+        status_code: res.writableFinished === false ? CLIENT_CLOSED_REQUEST : String(res.statusCode),
+      };
+      metrics.httpRequestsTotal.inc(labels);
+      metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - startedAt) / NANOSECONDS_PER_SECOND);
+    };
+    res.once('finish', record);
+    res.once('close', record);
+    next();
+  };
+}
+
+export function routeLabel(req: HttpRequestLike): string {
+  const template = routeTemplate(req.route?.path);
+  if (template === undefined) return UNMATCHED_ROUTE;
+  const base = typeof req.baseUrl === 'string' ? req.baseUrl : '';
+  if (base !== '' && template === '/') return base;
+  return base + template || '/';
+}
+
+function routeTemplate(path: unknown): string | undefined {
+  if (typeof path === 'string') return path;
+  if (path instanceof RegExp) return path.toString();
+  if (Array.isArray(path)) return path.map((entry) => routeTemplate(entry) ?? '').join('|');
+  return undefined;
+}

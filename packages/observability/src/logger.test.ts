@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { describe, it } from 'node:test';
+import { createLogger, REDACTED } from './logger.js';
+
+function capture(): { stream: Writable; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      chunks.push(chunk.toString('utf8'));
+      callback();
+    },
+  });
+  const lines = (): Record<string, unknown>[] =>
+    chunks
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { stream, lines };
+}
+
+describe('createLogger', () => {
+  it('writes one JSON object per line with the service, level name and message', () => {
+    const { stream, lines } = capture();
+    createLogger({ service: 'gateway', destination: stream }).info({ requestId: 'r1' }, 'verification accepted');
+    const [line] = lines();
+    assert.equal(line?.['service'], 'gateway');
+    assert.equal(line?.['level'], 'info');
+    assert.equal(line?.['msg'], 'verification accepted');
+    assert.equal(line?.['requestId'], 'r1');
+    assert.equal(typeof line?.['time'], 'string');
+  });
+
+  it('redacts names, IBANs, request bodies and credentials wherever they commonly appear', () => {
+    const { stream, lines } = capture();
+    const logger = createLogger({ service: 'gateway', destination: stream });
+    logger.info(
+      {
+        payee: { name: 'John Smith', iban: 'DE89370400440532013000' },
+        party: { name: 'Jane Doe' },
+        partyAccount: { iban: 'FR1420041010050500013M02606' },
+        accountName: 'Acme Trading Ltd',
+        accountNumber: '31926819',
+        req: { method: 'POST', body: { name: 'John Smith' }, headers: { authorization: 'Bearer vop_test_secret' } },
+        headers: { authorization: 'Bearer vop_live_secret' },
+      },
+      'request received',
+    );
+    const raw = JSON.stringify(lines());
+    for (const secret of [
+      'John Smith',
+      'DE89370400440532013000',
+      'Jane Doe',
+      'FR1420041010050500013M02606',
+      'Acme Trading Ltd',
+      '31926819',
+      'vop_test_secret',
+      'vop_live_secret',
+    ]) {
+      assert.ok(!raw.includes(secret), `${secret} must not be logged`);
+    }
+    const [line] = lines() as Array<{ payee: { name: string }; req: { method: string; body: string } }>;
+    assert.equal(line?.payee.name, REDACTED);
+    assert.equal(line?.req.body, REDACTED);
+    assert.equal(line?.req.method, 'POST', 'fields that are not personal data stay readable');
+  });
+
+  it('honours the configured level', () => {
+    const { stream, lines } = capture();
+    const logger = createLogger({ service: 'matching', level: 'warn', destination: stream });
+    logger.info('not written');
+    logger.warn('written');
+    assert.deepEqual(
+      lines().map((line) => line['msg']),
+      ['written'],
+    );
+  });
+});
