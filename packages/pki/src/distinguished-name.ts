@@ -1,4 +1,4 @@
-/** OID of the X.520 organizationIdentifier attribute, which carries the PSD2 authorisation number in eIDAS certificates. */
+/** X.520 organizationIdentifier: carries the PSD2 authorisation number (PSDDE-BAFIN-123456) in eIDAS certificates. */
 export const ORGANIZATION_IDENTIFIER_OID = '2.5.4.97';
 
 type JsonName = Array<Record<string, string[]>>;

@@ -11,7 +11,11 @@ export interface ValidityWindow {
   notAfter: Date;
 }
 
-export function validityWindow(options: { notBefore?: Date; notAfter?: Date; defaultValidDays: number }): ValidityWindow {
+export function validityWindow(options: {
+  notBefore?: Date;
+  notAfter?: Date;
+  defaultValidDays: number;
+}): ValidityWindow {
   const notBefore = options.notBefore ?? new Date(Date.now() - CLOCK_SKEW_ALLOWANCE_MS);
   const notAfter = options.notAfter ?? new Date(notBefore.getTime() + options.defaultValidDays * MILLISECONDS_PER_DAY);
   if (Number.isNaN(notBefore.getTime()) || Number.isNaN(notAfter.getTime())) {
