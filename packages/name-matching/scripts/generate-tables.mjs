@@ -21,17 +21,22 @@ const DENIED_ALIASES = new Set(['sr', 'jr', 'mr', 'dr', 'ma', 'st', 'no', 'de', 
   'van', 'von', 'of', 'and', 'the', 'und', 'et', 'co', 'corp', 'company', 'corporation', 'cie', 'li', 'fa', 'pa', 'cn',
   'trust', 'society', 'charity', 'embassy', 'district', 'canton', 'cantone', 'kanton', 'commune', 'comune', 'gemeinde',
   'bezirk', 'bund', 'multi', 'procura', 'prokura', 'uchr', 'fund', 'assoc', 'assn', 'persero', 'perum', 'bank', 'group']);
-// Words that name what an organisation is or does rather than its legal form; an ELF name containing
-// one ("Savings Bank", "Investment Fund", "Trust") is not used, so "Deutsche Bank Trust" keeps its "Trust".
+// Words that name what an organisation is or does rather than its legal form; an alias containing one
+// ("Savings Bank", "Investment Fund", "Trust Company") is not used, so "Deutsche Bank Trust" keeps "Trust".
 const GENERIC_WORDS = new Set(['bank', 'banking', 'fund', 'funds', 'fonds', 'fondo', 'fundo', 'fond', 'trust', 'trusts',
   'union', 'society', 'church', 'school', 'university', 'hospital', 'council', 'authority', 'agency', 'government',
   'ministry', 'department', 'office', 'municipality', 'municipal', 'city', 'county', 'state', 'region', 'club',
   'railroad', 'railway', 'series', 'business', 'institution', 'institute', 'estate', 'insurance', 'pension',
-  'foundation', 'foundations', 'association', 'partnership', 'partnerships', 'cooperative', 'cooperatives',
-  'syndicates', 'condominiums', 'condominio', 'congregacion', 'estado', 'ente', 'firma', 'kommune', 'kommun', 'obec',
+  'syndicates', 'condominiums', 'condominio', 'congregacion', 'estado', 'ente', 'kommune', 'kommun', 'obec',
   'kraj', 'kunta', 'sparkasse', 'sparbank', 'sparebank', 'ejido', 'comunidad', 'mutua', 'mutuelle', 'fideicomiso',
-  'fiducie', 'sklad', 'ustanova', 'podruznica', 'anstalt', 'religious', 'charity', 'charitable', 'school', 'sindicato',
-  'syndicate', 'foreign', 'branch', 'representative', 'public', 'private']);
+  'fiducie', 'sklad', 'ustanova', 'podruznica', 'anstalt', 'religious', 'charity', 'charitable', 'sindicato',
+  'syndicate', 'foreign', 'branch', 'representative']);
+// Single words that are legal forms in the ELF list but ordinary words in names.
+const GENERIC_SINGLE_WORDS = new Set(['association', 'foundation', 'foundations', 'partnership', 'partnerships',
+  'corporation', 'corporacion', 'cooperative', 'cooperatives', 'cooperativa', 'cooperativas', 'asociacion',
+  'associazione', 'associacao', 'fundacion', 'fondazione', 'fundacao', 'sole-proprietorship', 'soleproprietorship',
+  'congregation', 'departement', 'municipalidad', 'institution', 'condominiums', 'metropole', 'ministere',
+  'treuhanderschaft', 'einzelunternehmen', 'einzelfirma', 'societe']);
 const MAX_ALIAS_WORDS = 7;
 
 function usableName(name) {
@@ -39,11 +44,12 @@ function usableName(name) {
   if (words.length === 0 || words.length > MAX_ALIAS_WORDS) return false;
   if (words.some((w) => GENERIC_WORDS.has(w))) return false;
   // A single word is a legal form only when it is a distinctive compound (Aktiengesellschaft, Osakeyhtiö).
-  if (words.length === 1 && words[0].length < 9) return false;
+  if (words.length === 1 && (words[0].length < 9 || GENERIC_SINGLE_WORDS.has(words[0]))) return false;
   return true;
 }
 function usableAbbreviation(abbr) {
   const c = compact(abbr);
+  if (anyAscii(abbr).toLowerCase().split(/[^a-z0-9]+/).some((w) => GENERIC_WORDS.has(w))) return false;
   return c.length >= 2 && !ROMAN_NUMERAL.test(c) && !DENIED_ALIASES.has(c) && !DENIED_ALIASES.has(abbr.toLowerCase());
 }
 
@@ -84,6 +90,7 @@ for (const type of orgTypes) {
   for (const alias of europeanNames) {
     const c = compact(alias);
     if (DENIED_ALIASES.has(c) || ROMAN_NUMERAL.test(c) || c.length < 2) continue;
+    if (anyAscii(alias).toLowerCase().split(/[^a-z0-9]+/).some((w) => GENERIC_WORDS.has(w))) continue;
     addAlias(owner, alias);
   }
 }
@@ -102,6 +109,18 @@ for (const row of elfRows) {
   if (!key) continue;
   ensureForm(key, null, true);
   for (const alias of all) addAlias(key, alias);
+}
+
+// 4. Aliases written for this project that join a written-out form to its abbreviation.
+for (const row of parseCsv(read('legal-form-aliases.csv'), { columns: true, comment: '#', skip_empty_lines: true })) {
+  const key = aliasOwner.get(compact(row.same_as));
+  if (!key) throw new Error(`legal-form-aliases.csv: unknown form ${row.same_as}`);
+  const previous = aliasOwner.get(compact(row.alias));
+  if (previous && previous !== key) {
+    for (const alias of [...forms.get(previous).aliases]) if (compact(alias) === compact(row.alias)) forms.get(previous).aliases.delete(alias);
+  }
+  aliasOwner.set(compact(row.alias), key);
+  forms.get(key).aliases.add(row.alias);
 }
 
 const legalForms = [...forms.values()].filter((f) => f.aliases.size > 0).map((f) => ({

@@ -1,10 +1,12 @@
 import { compareOrganisations } from './compare/organisation-comparison.js';
 import { comparePersons } from './compare/person-comparison.js';
 import { TokenMatcher } from './compare/token-match.js';
-import type { Verdict } from './compare/verdict.js';
+import { rejected, type Verdict } from './compare/verdict.js';
 import { NameNormaliser } from './name-normaliser.js';
-import type { NormalisedName } from './normalised-name.js';
-import { DEFAULT_THRESHOLDS, noMatchScore, OUTCOME_RANK, outcomeFor, roundScore } from './scoring.js';
+import type { NormalisedName, PersonName } from './normalised-name.js';
+import { DEFAULT_THRESHOLDS, FACTORS, noMatchScore, OUTCOME_RANK, outcomeFor, roundScore } from './scoring.js';
+import { ORGANISATION_WORDS } from './tables/lexicon.js';
+import type { Token } from './text/token.js';
 import { LegalFormIndex } from './tables/legal-form-index.js';
 import { NicknameIndex } from './tables/nickname-index.js';
 import type {
@@ -39,6 +41,7 @@ class VopNameMatcher implements NameMatcher {
   private readonly thresholds: MatcherThresholds;
   private readonly normaliser: NameNormaliser;
   private readonly tokens: TokenMatcher;
+  private readonly nicknames: NicknameIndex;
 
   constructor(options: MatcherOptions) {
     this.thresholds = {
@@ -48,24 +51,39 @@ class VopNameMatcher implements NameMatcher {
     validateThresholds(this.thresholds.person, 'person');
     validateThresholds(this.thresholds.organisation, 'organisation');
     this.normaliser = new NameNormaliser(new LegalFormIndex(), options.cacheSize ?? DEFAULT_CACHE_SIZE);
-    this.tokens = new TokenMatcher(new NicknameIndex());
+    this.nicknames = new NicknameIndex();
+    this.tokens = new TokenMatcher(this.nicknames);
   }
 
   match(typedName: string, holder: AccountHolder): MatchResult {
     const typed = this.normaliser.normalise(typedName);
+    const holderNames = holder.names.flatMap((raw, index) => tradingNameParts(raw).map((part) => {
+      const name = this.normaliser.normalise(part);
+      return { name, index, raw, type: this.holderTypeOf(name, holder.holderType, index) };
+    }));
     let best: Candidate | undefined;
-    holder.names.forEach((holderName, holderIndex) => {
-      const normalisedHolder = this.normaliser.normalise(holderName);
-      const holderType = this.holderTypeOf(normalisedHolder, holder.holderType, holderIndex);
-      const candidate = this.judge(typed, normalisedHolder, holderType, holderIndex);
+    const consider = (candidate: Candidate): void => {
       if (better(candidate, best)) best = candidate;
-    });
+    };
+    const typedPersons = typed.persons();
+    for (const { name, index, raw, type } of holderNames) {
+      if (type === 'organisation') {
+        consider(toCandidate(this.judgeOrganisation(typed, name), this.thresholds.organisation, raw, index));
+      } else if (typedPersons.length === 1 || this.typedAsCompany(typed, name)) {
+        consider(toCandidate(this.judgePerson(typed, typedPersons[0]!, name), this.thresholds.person, raw, index));
+      }
+    }
+    if (typedPersons.length > 1) {
+      const personNames = holderNames.filter((h) => h.type === 'person' && !this.typedAsCompany(typed, h.name));
+      if (personNames.length > 0) consider(this.judgeSeveralPersons(typedPersons, personNames));
+    }
     if (!best) return { outcome: 'NMTC', score: 0, reasons: ['EMPTY_NAME'] };
-    const reasons = [...best.reasons];
-    if (best.outcome !== 'NMTC' && best.holderIndex > 0) reasons.push('ALTERNATE_NAME');
-    if (best.outcome === 'MTCH' && reasons.length === 0 && typedName.trim() !== best.holderName.trim()) reasons.push('COSMETIC');
-    const result: MatchResult = { outcome: best.outcome, score: best.score, reasons };
-    if (best.outcome !== 'NMTC') result.matchedName = best.holderName;
+    const chosen: Candidate = best;
+    const reasons = [...chosen.reasons];
+    if (chosen.outcome !== 'NMTC' && chosen.holderIndex > 0) reasons.push('ALTERNATE_NAME');
+    if (chosen.outcome === 'MTCH' && reasons.length === 0 && typedName.trim() !== chosen.holderName.trim()) reasons.push('COSMETIC');
+    const result: MatchResult = { outcome: chosen.outcome, score: chosen.score, reasons };
+    if (chosen.outcome !== 'NMTC') result.matchedName = chosen.holderName;
     return result;
   }
 
@@ -77,40 +95,78 @@ class VopNameMatcher implements NameMatcher {
     return name.organisation().legalForms.length > 0 ? 'organisation' : declared;
   }
 
-  private judge(typed: NormalisedName, holder: NormalisedName, holderType: HolderType, holderIndex: number): Candidate {
-    const thresholds = this.thresholds[holderType];
-    const verdict = holderType === 'person' ? this.judgePerson(typed, holder) : compareOrganisations(typed.organisation(), holder.organisation(), this.tokens);
-    return toCandidate(verdict, thresholds, holder.raw, holderIndex);
+  /** A company's name typed for a private person's account; a surname such as Sá is no legal form. */
+  private typedAsCompany(typed: NormalisedName, holder: NormalisedName): boolean {
+    const typedForms = typed.organisation().legalForms;
+    if (typedForms.length === 0 || holder.organisation().legalForms.length > 0) return false;
+    const holderWords = new Set(holder.tokens.map((t) => t.text));
+    return !typedForms.every((form) => holderWords.has(form.written));
   }
 
-  private judgePerson(typed: NormalisedName, holder: NormalisedName): Verdict {
-    const typedForms = typed.organisation().legalForms;
-    if (typedForms.length > 0 && holder.organisation().legalForms.length === 0) {
-      const holderWords = new Set(holder.tokens.map((t) => t.text));
-      // A company's name typed for a private person's account; a surname such as Sá is no legal form.
-      if (!typedForms.every((form) => holderWords.has(form.written))) {
-        return { kind: 'rejected', reason: 'PERSON_VS_ORGANISATION', agreement: 0.5 };
-      }
-    }
-    const typedPersons = typed.persons();
-    const holderPersons = holder.persons();
-    let worst: Verdict | undefined;
-    let anyMatched = false;
-    for (const typedPerson of typedPersons) {
-      let bestForPerson: Verdict | undefined;
-      for (const holderPerson of holderPersons) {
-        const verdict = comparePersons(typedPerson, holderPerson, this.tokens);
-        if (!bestForPerson || verdictScore(verdict) > verdictScore(bestForPerson)) bestForPerson = verdict;
-      }
-      if (bestForPerson!.kind === 'scored') anyMatched = true;
-      if (!worst || verdictScore(bestForPerson!) < verdictScore(worst)) worst = bestForPerson;
-    }
-    // "Hans und Grete Müller" against Hans Müller's own account: the payee includes the holder.
-    if (worst!.kind === 'rejected' && anyMatched && typedPersons.length > 1) {
-      return { kind: 'scored', score: 0.75, reasons: ['EXTRA_NAME'] };
-    }
-    return worst!;
+  private judgePerson(typed: NormalisedName, typedPerson: PersonName, holder: NormalisedName): Verdict {
+    if (this.typedAsCompany(typed, holder)) return rejected('PERSON_VS_ORGANISATION', 0.5);
+    return this.bestOverHolderPersons(typedPerson, holder);
   }
+
+  private bestOverHolderPersons(typedPerson: PersonName, holder: NormalisedName): Verdict {
+    let best: Verdict | undefined;
+    for (const holderPerson of holder.persons()) {
+      const verdict = comparePersons(typedPerson, holderPerson, this.tokens);
+      if (!best || verdictScore(verdict) > verdictScore(best)) best = verdict;
+    }
+    return best!;
+  }
+
+  /**
+   * "Hans und Grete Müller": every typed person must be a holder of the account. If only some are, the
+   * payee still includes a holder: a close match at best.
+   */
+  private judgeSeveralPersons(typedPersons: readonly PersonName[], holderNames: readonly { name: NormalisedName; index: number; raw: string }[]): Candidate {
+    const perPerson = typedPersons.map((person) => {
+      let best: Candidate | undefined;
+      for (const { name, index, raw } of holderNames) {
+        const candidate = toCandidate(this.bestOverHolderPersons(person, name), this.thresholds.person, raw, index);
+        if (better(candidate, best)) best = candidate;
+      }
+      return best!;
+    });
+    const worst = perPerson.reduce((a, b) => (better(a, b) ? b : a));
+    const first = perPerson[0]!;
+    if (worst.outcome !== 'NMTC') return { ...worst, holderName: first.holderName, holderIndex: first.holderIndex };
+    const matched = perPerson.filter((c) => c.outcome !== 'NMTC');
+    if (matched.length === 0) return worst;
+    const bestMatched = matched.reduce((a, b) => (better(a, b) ? a : b));
+    const score = Math.min(bestMatched.score * FACTORS.extraName, this.thresholds.person.match - 0.001);
+    const outcome = outcomeFor(score, this.thresholds.person);
+    if (outcome === 'NMTC') return worst;
+    return { outcome, score: roundScore(score), reasons: [...bestMatched.reasons, 'EXTRA_NAME'], holderName: bestMatched.holderName, holderIndex: bestMatched.holderIndex };
+  }
+
+  private judgeOrganisation(typed: NormalisedName, holder: NormalisedName): Verdict {
+    const typedName = typed.organisation();
+    const holderName = holder.organisation();
+    const verdict = compareOrganisations(typedName, holderName, this.tokens);
+    // "Robert Bosch" for Robert Bosch GmbH: a person's name against their company's. Only a sole
+    // proprietor's business (e.K., Einzelunternehmen) is the same person.
+    if (verdict.kind === 'scored' && verdict.reasons.includes('LEGAL_FORM_MISSING') && typedName.legalForms.length === 0
+      && holderName.legalForms.every((form) => form.generic !== 'SP') && this.looksLikePersonName(holderName.core)) {
+      return rejected('PERSON_VS_ORGANISATION', 0.7);
+    }
+    return verdict;
+  }
+
+  private looksLikePersonName(words: readonly Token[]): boolean {
+    if (words.length < 2 || words.length > 3) return false;
+    if (words.some((w) => ORGANISATION_WORDS.has(w.text) || w.text.length < 2)) return false;
+    return this.nicknames.isGivenName(words[0]!);
+  }
+}
+
+// "Hans Müller t/a Bäckerei Müller": one stored name holding the holder's name and a trading name.
+const TRADING_AS = /\s+(?:t\/a|trading as|d\/b\/a|dba|h\/o|handelnd als|agissant sous le nom)\s+/i;
+function tradingNameParts(raw: string): readonly string[] {
+  if (!TRADING_AS.test(raw)) return [raw];
+  return [raw, ...raw.split(TRADING_AS).filter((part) => part.trim() !== '')];
 }
 
 function verdictScore(verdict: Verdict): number {

@@ -19,7 +19,7 @@ export const FACTORS = {
   generationOneSided: 0.88,
   legalFormMissing: 0.85,
   legalFormAdded: 0.85,
-  acronym: 0.8,
+  acronym: 0.86,
 } as const;
 
 export const DEFAULT_THRESHOLDS: MatcherThresholds = {

@@ -1,5 +1,5 @@
 import { GENERATION_MARKERS, PARTICLES, PATRONYMIC_PARTICLES } from '../tables/lexicon.js';
-import { joinTokens, type Token } from '../text/token.js';
+import { joinTokens, makeToken, type Token } from '../text/token.js';
 import type { PersonName } from '../normalised-name.js';
 import { FACTORS } from '../scoring.js';
 import { alignTokens, rejoinSplitWords, sameSequence } from './align.js';
@@ -18,6 +18,13 @@ function splitGeneration(tokens: readonly Token[]): WithoutGeneration {
 }
 
 const isParticle = (token: Token): boolean => PARTICLES.has(token.text) || PATRONYMIC_PARTICLES.has(token.text);
+
+const CONSONANTS_ONLY = /^[bcdfghjklmnpqrstvwxz]{2,3}$/;
+/** "HP Müller", "JC Juncker": a short run of consonants is a set of initials written together. */
+function splitRunTogetherInitials(tokens: readonly Token[]): readonly Token[] {
+  if (!tokens.some((t) => CONSONANTS_ONLY.test(t.text))) return tokens;
+  return tokens.flatMap((t) => (CONSONANTS_ONLY.test(t.text) ? [...t.text].map((letter) => makeToken(letter, letter, t.transliterated)) : [t]));
+}
 
 /**
  * Compares one typed person's name with one holder's. Safety rules come first and answer NMTC outright:
@@ -60,6 +67,8 @@ export function comparePersons(typed: PersonName, holder: PersonName, matcher: T
     }
   }
 
+  typedTokens = splitRunTogetherInitials(typedTokens);
+  holderTokens = splitRunTogetherInitials(holderTokens);
   const alignment = alignTokens(typedTokens, holderTokens, matcher, 'person');
   const agreement = alignment.pairs.length / Math.max(typedTokens.length, holderTokens.length);
   const extraTyped = alignment.unmatchedTyped.filter((i) => !isParticle(typedTokens[i]!));
@@ -74,8 +83,13 @@ export function comparePersons(typed: PersonName, holder: PersonName, matcher: T
     // The holder's surname (last word) must be there in full.
     let surname = holderTokens.length - 1;
     while (surname > 0 && isParticle(holderTokens[surname]!)) surname--;
-    const surnamePair = alignment.pairs.find((p) => p.holder === surname);
-    if (!surnamePair || surnamePair.match.kind === 'initial') return rejected('NAME_MISMATCH', agreement);
+    const isFull = (holderIndex: number): boolean => alignment.pairs.some((p) => p.holder === holderIndex && p.match.kind !== 'initial');
+    // A double surname may be shortened to its first part (García López → García, Müller-Schmidt → Müller).
+    const firstSurnamePart = surname - 1;
+    const typedLast = typedTokens.length - 1;
+    const shortenedDoubleSurname = holderWords >= 3 && firstSurnamePart > 0 && !isParticle(holderTokens[firstSurnamePart]!)
+      && alignment.pairs.some((p) => p.holder === firstSurnamePart && p.typed === typedLast && p.match.kind !== 'initial');
+    if (!isFull(surname) && !shortenedDoubleSurname) return rejected('NAME_MISMATCH', agreement);
     if (alignment.pairs.length === 1) return rejected('SURNAME_ONLY', agreement);
   }
   for (const index of extraTyped) {

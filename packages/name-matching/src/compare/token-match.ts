@@ -1,6 +1,6 @@
 import type { NicknameIndex } from '../tables/nickname-index.js';
-import { looseKeyOf } from '../text/loose-key.js';
-import { hasDigit, sameSpelling, type Token } from '../text/token.js';
+import { looseKeyOf, sameTransliteration, translitKeysOf } from '../text/loose-key.js';
+import { hasDigit, isRomanNumeral, sameSpelling, type Token } from '../text/token.js';
 import { FACTORS } from '../scoring.js';
 import { typingDistance } from './edit-distance.js';
 
@@ -61,25 +61,30 @@ export class TokenMatcher {
       if (kind === 'person' && lengthA !== lengthB && a.text[0] === b.text[0]) return INITIAL;
       return null;
     }
-    if (hasDigit(a) || hasDigit(b)) return null;
-    const transliterated = a.transliterated || b.transliterated;
+    // Numbers and series numerals (Fund II / Fund III) are never spelling variants of each other.
+    if (hasDigit(a) || hasDigit(b) || (kind === 'organisation' && (isRomanNumeral(a) || isRomanNumeral(b)))) return null;
+    // Greek or Cyrillic against Latin: compared through transliteration keys.
+    const transliterated = a.transliterated !== b.transliterated;
+    const shorter = Math.min(a.alt.length, b.alt.length);
+    if (transliterated) {
+      if (sameTransliteration(a, b)) return TRANSLITERATION;
+    } else if (shorter >= MIN_LENGTH_FOR_TYPOS && looseKeyOf(a) === looseKeyOf(b)) {
+      return this.variant(a, b);
+    }
     if (kind === 'person') {
       if (this.nicknames.related(a, b)) return NICKNAME;
-      if (!transliterated && this.nicknames.isGivenName(a) && this.nicknames.isGivenName(b)) {
-        // Two different known given names: only a transliteration variant (Sergei / Sergey) may join them.
-        return looseKeyOf(a) === looseKeyOf(b) ? this.variant(a, b) : null;
-      }
+      // Two different known given names (Karin / Karen, Tom / Tim) are two people, not a slip.
+      if (!transliterated && this.nicknames.isGivenName(a) && this.nicknames.isGivenName(b)) return null;
     }
-    const looseA = looseKeyOf(a);
-    const looseB = looseKeyOf(b);
-    if (looseA === looseB) return transliterated ? TRANSLITERATION : this.variant(a, b);
-    const tolerance = typoTolerance(Math.min(lengthA, lengthB));
+    const tolerance = typoTolerance(shorter);
     if (tolerance === 0) return null;
     let edits = typingDistance(a.text, b.text, tolerance);
     if (edits > 1 && (a.alt !== a.text || b.alt !== b.text)) edits = Math.min(edits, typingDistance(a.alt, b.alt, tolerance));
-    if (edits > 1 && transliterated) edits = Math.min(edits, typingDistance(looseA, looseB, tolerance));
+    if (edits > 1 && a.transliterated && b.transliterated) edits = Math.min(edits, typingDistance(looseKeyOf(a), looseKeyOf(b), tolerance));
+    if (edits > 1 && transliterated) edits = Math.min(edits, typingDistance(translitKeysOf(a)[0]!, translitKeysOf(b)[0]!, tolerance));
     if (edits > tolerance) return null;
-    if (kind === 'person' && edits === 1 && !transliterated && isInflectedEnding(a.alt, b.alt)) return null;
+    if (kind === 'person' && edits === 1 && isInflectedEnding(a.alt, b.alt)) return null;
+    if (kind === 'person' && transliterated && isInflectedEnding(translitKeysOf(a)[0]!, translitKeysOf(b)[0]!)) return null;
     return edits === 1 ? TYPO_ONE : TYPO_TWO;
   }
 

@@ -1,5 +1,6 @@
 import { LEGAL_FORMS } from '../generated/legal-forms.js';
 import { tokenise } from '../text/tokenise.js';
+import { LEADING_TITLES, TRAILING_TITLES } from './lexicon.js';
 import type { Token } from '../text/token.js';
 
 /** A legal form found in a name. */
@@ -8,11 +9,14 @@ export interface LegalFormMention {
   readonly key: string;
   /** The words as written, squeezed (aktiengesellschaft, ag): tells a written-out form from an abbreviation. */
   readonly written: string;
+  /** OpenSanctions generic class (LLC, JSC, SP for a sole proprietor, ...) when known. */
+  readonly generic: string | null;
 }
 
 interface IndexedForm {
   readonly key: string;
   readonly prefix: boolean;
+  readonly generic: string | null;
 }
 
 export interface LegalFormSplit {
@@ -35,7 +39,7 @@ export class LegalFormIndex {
 
   constructor() {
     for (const form of LEGAL_FORMS) {
-      const entry: IndexedForm = { key: form.key, prefix: form.prefix };
+      const entry: IndexedForm = { key: form.key, prefix: form.prefix, generic: form.generic };
       for (const alias of form.aliases) {
         const { tokens } = tokenise(alias);
         if (tokens.length === 0) continue;
@@ -80,8 +84,10 @@ export class LegalFormIndex {
       for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
         if (splitsInitialism(tokens, end - size - 1, end - size)) continue;
         const form = this.lookup(tokens, end - size, end);
-        if (form) {
-          atEnd.unshift({ key: form.key, written: LegalFormIndex.written(tokens, end - size, end) });
+        const written = form ? LegalFormIndex.written(tokens, end - size, end) : '';
+        // "John Smith MD": post-nominal letters are no legal form.
+        if (form && !TRAILING_TITLES.has(written)) {
+          atEnd.unshift({ key: form.key, written, generic: form.generic });
           end -= size;
           found = true;
           break;
@@ -94,8 +100,10 @@ export class LegalFormIndex {
       for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
         if (splitsInitialism(tokens, start + size - 1, start + size)) continue;
         const form = this.lookup(tokens, start, start + size);
-        if (form?.prefix) {
-          atStart.push({ key: form.key, written: LegalFormIndex.written(tokens, start, start + size) });
+        const written = form ? LegalFormIndex.written(tokens, start, start + size) : '';
+        // "Ms Jane Doe", "Avv. Mario Rossi": a form of address is no legal form.
+        if (form?.prefix && !LEADING_TITLES.has(written)) {
+          atStart.push({ key: form.key, written, generic: form.generic });
           start += size;
           found = true;
           break;

@@ -3,7 +3,7 @@
 /** Forms of address and academic titles, dropped from the start of a person's name. */
 export const LEADING_TITLES: ReadonlySet<string> = new Set([
   'mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'drs', 'prof', 'professor', 'sir', 'dame', 'lord', 'lady', 'rev', 'revd',
-  'herr', 'frau', 'fraulein', 'hr', 'fr', 'dipl', 'diplom', 'ing', 'med', 'dent', 'rer', 'nat', 'phil', 'jur', 'habil',
+  'herr', 'frau', 'fraulein', 'eheleute', 'kfm', 'kffr', 'betriebsw', 'hr', 'fr', 'dipl', 'diplom', 'ing', 'med', 'dent', 'rer', 'nat', 'phil', 'jur', 'habil',
   'mag', 'mgr', 'bc', 'ing', 'phdr', 'mudr', 'judr', 'rndr', 'paeddr', 'doc', 'univ',
   'monsieur', 'madame', 'mademoiselle', 'mme', 'mlle',
   'signor', 'signore', 'signora', 'signorina', 'sig', 'sigra', 'dott', 'dottssa', 'dottor', 'avv', 'arch', 'geom', 'rag',
@@ -11,19 +11,19 @@ export const LEADING_TITLES: ReadonlySet<string> = new Set([
   'dhr', 'mevr', 'mevrouw', 'mw', 'heer', 'ir',
   'pan', 'pani', 'panna', 'inz',
   'fru', 'froken', 'hra',
-  'kyrios', 'kyria',
+  'kyrios', 'kyria', 'herra', 'rouva', 'tohtori', 'dl', 'dna', 'dnul', 'domnul', 'doamna', 'gda', 'gosp', 'ra', 'ssa', 'ifj', 'id',
   'gospodin', 'gospozha', 'gn', 'gzha',
 ]);
 
 /** Post-nominal letters, dropped from the end of a person's name. */
 export const TRAILING_TITLES: ReadonlySet<string> = new Set([
-  'phd', 'msc', 'mba', 'bsc', 'esq', 'dds', 'cpa', 'cfa', 'llm', 'mphil', 'md', 'frcs', 'obe', 'mbe', 'cbe', 'kbe',
+  'phd', 'msc', 'mba', 'bsc', 'esq', 'ur', 'dds', 'cpa', 'cfa', 'llm', 'mphil', 'md', 'frcs', 'obe', 'mbe', 'cbe', 'kbe',
 ]);
 
 /** Name particles: part of a surname, but often dropped or joined (van der Berg, Vandenberg, Berg). */
 export const PARTICLES: ReadonlySet<string> = new Set([
   'van', 'von', 'de', 'der', 'den', 'del', 'della', 'dei', 'di', 'da', 'das', 'dos', 'du', 'des', 'le', 'la', 'ten',
-  'ter', 'zu', 'zum', 'zur', 'af', 'av', 'al', 'el', 'st', 'mac', 'mc', 'o',
+  'ter', 'zu', 'zum', 'zur', 'af', 'av', 'al', 'el', 'st', 'mac', 'mc',
 ]);
 
 /** Particles that mark descent (son of); reordering names around them changes who is meant. */
@@ -38,7 +38,7 @@ export const GENERATION_MARKERS: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Words joining two names: "John & Jane Smith", "Hans und Grete Müller". */
-export const CONNECTORS: ReadonlySet<string> = new Set(['&', 'and', 'und', 'et', 'en', 'och', 'og', 'ja', 'es', 'kai']);
+export const CONNECTORS: ReadonlySet<string> = new Set(['&', 'and', 'und', 'et', 'en', 'och', 'og', 'oder', 'or', 'ou']);
 
 /** Words of organisation names that carry no identity and are ignored on both sides. */
 export const ORGANISATION_STOPWORDS: ReadonlySet<string> = new Set([

@@ -19,9 +19,26 @@ const STRIPPED: Readonly<Record<string, string>> = {
   Ä: 'A', Ö: 'O', Ü: 'U', Ø: 'O', Å: 'A', Æ: 'Ae', Œ: 'Oe',
 };
 const UMLAUT_LIKE = /[äöüøåæœßẞÄÖÜØÅÆŒ]/g;
-// Greek "ου" is one sound (ou/u); any-ascii writes it letter by letter as "oy".
-const GREEK_OU = /[οόΟΌ][υύΥΎ]/g;
-const NEEDS_PREMAP = /[äöüøåæœßẞÄÖÜØÅÆŒ]|[οόΟΌ][υύΥΎ]/;
+// Greek digraphs: "ου" is one sound (ou), "αυ"/"ευ"/"ηυ" are av/ev/iv (ELOT 743); any-ascii writes
+// them letter by letter (oy, ay, ey).
+const GREEK_DIGRAPH = /([οόΟΌ])([υύΥΎ])|([αάΑΆεέΕΈηήΗΉ])([υύΥΎ])/g;
+const NEEDS_PREMAP = /[äöüøåæœßẞÄÖÜØÅÆŒχΧ]|[οόΟΌαάΑΆεέΕΈηήΗΉ][υύΥΎ]/;
+// Greek χ is the sound of Russian х: written kh here so both fold alike (Christos / Hristos / Khristos).
+const GREEK_CHI = /[χΧ]/g;
+// Ukrainian (recognised by і ї є ґ) writes г as h and и as y in its official romanisation.
+const UKRAINIAN = /[іїєґІЇЄҐ]/;
+const UKRAINIAN_LETTERS: Readonly<Record<string, string>> = { г: 'h', Г: 'H', и: 'y', И: 'Y' };
+const UKRAINIAN_TARGETS = /[гГиИ]/g;
+// Bulgarian ъ is a vowel (Димитър → Dimitar); the Russian hard sign stands before a vowel and is dropped.
+const BULGARIAN_VOWEL_SIGN = /[ъЪ](?![еёюяЕЁЮЯ])/g;
+const CYRILLIC = /[\u0400-\u052f]/;
+
+function romaniseCyrillicSpellings(text: string): string {
+  let result = text.replace(BULGARIAN_VOWEL_SIGN, (ch) => (ch === 'Ъ' ? 'A' : 'a'));
+  if (UKRAINIAN.test(result)) result = result.replace(UKRAINIAN_TARGETS, (ch) => UKRAINIAN_LETTERS[ch] ?? ch);
+  return result;
+}
+
 const COMBINING_MARK = /[\u0300-\u036f]/;
 const GREEK_OR_CYRILLIC = /[\u0370-\u03ff\u1f00-\u1fff\u0400-\u052f]/;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -33,11 +50,15 @@ function toAsciiLower(text: string): string {
 export function foldText(raw: string): FoldedText {
   let text = COMBINING_MARK.test(raw) ? raw.normalize('NFC') : raw;
   const transliterated = GREEK_OR_CYRILLIC.test(text);
+  if (transliterated && CYRILLIC.test(text)) text = romaniseCyrillicSpellings(text);
   if (!NEEDS_PREMAP.test(text)) {
     const folded = toAsciiLower(text);
     return { expanded: folded, stripped: folded, transliterated };
   }
-  text = text.replace(GREEK_OU, (pair) => (pair[0] === pair[0]!.toUpperCase() ? 'Ou' : 'ou'));
+  text = text.replace(GREEK_DIGRAPH, (pair, o: string | undefined, _u, vowel: string | undefined, upsilon: string) => {
+    if (o) return o === o.toUpperCase() ? 'Ou' : 'ou';
+    return `${vowel}${upsilon === upsilon.toUpperCase() ? 'Β' : 'β'}`;
+  }).replace(GREEK_CHI, (chi) => (chi === 'Χ' ? 'Kh' : 'kh'));
   const expanded = toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => EXPANDED[ch] ?? ch));
   const stripped = toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => STRIPPED[ch] ?? ch));
   return { expanded, stripped, transliterated };

@@ -4,7 +4,7 @@ import type { Token } from './token.js';
 // the same Cyrillic or Greek letter fold to one form: Tschechow / Chekhov / Czechow → cekov,
 // Sergej / Sergey / Sergei → sergei, Selenskyj / Zelenskyy → zelenski (with the z/s rule below).
 const RULES: readonly (readonly [RegExp, string])[] = [
-  [/shch|szcz/g, 's'],
+  [/shch|szcz|sht/g, 's'],
   [/tsch|tch|cz/g, 'c'],
   [/sch|sh|sz/g, 's'],
   [/zh/g, 'z'],
@@ -27,6 +27,25 @@ export function looseKey(text: string): string {
   for (const [pattern, replacement] of RULES) key = key.replace(pattern, replacement);
   // German transliteration writes Cyrillic З as s at the start of a word (Selenskyj).
   return key.replace(INITIAL_S, 'z');
+}
+
+const SIBILANTS = /[zc]/g;
+/**
+ * Looser still, for a Greek or Cyrillic name against a Latin one: z, c and s are one (Kusnezow /
+ * Kuznetsov). A Latin "ch" may stand for Х as in German (Michail), so Latin words get a second key.
+ */
+export function translitKeysOf(token: Token): readonly string[] {
+  if (token.translit === undefined) {
+    const key = looseKeyOf(token).replace(SIBILANTS, 's');
+    const germanKey = token.transliterated || !token.alt.includes('ch') ? key : looseKey(token.alt.replace(/ch/g, 'kh')).replace(SIBILANTS, 's');
+    token.translit = germanKey === key ? [key] : [key, germanKey];
+  }
+  return token.translit;
+}
+
+export function sameTransliteration(a: Token, b: Token): boolean {
+  const keysB = translitKeysOf(b);
+  return translitKeysOf(a).some((key) => keysB.includes(key));
 }
 
 export function looseKeyOf(token: Token): string {

@@ -8,6 +8,8 @@ export interface Token {
   readonly transliterated: boolean;
   /** Memo of looseKey(text), filled on first use. */
   loose?: string;
+  /** Memo of translitKeysOf(token). */
+  translit?: readonly string[];
 }
 
 export function makeToken(text: string, alt: string = text, transliterated = false): Token {
