@@ -1,5 +1,5 @@
 export { requireEnv } from './require-env.js';
-export { createTestDatabase, type TestDatabase } from './test-database.js';
+export { createTestDatabase, type TestDatabase } from './create-test-database.js';
 export { deciderSpec, type Decider } from './decider-spec.js';
 export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './https-client.js';
 export { germanIban } from './ibans.js';
