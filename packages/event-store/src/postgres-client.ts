@@ -57,7 +57,6 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     );
     created.events.on('error', onError);
     await created.connect();
-    created.notifications.setMaxListeners(0);
     // Notifications sent while the connection was down are lost: wake everybody so they poll once.
     created.events.on('connected', () => {
       for (const channel of listeners.keys()) wake(channel);
