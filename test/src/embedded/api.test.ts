@@ -45,7 +45,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       const { id } = await createAccount('Hans Meier');
       const got = await embedded.client.get(`/api/accounts/${id}`);
       assert.equal(got.status, 200);
-      assert.deepEqual(Object.keys(got.body).sort(), ['created_at', 'id', 'iban', 'updated_at']);
+      assert.deepEqual(Object.keys(got.body).sort(), ['created_at', 'iban', 'id', 'updated_at']);
       const newIban = freshIban();
       const updated = await embedded.client.put(`/api/accounts/${id}`, { iban: newIban });
       assert.equal(updated.status, 200);

@@ -48,9 +48,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
             accountId: command.accountId,
             iban: fields.iban,
             name: fields.name,
-            holderType: fields.holderType,
+            ...(fields.holderType && { holderType: fields.holderType }),
             alternateNames: fields.alternateNames ?? [],
-            identifiers: fields.identifiers,
+            ...(fields.identifiers && { identifiers: fields.identifiers }),
             status: fields.status ?? 'active',
             createdAt: command.now,
           },
@@ -61,6 +61,8 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       if (state.status !== 'open') throw new AccountNotFoundError(command.accountId);
       const current = state.account;
       const { changes } = command;
+      const holderType = changes.holderType ?? current.holderType;
+      const identifiers = changes.identifiers ?? current.identifiers;
       return [
         {
           type: 'AccountUpdated',
@@ -68,9 +70,9 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
             accountId: current.accountId,
             iban: changes.iban ?? current.iban,
             name: changes.name ?? current.name,
-            holderType: changes.holderType ?? current.holderType,
+            ...(holderType && { holderType }),
             alternateNames: changes.alternateNames ?? current.alternateNames,
-            identifiers: changes.identifiers ?? current.identifiers,
+            ...(identifiers && { identifiers }),
             status: changes.status ?? current.status,
             previousIban: current.iban,
             updatedAt: command.now,

@@ -67,7 +67,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   app.use(requireJsonBody);
   app.use(express.json({ limit: options.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
-  for (const router of options.routers) app.use(BASE_PATHS, router);
+  // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
+  for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
 
   app.use((_req, _res, next) => next(errors.notFound('NOT_FOUND', 'No such endpoint')));
   const handleError: ErrorRequestHandler = (error: unknown, req, res, _next) => {

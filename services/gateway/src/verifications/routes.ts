@@ -75,7 +75,8 @@ export function verificationRoutes({ store, waiters, deadlineMs }: VerificationR
     }
     res.json(requestResultResponse(completed, new Date(row.requested_at).toISOString()));
   });
-  router.use(['/verify', '/api/verify'], getResult);
+  router.use('/verify', getResult);
+  router.use('/api/verify', getResult);
 
   return router;
 }
