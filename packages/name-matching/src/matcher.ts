@@ -58,7 +58,7 @@ class VopNameMatcher implements NameMatcher {
   match(typedName: string, holder: AccountHolder): MatchResult {
     const typed = this.normaliser.normalise(typedName);
     const holderNames = holder.names.flatMap((raw, index) => tradingNameParts(raw).map((part) => {
-      const name = this.normaliser.normalise(part);
+      const name = this.normaliser.normaliseHolderName(part);
       return { name, index, raw, type: this.holderTypeOf(name, holder.holderType, index) };
     }));
     let best: Candidate | undefined;
@@ -97,6 +97,7 @@ class VopNameMatcher implements NameMatcher {
 
   /** A company's name typed for a private person's account; a surname such as Sá is no legal form. */
   private typedAsCompany(typed: NormalisedName, holder: NormalisedName): boolean {
+    if (!typed.mayHaveLegalForm()) return false;
     const typedForms = typed.organisation().legalForms;
     if (typedForms.length === 0 || holder.organisation().legalForms.length > 0) return false;
     const holderWords = new Set(holder.tokens.map((t) => t.text));
@@ -164,8 +165,9 @@ class VopNameMatcher implements NameMatcher {
 
 // "Hans Müller t/a Bäckerei Müller": one stored name holding the holder's name and a trading name.
 const TRADING_AS = /\s+(?:t\/a|trading as|d\/b\/a|dba|h\/o|handelnd als|agissant sous le nom)\s+/i;
+const MAY_BE_TRADING_AS = /[/]|as |dba/i;
 function tradingNameParts(raw: string): readonly string[] {
-  if (!TRADING_AS.test(raw)) return [raw];
+  if (!MAY_BE_TRADING_AS.test(raw) || !TRADING_AS.test(raw)) return [raw];
   return [raw, ...raw.split(TRADING_AS).filter((part) => part.trim() !== '')];
 }
 

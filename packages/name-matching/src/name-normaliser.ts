@@ -3,7 +3,10 @@ import { NormalisedName } from './normalised-name.js';
 import type { LegalFormIndex } from './tables/legal-form-index.js';
 import { tokenise } from './text/tokenise.js';
 
-/** Folds and tokenises names, keeping recent ones in a bounded LRU cache (holder names recur). */
+/**
+ * Folds and tokenises names. Holder names recur (one account, many checks), so recent ones are kept in a
+ * bounded LRU cache; typed names are mostly new and are not cached, so they cannot evict holder names.
+ */
 export class NameNormaliser {
   private readonly cache: LRUCache<string, NormalisedName> | undefined;
 
@@ -11,11 +14,15 @@ export class NameNormaliser {
     this.cache = cacheSize > 0 ? new LRUCache<string, NormalisedName>({ max: cacheSize }) : undefined;
   }
 
-  normalise(raw: string): NormalisedName {
+  normaliseHolderName(raw: string): NormalisedName {
     const cached = this.cache?.get(raw);
     if (cached) return cached;
-    const name = new NormalisedName(raw, tokenise(raw), this.legalForms);
+    const name = this.normalise(raw);
     this.cache?.set(raw, name);
     return name;
+  }
+
+  normalise(raw: string): NormalisedName {
+    return new NormalisedName(raw, tokenise(raw), this.legalForms);
   }
 }

@@ -45,6 +45,11 @@ export class NormalisedName {
     return this.organisationMemo;
   }
 
+  /** False when the name surely has no legal form (most persons' names): saves reading it as an organisation. */
+  mayHaveLegalForm(): boolean {
+    return this.organisationMemo ? this.organisationMemo.legalForms.length > 0 : this.legalForms.mayHaveForm(this.tokens);
+  }
+
   /** Organisation when a legal form or an organisation word is present, else person. */
   inferHolderType(): HolderType {
     if (this.organisation().legalForms.length > 0) return 'organisation';

@@ -65,6 +65,6 @@ export interface MatcherThresholds {
 }
 
 export interface MatcherOptions extends Partial<MatcherThresholds> {
-  /** Holder and typed names normalised and kept in a bounded LRU cache; 0 disables it. Default 20,000. */
+  /** Normalised holder names kept in a bounded LRU cache; 0 disables it. Default 20,000 names. */
   cacheSize?: number;
 }

@@ -68,7 +68,7 @@ export class TokenMatcher {
     const shorter = Math.min(a.alt.length, b.alt.length);
     if (transliterated) {
       if (sameTransliteration(a, b)) return TRANSLITERATION;
-    } else if (shorter >= MIN_LENGTH_FOR_TYPOS && looseKeyOf(a) === looseKeyOf(b)) {
+    } else if (shorter >= MIN_LENGTH_FOR_TYPOS && Math.abs(lengthA - lengthB) <= 3 && looseKeyOf(a) === looseKeyOf(b)) {
       return this.variant(a, b);
     }
     if (kind === 'person') {

@@ -35,6 +35,9 @@ const MAX_FORMS_AT_START = 2;
 /** Legal forms recognised as whole words at either end of a name, from the generated tables. */
 export class LegalFormIndex {
   private readonly bySequence = new Map<string, IndexedForm>();
+  /** Words that can end (or start) a legal form: most names are turned away by one set lookup. */
+  private readonly lastWords = new Set<string>();
+  private readonly firstWords = new Set<string>();
   private maxTokens = 1;
 
   constructor() {
@@ -44,6 +47,9 @@ export class LegalFormIndex {
         const { tokens } = tokenise(alias);
         if (tokens.length === 0) continue;
         this.maxTokens = Math.max(this.maxTokens, tokens.length);
+        const squeezed = tokens.map((t) => t.text).join('');
+        this.firstWords.add(tokens[0]!.text).add(tokens[0]!.alt).add(squeezed);
+        this.lastWords.add(tokens[tokens.length - 1]!.text).add(tokens[tokens.length - 1]!.alt).add(squeezed);
         this.add(tokens.map((t) => t.text).join(' '), entry);
         this.add(tokens.map((t) => t.alt).join(' '), entry);
         this.add(tokens.map((t) => t.text).join(''), entry);
@@ -53,6 +59,20 @@ export class LegalFormIndex {
 
   private add(sequence: string, entry: IndexedForm): void {
     if (!this.bySequence.has(sequence)) this.bySequence.set(sequence, entry);
+  }
+
+  /** Cheap test: could the name start or end with a legal form at all? */
+  mayHaveForm(tokens: readonly Token[]): boolean {
+    return tokens.length > 1 && (this.mayEndForm(tokens[tokens.length - 1]!) || this.mayStartForm(tokens[0]!));
+  }
+
+  // A single letter may end a form written with dots (G.m.b.H.).
+  private mayEndForm(token: Token): boolean {
+    return token.text.length === 1 || this.lastWords.has(token.text) || this.lastWords.has(token.alt);
+  }
+
+  private mayStartForm(token: Token): boolean {
+    return token.text.length === 1 || this.firstWords.has(token.text) || this.firstWords.has(token.alt);
   }
 
   private lookup(tokens: readonly Token[], from: number, to: number): IndexedForm | undefined {
@@ -79,7 +99,7 @@ export class LegalFormIndex {
     let end = tokens.length;
     const atEnd: LegalFormMention[] = [];
     const atStart: LegalFormMention[] = [];
-    while (atEnd.length < MAX_FORMS_AT_END && end - start > 1) {
+    while (atEnd.length < MAX_FORMS_AT_END && end - start > 1 && this.mayEndForm(tokens[end - 1]!)) {
       let found = false;
       for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
         if (splitsInitialism(tokens, end - size - 1, end - size)) continue;
@@ -95,7 +115,7 @@ export class LegalFormIndex {
       }
       if (!found) break;
     }
-    while (atStart.length < MAX_FORMS_AT_START && end - start > 1) {
+    while (atStart.length < MAX_FORMS_AT_START && end - start > 1 && this.mayStartForm(tokens[start]!)) {
       let found = false;
       for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
         if (splitsInitialism(tokens, start + size - 1, start + size)) continue;

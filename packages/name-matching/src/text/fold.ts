@@ -22,7 +22,10 @@ const UMLAUT_LIKE = /[äöüøåæœßẞÄÖÜØÅÆŒ]/g;
 // Greek digraphs: "ου" is one sound (ou), "αυ"/"ευ"/"ηυ" are av/ev/iv (ELOT 743); any-ascii writes
 // them letter by letter (oy, ay, ey).
 const GREEK_DIGRAPH = /([οόΟΌ])([υύΥΎ])|([αάΑΆεέΕΈηήΗΉ])([υύΥΎ])/g;
-const NEEDS_PREMAP = /[äöüøåæœßẞÄÖÜØÅÆŒχΧ]|[οόΟΌαάΑΆεέΕΈηήΗΉ][υύΥΎ]/;
+// αυ/ευ are af/ef before a voiceless consonant or at the end of a word (Eleftherios), else av/ev.
+const GREEK_VOICELESS_NEXT = /^(?:[θκξπστφχψςΘΚΞΠΣΤΦΧΨ]|$|[\s\p{P}])/u;
+const GREEK_GAMMA_GAMMA = /γγ|ΓΓ|Γγ/g;
+const NEEDS_PREMAP = /[äöüøåæœßẞÄÖÜØÅÆŒχΧёЁ]|[οόΟΌαάΑΆεέΕΈηήΗΉ][υύΥΎ]|γγ/i;
 // Greek χ is the sound of Russian х: written kh here so both fold alike (Christos / Hristos / Khristos).
 const GREEK_CHI = /[χΧ]/g;
 // Ukrainian (recognised by і ї є ґ) writes г as h and и as y in its official romanisation.
@@ -47,7 +50,13 @@ function toAsciiLower(text: string): string {
   return (NON_ASCII.test(text) ? anyAscii(text) : text).toLowerCase();
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 export function foldText(raw: string): FoldedText {
+  if (ASCII_ONLY.test(raw)) {
+    const folded = raw.toLowerCase();
+    return { expanded: folded, stripped: folded, transliterated: false };
+  }
   let text = COMBINING_MARK.test(raw) ? raw.normalize('NFC') : raw;
   const transliterated = GREEK_OR_CYRILLIC.test(text);
   if (transliterated && CYRILLIC.test(text)) text = romaniseCyrillicSpellings(text);
@@ -55,10 +64,21 @@ export function foldText(raw: string): FoldedText {
     const folded = toAsciiLower(text);
     return { expanded: folded, stripped: folded, transliterated };
   }
-  text = text.replace(GREEK_DIGRAPH, (pair, o: string | undefined, _u, vowel: string | undefined, upsilon: string) => {
+  text = text.replace(GREEK_DIGRAPH, (pair: string, o: string | undefined, _u, vowel: string | undefined, upsilon: string, offset: number, whole: string) => {
     if (o) return o === o.toUpperCase() ? 'Ou' : 'ou';
-    return `${vowel}${upsilon === upsilon.toUpperCase() ? 'Β' : 'β'}`;
-  }).replace(GREEK_CHI, (chi) => (chi === 'Χ' ? 'Kh' : 'kh'));
+    const voiceless = GREEK_VOICELESS_NEXT.test(whole.slice(offset + pair.length, offset + pair.length + 1));
+    const upper = upsilon === upsilon.toUpperCase();
+    return `${vowel}${voiceless ? (upper ? 'Φ' : 'φ') : upper ? 'Β' : 'β'}`;
+  }).replace(GREEK_CHI, (chi) => (chi === 'Χ' ? 'Kh' : 'kh')).replace(GREEK_GAMMA_GAMMA, (gg) => (gg[0] === 'Γ' ? 'Ng' : 'ng'));
+  // Cyrillic ё: passports write e (Fedorov), English yo (Fyodor); the second spelling goes in expanded.
+  const yoAsYo = text.replace(/ё/g, 'йo').replace(/Ё/g, 'Йo');
+  if (yoAsYo !== text) {
+    return {
+      expanded: toAsciiLower(yoAsYo.replace(UMLAUT_LIKE, (ch) => EXPANDED[ch] ?? ch)),
+      stripped: toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => STRIPPED[ch] ?? ch)),
+      transliterated,
+    };
+  }
   const expanded = toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => EXPANDED[ch] ?? ch));
   const stripped = toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => STRIPPED[ch] ?? ch));
   return { expanded, stripped, transliterated };

@@ -11,8 +11,9 @@ export interface TokenisedName {
 const APOSTROPHES = /['`´ʼ’‘]/g;
 const WORD = /[a-z0-9]+|&/g;
 
+const HAS_APOSTROPHE = /['`´ʼ’‘]/;
 function words(folded: string): string[] {
-  return folded.replace(APOSTROPHES, '').match(WORD) ?? [];
+  return (HAS_APOSTROPHE.test(folded) ? folded.replace(APOSTROPHES, '') : folded).match(WORD) ?? [];
 }
 
 // "Hans Müller / Anna Schmidt", "A + B": a free-standing slash, plus or semicolon joins two holders.
