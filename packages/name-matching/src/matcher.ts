@@ -16,6 +16,14 @@ import type {
 
 const DEFAULT_CACHE_SIZE = 20_000;
 
+interface HolderName {
+  readonly name: NormalisedName;
+  readonly index: number;
+  /** The stored name as given, disclosed on a match. */
+  readonly raw: string;
+  readonly type: HolderType;
+}
+
 interface Candidate {
   readonly outcome: MatchOutcome;
   readonly score: number;
@@ -57,33 +65,38 @@ class VopNameMatcher implements NameMatcher {
 
   match(typedName: string, holder: AccountHolder): MatchResult {
     const typed = this.normaliser.normalise(typedName);
-    const holderNames = holder.names.flatMap((raw, index) => tradingNameParts(raw).map((part) => {
-      const name = this.normaliser.normaliseHolderName(part);
-      return { name, index, raw, type: this.holderTypeOf(name, holder.holderType, index) };
-    }));
-    let best: Candidate | undefined;
-    const consider = (candidate: Candidate): void => {
-      if (better(candidate, best)) best = candidate;
-    };
     const typedPersons = typed.persons();
-    for (const { name, index, raw, type } of holderNames) {
-      if (type === 'organisation') {
-        consider(toCandidate(this.judgeOrganisation(typed, name), this.thresholds.organisation, raw, index));
-      } else if (typedPersons.length === 1 || this.typedAsCompany(typed, name)) {
-        consider(toCandidate(this.judgePerson(typed, typedPersons[0]!, name), this.thresholds.person, raw, index));
+    const holderNames: HolderName[] = [];
+    for (let index = 0; index < holder.names.length; index++) {
+      const raw = holder.names[index]!;
+      for (const part of tradingNameParts(raw)) {
+        const name = this.normaliser.normaliseHolderName(part);
+        holderNames.push({ name, index, raw, type: this.holderTypeOf(name, holder.holderType, index) });
       }
+    }
+    let best: Candidate | undefined;
+    for (const { name, index, raw, type } of holderNames) {
+      let candidate: Candidate | undefined;
+      if (type === 'organisation') {
+        candidate = toCandidate(this.judgeOrganisation(typed, name), this.thresholds.organisation, raw, index);
+      } else if (typedPersons.length === 1 || this.typedAsCompany(typed, name)) {
+        candidate = toCandidate(this.judgePerson(typed, typedPersons[0]!, name), this.thresholds.person, raw, index);
+      }
+      if (candidate && better(candidate, best)) best = candidate;
     }
     if (typedPersons.length > 1) {
       const personNames = holderNames.filter((h) => h.type === 'person' && !this.typedAsCompany(typed, h.name));
-      if (personNames.length > 0) consider(this.judgeSeveralPersons(typedPersons, personNames));
+      if (personNames.length > 0) {
+        const candidate = this.judgeSeveralPersons(typedPersons, personNames);
+        if (better(candidate, best)) best = candidate;
+      }
     }
     if (!best) return { outcome: 'NMTC', score: 0, reasons: ['EMPTY_NAME'] };
-    const chosen: Candidate = best;
-    const reasons = [...chosen.reasons];
-    if (chosen.outcome !== 'NMTC' && chosen.holderIndex > 0) reasons.push('ALTERNATE_NAME');
-    if (chosen.outcome === 'MTCH' && reasons.length === 0 && typedName.trim() !== chosen.holderName.trim()) reasons.push('COSMETIC');
-    const result: MatchResult = { outcome: chosen.outcome, score: chosen.score, reasons };
-    if (chosen.outcome !== 'NMTC') result.matchedName = chosen.holderName;
+    const reasons = [...best.reasons];
+    if (best.outcome !== 'NMTC' && best.holderIndex > 0) reasons.push('ALTERNATE_NAME');
+    if (best.outcome === 'MTCH' && reasons.length === 0 && typedName.trim() !== best.holderName.trim()) reasons.push('COSMETIC');
+    const result: MatchResult = { outcome: best.outcome, score: best.score, reasons };
+    if (best.outcome !== 'NMTC') result.matchedName = best.holderName;
     return result;
   }
 

@@ -76,6 +76,8 @@ export class LegalFormIndex {
   }
 
   private lookup(tokens: readonly Token[], from: number, to: number): IndexedForm | undefined {
+    const first = tokens[from]!;
+    if (to - from > 1 && first.text.length > 1 && !this.firstWords.has(first.text) && !this.firstWords.has(first.alt)) return undefined;
     let spaced = tokens[from]!.text;
     let spacedAlt = tokens[from]!.alt;
     let squeezed = spaced;

@@ -18,14 +18,13 @@ const STRIPPED: Readonly<Record<string, string>> = {
   ä: 'a', ö: 'o', ü: 'u', ø: 'o', å: 'a', æ: 'ae', œ: 'oe', ß: 'ss', ẞ: 'ss',
   Ä: 'A', Ö: 'O', Ü: 'U', Ø: 'O', Å: 'A', Æ: 'Ae', Œ: 'Oe',
 };
-const UMLAUT_LIKE = /[äöüøåæœßẞÄÖÜØÅÆŒ]/g;
+const UMLAUT_LIKE_ONE = /[äöüøåæœßẞÄÖÜØÅÆŒ]/;
 // Greek digraphs: "ου" is one sound (ou), "αυ"/"ευ"/"ηυ" are av/ev/iv (ELOT 743); any-ascii writes
 // them letter by letter (oy, ay, ey).
 const GREEK_DIGRAPH = /([οόΟΌ])([υύΥΎ])|([αάΑΆεέΕΈηήΗΉ])([υύΥΎ])/g;
 // αυ/ευ are af/ef before a voiceless consonant or at the end of a word (Eleftherios), else av/ev.
 const GREEK_VOICELESS_NEXT = /^(?:[θκξπστφχψςΘΚΞΠΣΤΦΧΨ]|$|[\s\p{P}])/u;
 const GREEK_GAMMA_GAMMA = /γγ|ΓΓ|Γγ/g;
-const NEEDS_PREMAP = /[äöüøåæœßẞÄÖÜØÅÆŒχΧёЁ]|[οόΟΌαάΑΆεέΕΈηήΗΉ][υύΥΎ]|γγ/i;
 // Greek χ is the sound of Russian х: written kh here so both fold alike (Christos / Hristos / Khristos).
 const GREEK_CHI = /[χΧ]/g;
 // Ukrainian (recognised by і ї є ґ) writes г as h and и as y in its official romanisation.
@@ -51,6 +50,36 @@ function toAsciiLower(text: string): string {
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
+const GREEK = /[\u0370-\u03ff\u1f00-\u1fff]/;
+
+function romaniseGreekSpellings(text: string): string {
+  return text
+    .replace(GREEK_DIGRAPH, (pair: string, o: string | undefined, _u, vowel: string | undefined, upsilon: string, offset: number, whole: string) => {
+      if (o) return o === o.toUpperCase() ? 'Ou' : 'ou';
+      const voiceless = GREEK_VOICELESS_NEXT.test(whole.slice(offset + pair.length, offset + pair.length + 1));
+      const upper = upsilon === upsilon.toUpperCase();
+      return `${vowel}${voiceless ? (upper ? 'Φ' : 'φ') : upper ? 'Β' : 'β'}`;
+    })
+    .replace(GREEK_CHI, (chi) => (chi === 'Χ' ? 'Kh' : 'kh'))
+    .replace(GREEK_GAMMA_GAMMA, (gg) => (gg[0] === 'Γ' ? 'Ng' : 'ng'));
+}
+
+/** Both umlaut spellings in one pass over the text. */
+function umlautSpellings(text: string): { expanded: string; stripped: string } {
+  let expanded = '';
+  let stripped = '';
+  for (const ch of text) {
+    const long = EXPANDED[ch];
+    if (long === undefined) {
+      expanded += ch;
+      stripped += ch;
+    } else {
+      expanded += long;
+      stripped += STRIPPED[ch]!;
+    }
+  }
+  return { expanded, stripped };
+}
 
 export function foldText(raw: string): FoldedText {
   if (ASCII_ONLY.test(raw)) {
@@ -59,27 +88,24 @@ export function foldText(raw: string): FoldedText {
   }
   let text = COMBINING_MARK.test(raw) ? raw.normalize('NFC') : raw;
   const transliterated = GREEK_OR_CYRILLIC.test(text);
-  if (transliterated && CYRILLIC.test(text)) text = romaniseCyrillicSpellings(text);
-  if (!NEEDS_PREMAP.test(text)) {
+  if (transliterated) {
+    if (CYRILLIC.test(text)) {
+      text = romaniseCyrillicSpellings(text);
+      // Cyrillic ё: passports write e (Fedorov), English yo (Fyodor); both spellings are kept.
+      if (/[ёЁ]/.test(text)) {
+        return {
+          expanded: toAsciiLower(text.replace(/ё/g, 'йo').replace(/Ё/g, 'Йo')),
+          stripped: toAsciiLower(text),
+          transliterated,
+        };
+      }
+    }
+    if (GREEK.test(text)) text = romaniseGreekSpellings(text);
+  }
+  if (!UMLAUT_LIKE_ONE.test(text)) {
     const folded = toAsciiLower(text);
     return { expanded: folded, stripped: folded, transliterated };
   }
-  text = text.replace(GREEK_DIGRAPH, (pair: string, o: string | undefined, _u, vowel: string | undefined, upsilon: string, offset: number, whole: string) => {
-    if (o) return o === o.toUpperCase() ? 'Ou' : 'ou';
-    const voiceless = GREEK_VOICELESS_NEXT.test(whole.slice(offset + pair.length, offset + pair.length + 1));
-    const upper = upsilon === upsilon.toUpperCase();
-    return `${vowel}${voiceless ? (upper ? 'Φ' : 'φ') : upper ? 'Β' : 'β'}`;
-  }).replace(GREEK_CHI, (chi) => (chi === 'Χ' ? 'Kh' : 'kh')).replace(GREEK_GAMMA_GAMMA, (gg) => (gg[0] === 'Γ' ? 'Ng' : 'ng'));
-  // Cyrillic ё: passports write e (Fedorov), English yo (Fyodor); the second spelling goes in expanded.
-  const yoAsYo = text.replace(/ё/g, 'йo').replace(/Ё/g, 'Йo');
-  if (yoAsYo !== text) {
-    return {
-      expanded: toAsciiLower(yoAsYo.replace(UMLAUT_LIKE, (ch) => EXPANDED[ch] ?? ch)),
-      stripped: toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => STRIPPED[ch] ?? ch)),
-      transliterated,
-    };
-  }
-  const expanded = toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => EXPANDED[ch] ?? ch));
-  const stripped = toAsciiLower(text.replace(UMLAUT_LIKE, (ch) => STRIPPED[ch] ?? ch));
-  return { expanded, stripped, transliterated };
+  const { expanded, stripped } = umlautSpellings(text);
+  return { expanded: toAsciiLower(expanded), stripped: toAsciiLower(stripped), transliterated };
 }
