@@ -6,7 +6,7 @@ import { createPgliteClient } from '@vop/event-store';
 import { createGateway, startHttpsServer } from '@vop/gateway';
 import { createMatchingService, exactFoldMatcher, type NameMatcher } from '@vop/matching';
 import { createInProcessBus } from '@vop/messaging';
-import type { Logger } from '@vop/observability';
+import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { ensureDevPki, type DevPki } from '@vop/pki';
 
 export interface EmbeddedOptions {
@@ -33,14 +33,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
   const sql = await createPgliteClient(options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') });
   const bus = createInProcessBus();
-  const matching = createMatchingService({ sql, bus, logger: logger.child({ service: 'matching' }), matcher: options.matcher ?? exactFoldMatcher });
+  // One registry for the one process: both services' metrics on the gateway's /metrics.
+  const metrics = createMetricsRegistry({ service: 'vop-embedded' });
+  const matching = createMatchingService({ sql, bus, logger: logger.child({ component: 'matching' }), matcher: options.matcher ?? exactFoldMatcher, metrics });
   const gateway = createGateway({
     sql,
     bus,
-    logger: logger.child({ service: 'gateway' }),
+    logger: logger.child({ component: 'gateway' }),
     instanceId: config.VOP_INSTANCE_ID,
     respondingPsp: config.VOP_RESPONDING_PSP,
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
+    metrics,
   });
   await matching.start();
   await gateway.start();

@@ -1,7 +1,7 @@
 import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import type { Logger } from '@vop/observability';
+import { httpMetricsMiddleware, metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox } from '@vop/outbox';
 import type { Express } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
@@ -27,6 +27,7 @@ export interface GatewayOptions {
   /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
   namespace?: string;
   extraReadinessChecks?: ReadinessCheck[];
+  metrics?: ServiceMetrics;
 }
 
 export interface Gateway {
@@ -69,11 +70,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
+    beforeRoutes: options.metrics ? [httpMetricsMiddleware(options.metrics)] : [],
     routers: [
       opsRoutes({
         version: SERVICE_VERSION,
         startedAt,
         isShuttingDown: () => shuttingDown,
+        ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
       accountRoutes(store),

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ConfigError, loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
-import { createLogger } from '@vop/observability';
+import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { ensureDevPki } from '@vop/pki';
 import { createGateway } from './gateway.js';
 import { startHttpsServer } from './http/server.js';
@@ -33,6 +33,7 @@ const gateway = createGateway({
   respondingPsp: config.VOP_RESPONDING_PSP,
   verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
   namespace: config.VOP_KAFKA_NAMESPACE,
+  metrics: createMetricsRegistry({ service: 'gateway' }),
 });
 await gateway.start();
 const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, ...(await tlsMaterial()) });

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 
 export interface ReadinessCheck {
   name: string;
@@ -6,8 +6,15 @@ export interface ReadinessCheck {
 }
 
 /** Liveness (no dependencies), readiness (dependencies answer) and the specification's health record. */
-export function opsRoutes(options: { version: string; startedAt: number; checks: ReadinessCheck[]; isShuttingDown: () => boolean }): Router {
+export function opsRoutes(options: {
+  version: string;
+  startedAt: number;
+  checks: ReadinessCheck[];
+  isShuttingDown: () => boolean;
+  metrics?: RequestHandler;
+}): Router {
   const router = Router();
+  if (options.metrics) router.get('/metrics', options.metrics);
   router.get('/livez', (_req, res) => {
     res.json({ status: 'ok' });
   });

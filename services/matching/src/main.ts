@@ -2,7 +2,7 @@ import http from 'node:http';
 import { loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
-import { createLogger } from '@vop/observability';
+import { createLogger, createMetricsRegistry, metricsEndpoint } from '@vop/observability';
 import { createMatchingService } from './service.js';
 import { exactFoldMatcher } from './verifications/matcher.js';
 
@@ -10,10 +10,12 @@ import { exactFoldMatcher } from './verifications/matcher.js';
 const config = loadConfig();
 const logger = createLogger({ service: 'matching', level: config.LOG_LEVEL });
 const { databaseUrl, kafkaBrokers } = requireDistributed(config);
+const metrics = createMetricsRegistry({ service: 'matching' });
+const serveMetrics = metricsEndpoint(metrics);
 
 const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-matching-${config.VOP_INSTANCE_ID}` });
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}` });
-const matching = createMatchingService({ sql, bus, logger, matcher: exactFoldMatcher, namespace: config.VOP_KAFKA_NAMESPACE });
+const matching = createMatchingService({ sql, bus, logger, matcher: exactFoldMatcher, namespace: config.VOP_KAFKA_NAMESPACE, metrics });
 let ready = false;
 
 const probes = http.createServer((req, res) => {
@@ -21,6 +23,7 @@ const probes = http.createServer((req, res) => {
     res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   };
   if (req.url === '/livez') return send(200, { status: 'ok' });
+  if (req.url === '/metrics') return serveMetrics(req, res);
   if (req.url === '/readyz') {
     sql.query('SELECT 1').then(
       () => send(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready' }),

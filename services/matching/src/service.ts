@@ -2,12 +2,22 @@ import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { OutboxRelay, idempotentHandler, migrateInbox } from '@vop/outbox';
-import type { Logger } from '@vop/observability';
+import type { Logger, ServiceMetrics } from '@vop/observability';
 import { migrateAccountProjection, parseAccountEvent, projectAccountEvent } from './accounts/projection.js';
-import { createVerificationHandler } from './verifications/handler.js';
+import { createVerificationHandler, type Decision } from './verifications/handler.js';
 import type { NameMatcher } from './verifications/matcher.js';
 
 export const MATCHING_SCHEMA = 'matching';
+
+/** Outcomes by family, reasons by code, matcher time: labels never carry names or IBANs. */
+function recordDecision(metrics: ServiceMetrics): (decision: Decision) => void {
+  const reasons = metrics.counter({ name: 'verification_reasons_total', help: 'Matcher reason codes given with outcomes', labelNames: ['reason'] as const });
+  return ({ family, outcome, reasons: codes, seconds }) => {
+    metrics.verificationOutcomes.inc({ family, outcome });
+    metrics.matchingDuration.observe(seconds);
+    for (const reason of codes) reasons.inc({ reason });
+  };
+}
 
 export interface MatchingServiceOptions {
   sql: SqlClient;
@@ -17,7 +27,7 @@ export interface MatchingServiceOptions {
   schema?: string;
   /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
   namespace?: string;
-  onDecided?: (outcome: string, reasons: string[], seconds: number) => void;
+  metrics?: ServiceMetrics;
 }
 
 export interface MatchingService {
@@ -70,7 +80,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
             sql,
             schema,
             consumer: 'verification-decisions',
-            apply: createVerificationHandler({ store, matcher, ...(options.onDecided && { onDecided: options.onDecided }) }),
+            apply: createVerificationHandler({ store, matcher, ...(options.metrics && { onDecided: recordDecision(options.metrics) }) }),
           }),
         }),
       );

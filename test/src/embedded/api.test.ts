@@ -213,6 +213,21 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     });
   });
 
+  it('exposes Prometheus metrics with route templates and outcomes, never ids, names or IBANs', async () => {
+    const iban = freshIban();
+    const { id } = await createAccount('Metric Holder', iban);
+    await awaitProjection('Metric Holder', iban);
+    await embedded.client.get(`/api/accounts/${id}`);
+    const response = await embedded.client.get('/metrics');
+    assert.equal(response.status, 200);
+    assert.match(response.text, /http_requests_total\{[^}]*route="\/vop\/verify"[^}]*\}/);
+    assert.match(response.text, /http_requests_total\{[^}]*route="\/api\/accounts\/:id"[^}]*\}/);
+    assert.match(response.text, /verification_outcomes_total\{[^}]*family="scheme"[^}]*outcome="MTCH"[^}]*\} [1-9]/);
+    assert.equal(response.text.includes(id), false);
+    assert.equal(response.text.includes(iban), false);
+    assert.equal(response.text.includes('Metric Holder'), false);
+  });
+
   it('serves liveness, readiness and the health record', async () => {
     assert.equal((await embedded.client.get('/livez')).status, 200);
     assert.equal((await embedded.client.get('/readyz')).status, 200);

@@ -5,6 +5,13 @@ import { findAccountByIban } from '../accounts/projection.js';
 import { decideVerification } from './decide.js';
 import type { NameMatcher } from './matcher.js';
 
+export interface Decision {
+  family: string;
+  outcome: string;
+  reasons: string[];
+  seconds: number;
+}
+
 export const completionStreamId = (verificationId: string): string => `verification-${verificationId}`;
 
 /**
@@ -14,7 +21,7 @@ export const completionStreamId = (verificationId: string): string => `verificat
 export function createVerificationHandler(options: {
   store: EventStore;
   matcher: NameMatcher;
-  onDecided?: (outcome: string, reasons: string[], seconds: number) => void;
+  onDecided?: (decision: Decision) => void;
 }) {
   const { store, matcher, onDecided } = options;
   return async (envelope: IntegrationEnvelope, tx: SqlExecutor): Promise<void> => {
@@ -22,7 +29,7 @@ export function createVerificationHandler(options: {
     const account = await findAccountByIban(tx, store.schema, request.iban);
     const started = process.hrtime.bigint();
     const completed = decideVerification(request, account, matcher, new Date());
-    onDecided?.(completed.outcome, completed.reasons, Number(process.hrtime.bigint() - started) / 1e9);
+    onDecided?.({ family: completed.family, outcome: completed.outcome, reasons: completed.reasons, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
     const metadata: Record<string, string> = {
       correlationId: envelope.correlationId,
       causationId: envelope.eventId,
