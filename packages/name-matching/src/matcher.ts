@@ -1,6 +1,7 @@
 import { compareOrganisations } from './compare/organisation-comparison.js';
 import { comparePersons } from './compare/person-comparison.js';
 import { TokenMatcher } from './compare/token-match.js';
+import { sameSequence } from './compare/align.js';
 import { rejected, type Verdict } from './compare/verdict.js';
 import { NameNormaliser } from './name-normaliser.js';
 import type { NormalisedName, PersonName } from './normalised-name.js';
@@ -64,7 +65,13 @@ class VopNameMatcher implements NameMatcher {
   }
 
   match(typedName: string, holder: AccountHolder): MatchResult {
+    const exactly = holder.names.indexOf(typedName);
+    if (exactly >= 0 && typedName.trim() !== '') {
+      return { outcome: 'MTCH', score: 1, matchedName: typedName, reasons: exactly > 0 ? ['ALTERNATE_NAME'] : [] };
+    }
     const typed = this.normaliser.normalise(typedName);
+    const same = this.sameAsAHolderName(typed, holder);
+    if (same) return same;
     const typedPersons = typed.persons();
     const holderNames: HolderName[] = [];
     for (let index = 0; index < holder.names.length; index++) {
@@ -98,6 +105,24 @@ class VopNameMatcher implements NameMatcher {
     const result: MatchResult = { outcome: best.outcome, score: best.score, reasons };
     if (best.outcome !== 'NMTC') result.matchedName = best.holderName;
     return result;
+  }
+
+  /**
+   * Fast path for the commonest answer: the typed name is one of the holder names word for word (case,
+   * accents, umlaut spelling, punctuation and spacing aside).
+   */
+  private sameAsAHolderName(typedName: NormalisedName, holder: AccountHolder): MatchResult | undefined {
+    const typed = typedName.tokenised;
+    if (typed.tokens.length === 0) return undefined;
+    for (let i = 0; i < holder.names.length; i++) {
+      const stored = this.normaliser.normaliseHolderName(holder.names[i]!).tokenised;
+      if (stored.tokensBeforeComma !== typed.tokensBeforeComma || !sameSequence(stored.tokens, typed.tokens)) continue;
+      if (stored.transliterated !== typed.transliterated) continue;
+      const reasons: ReasonCode[] = ['COSMETIC'];
+      if (i > 0) reasons.push('ALTERNATE_NAME');
+      return { outcome: 'MTCH', score: FACTORS.cosmetic, matchedName: holder.names[i]!, reasons };
+    }
+    return undefined;
   }
 
   /** The account's holder type governs its primary name; other names may be trading names with a legal form. */
