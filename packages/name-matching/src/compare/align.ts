@@ -78,22 +78,27 @@ function indicesNotTaken(taken: readonly boolean[]): number[] {
  */
 export function rejoinSplitWords(words: readonly Token[], other: readonly Token[]): { words: readonly Token[]; changed: boolean } {
   if (words.length < 2) return { words, changed: false };
-  const result: Token[] = [];
-  let changed = false;
+  const spellings = new Set<string>();
+  for (const word of other) spellings.add(word.text).add(word.alt);
+  let result: Token[] | undefined;
   for (let i = 0; i < words.length; i++) {
-    let merged = false;
-    for (let size = Math.min(3, words.length - i); size >= 2; size--) {
-      const joined = joinTokens(words.slice(i, i + size));
-      if (other.some((word) => sameSpelling(word, joined))) {
-        result.push(joined);
-        i += size - 1;
-        merged = changed = true;
-        break;
-      }
+    let mergedSize = 0;
+    let text = words[i]!.text;
+    let alt = words[i]!.alt;
+    for (let size = 2; size <= 3 && i + size <= words.length; size++) {
+      text += words[i + size - 1]!.text;
+      alt += words[i + size - 1]!.alt;
+      if (spellings.has(text) || spellings.has(alt)) mergedSize = size;
     }
-    if (!merged) result.push(words[i]!);
+    if (mergedSize === 0) {
+      result?.push(words[i]!);
+      continue;
+    }
+    result ??= words.slice(0, i);
+    result.push(joinTokens(words.slice(i, i + mergedSize)));
+    i += mergedSize - 1;
   }
-  return { words: changed ? result : words, changed };
+  return result ? { words: result, changed: true } : { words, changed: false };
 }
 
 export function sameSequence(a: readonly Token[], b: readonly Token[]): boolean {

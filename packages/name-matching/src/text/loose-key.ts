@@ -51,8 +51,20 @@ export function looseKey(text: string): string {
   return key.startsWith('s') ? 'z' + key.slice(1) : key;
 }
 
+// Words recur (given names, surnames): keys are kept in a memo that is emptied when it grows too large.
+const MEMO_LIMIT = 50_000;
+const memo = new Map<string, string>();
+
 export function looseKeyOf(token: Token): string {
-  if (token.loose === undefined) token.loose = looseKey(token.alt);
+  if (token.loose === undefined) {
+    let key = memo.get(token.alt);
+    if (key === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      key = looseKey(token.alt);
+      memo.set(token.alt, key);
+    }
+    token.loose = key;
+  }
   return token.loose;
 }
 
