@@ -73,7 +73,8 @@ function readPersons(name: TokenisedName): PersonName[] {
       parts[parts.length - 1]!.push(token);
     }
   }
-  const persons = parts.filter((p) => p.length > 0).map(stripTitles);
+  // "Mr & Mrs John Smith": a part that is only a form of address is no person of its own.
+  const persons = parts.filter((p) => p.length > 0 && !p.every((t) => LEADING_TITLES.has(t.text))).map(stripTitles);
   // "John & Jane Smith": a lone given name borrows the surname of the person after it.
   for (let i = 0; i < persons.length - 1; i++) {
     const next = persons[i + 1]!;
