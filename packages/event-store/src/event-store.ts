@@ -94,6 +94,44 @@ export class EventStore {
     }
   }
 
+  /**
+   * Starts many new streams in one statement (group commit for the hot path): each stream's events get
+   * positions 1..n. `ifExists: 'fail'` (default) throws ConcurrencyError when any stream already exists;
+   * `'skip'` leaves existing streams alone and returns only what it inserted (idempotent re-runs).
+   */
+  async startStreams(
+    streams: { streamId: string; events: NewEvent[] }[],
+    options: { tx?: SqlExecutor; ifExists?: 'fail' | 'skip' } = {},
+  ): Promise<RecordedEvent[]> {
+    if (streams.length === 0) return [];
+    const skip = options.ifExists === 'skip';
+    const payload = JSON.stringify(streams.map(({ streamId, events }) => ({ streamId, events: JSON.parse(serialiseEvents(events)) as unknown })));
+    const statement = `
+      INSERT INTO ${this.messagesTable} (stream_id, stream_position, event_id, type, data, metadata)
+      SELECT stream.body->>'streamId', event.ordinality::integer, (event.body->>'eventId')::uuid, event.body->>'type',
+             event.body->'data', event.body->'metadata'
+        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS stream(body, ordinality),
+             jsonb_array_elements(stream.body->'events') WITH ORDINALITY AS event(body, ordinality)
+       ${skip ? `WHERE NOT EXISTS (SELECT 1 FROM ${this.messagesTable} existing WHERE existing.stream_id = stream.body->>'streamId')` : ''}
+       ORDER BY stream.ordinality, event.ordinality
+      ${skip ? 'ON CONFLICT (stream_id, stream_position) DO NOTHING' : ''}
+      RETURNING ${MESSAGE_COLUMNS}`;
+    const insert = async (tx: SqlExecutor): Promise<RecordedEvent[]> => {
+      const { rows } = await tx.query<MessageRow>(statement, [payload]);
+      if (rows.length > 0) await this.sql.notify(this.appendedChannel, tx);
+      return rows.map(toRecordedEvent).sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1));
+    };
+    try {
+      return options.tx === undefined ? await this.sql.transaction(insert) : await insert(options.tx);
+    } catch (error) {
+      if (isUniqueViolation(error, STREAM_POSITION_CONSTRAINT)) {
+        const first = streams[0] as { streamId: string };
+        throw new ConcurrencyError(first.streamId, 'no_stream', 1);
+      }
+      throw error;
+    }
+  }
+
   async readStream(streamId: string, options: { tx?: SqlExecutor } = {}): Promise<RecordedEvent[]> {
     const { rows } = await (options.tx ?? this.sql).query<MessageRow>(
       `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} WHERE stream_id = $1 ORDER BY stream_position`,

@@ -88,6 +88,52 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     });
   });
 
+  describe('startStreams (group commit of new streams)', () => {
+    it('starts many streams in one statement, positions 1..n per stream, in the given order', async () => {
+      const store = await freshStore();
+      const recorded = await store.startStreams([
+        { streamId: 'verification-a', events: [{ type: 'Requested', data: { n: 1 } }] },
+        { streamId: 'verification-b', events: [{ type: 'Requested', data: { n: 2 } }, { type: 'Noted', data: { n: 3 } }] },
+      ]);
+      assert.deepEqual(recorded.map((event) => [event.streamId, event.streamPosition, event.type]), [
+        ['verification-a', 1, 'Requested'],
+        ['verification-b', 1, 'Requested'],
+        ['verification-b', 2, 'Noted'],
+      ]);
+      assert.equal(await store.streamVersion('verification-b'), 2);
+      assert.deepEqual((await store.readStream('verification-a')).map((event) => event.data), [{ n: 1 }]);
+    });
+
+    it("refuses a stream that exists with ConcurrencyError, inserting nothing; 'skip' leaves it and inserts the rest", async () => {
+      const store = await freshStore();
+      await store.append('verification-x', [{ type: 'Requested', data: 1 }], { expectedVersion: 'no_stream' });
+      await assert.rejects(
+        store.startStreams([
+          { streamId: 'verification-new', events: [{ type: 'Requested', data: 2 }] },
+          { streamId: 'verification-x', events: [{ type: 'Requested', data: 3 }] },
+        ]),
+        ConcurrencyError,
+      );
+      assert.equal(await store.streamVersion('verification-new'), 0);
+      const inserted = await store.startStreams(
+        [
+          { streamId: 'verification-new', events: [{ type: 'Requested', data: 2 }] },
+          { streamId: 'verification-x', events: [{ type: 'Requested', data: 3 }] },
+        ],
+        { ifExists: 'skip' },
+      );
+      assert.deepEqual(inserted.map((event) => event.streamId), ['verification-new']);
+      assert.deepEqual((await store.readStream('verification-x')).map((event) => event.data), [1]);
+    });
+
+    it('is read by readAll like any append', async () => {
+      const store = await freshStore();
+      await store.startStreams([{ streamId: 's-1', events: [{ type: 'A', data: null }] }, { streamId: 's-2', events: [{ type: 'B', data: null }] }]);
+      const { events } = await store.readAll({ after: START, limit: 10 });
+      assert.deepEqual(events.map((event) => event.streamId), ['s-1', 's-2']);
+    });
+  });
+
   describe('expected versions', () => {
     it('appends at the exact version and refuses a stale one with a ConcurrencyError', async () => {
       const store = await freshStore();
