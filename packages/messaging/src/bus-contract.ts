@@ -270,6 +270,214 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
         ['old-1', 'old-2'],
       );
     });
+
+    it('hands a batch handler every message once, in per-key order, in consecutive batches of one partition', async () => {
+      const topic = unique('batch-order');
+      await bus.ensureTopics([{ name: topic, partitions: 8 }]);
+      const received = new BatchRecorder();
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        partitionsConsumedConcurrently: 4,
+        batchHandler: received.batchHandler,
+      });
+
+      const keys = Array.from({ length: 50 }, (_, index) => `key-${index}`);
+      const perKey = 20;
+      for (let round = 0; round < perKey; round += 5) {
+        const batch: OutgoingMessage[] = [];
+        for (let step = round; step < round + 5; step++) {
+          for (const key of keys) batch.push({ key, value: String(step) });
+        }
+        await bus.publish(topic, batch);
+      }
+      await waitFor(() => received.messages().length >= keys.length * perKey, 'every message');
+
+      const expected = Array.from({ length: perKey }, (_, step) => String(step));
+      for (const key of keys) {
+        assert.deepEqual(
+          received.messages().filter((message) => message.key === key).map((message) => message.value),
+          expected,
+          `order of ${key}`,
+        );
+      }
+      // Each batch picks up right after the previous one of its partition: nothing skipped, nothing repeated.
+      const nextOffsetByPartition = new Map<number, number>();
+      for (const batch of received.batches) {
+        assertWellFormedBatch(batch, topic, 500);
+        const first = Number(batch[0]!.offset);
+        assert.equal(first, nextOffsetByPartition.get(batch[0]!.partition) ?? 0, 'batch starts after the previous one');
+        nextOffsetByPartition.set(batch[0]!.partition, first + batch.length);
+      }
+    });
+
+    it('never mixes partitions in a batch and never exceeds maxBatchSize', async () => {
+      const topic = unique('batch-size');
+      await bus.ensureTopics([{ name: topic, partitions: 3 }]);
+      const sent = numberedMessages(300);
+      // Published before subscribing, so a backlog is waiting and batches can fill up.
+      await bus.publish(topic, sent);
+      const received = new BatchRecorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], batchHandler: received.batchHandler, maxBatchSize: 7 });
+      await waitFor(() => received.messages().length >= sent.length, 'every message');
+
+      assert.equal(received.messages().length, sent.length);
+      assert.deepEqual(received.distinctValues(), new Set(sent.map((message) => message.value)));
+      for (const batch of received.batches) assertWellFormedBatch(batch, topic, 7);
+      assert.ok(
+        received.batches.some((batch) => batch.length === 7),
+        'a waiting backlog is handed over in full batches',
+      );
+    });
+
+    it('caps batches at 500 messages by default', async () => {
+      const topic = unique('batch-default');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const sent = numberedMessages(1_200);
+      await bus.publish(topic, sent);
+      const received = new BatchRecorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], batchHandler: received.batchHandler });
+      await waitFor(() => received.messages().length >= sent.length, 'every message');
+
+      for (const batch of received.batches) assertWellFormedBatch(batch, topic, 500);
+      assert.equal(Math.max(...received.batches.map((batch) => batch.length)), 500);
+      assert.deepEqual(
+        received.messages().map((message) => message.value),
+        sent.map((message) => message.value),
+      );
+    });
+
+    it('delivers a failed batch again as it was, and nothing later of its partition before it succeeds', async () => {
+      const topic = unique('batch-redelivery');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const calls: Array<{ offsets: string[]; values: string[]; failed: boolean }> = [];
+      const reported: Array<{ offset: string; attempt: number }> = [];
+      let failuresLeft = 2;
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        maxBatchSize: 3,
+        batchHandler: async (messages) => {
+          const failed = failuresLeft > 0 && messages.some((message) => message.value === 'm5');
+          if (failed) failuresLeft--;
+          calls.push({
+            offsets: messages.map((message) => message.offset),
+            values: messages.map((message) => message.value),
+            failed,
+          });
+          if (failed) throw new Error('batch handler failed on purpose');
+        },
+        onHandlerError: (_error, message, attempt) => reported.push({ offset: message.offset, attempt }),
+      });
+
+      const values = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
+      await bus.publish(topic, values.map((value) => ({ key: 'one-key', value })));
+      await waitFor(() => calls.some((call) => !call.failed && call.values.includes('m8')), 'the last message');
+
+      const firstFailure = calls.findIndex((call) => call.failed);
+      assert.ok(firstFailure >= 0, 'the batch with m5 failed');
+      const failedBatch = calls[firstFailure]!;
+      // The two calls right after the first failure are the same batch: a retry, then its success.
+      assert.deepEqual(
+        calls.slice(firstFailure, firstFailure + 3).map((call) => [call.offsets, call.failed]),
+        [
+          [failedBatch.offsets, true],
+          [failedBatch.offsets, true],
+          [failedBatch.offsets, false],
+        ],
+      );
+      assert.deepEqual(
+        calls.filter((call) => !call.failed).flatMap((call) => call.values),
+        values,
+        'every message handled successfully once, in order',
+      );
+      assert.deepEqual(reported, [
+        { offset: failedBatch.offsets[0], attempt: 1 },
+        { offset: failedBatch.offsets[0], attempt: 2 },
+      ]);
+    });
+
+    it('commits a batch only after it succeeded: a new consumer of the group resumes at the failed batch', async () => {
+      const topic = unique('batch-handoff');
+      const groupId = unique('group');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const calls: Array<{ values: string[]; failed: boolean }> = [];
+      const first = await subscribe({
+        groupId,
+        topics: [topic],
+        maxBatchSize: 2,
+        batchHandler: async (messages) => {
+          const values = messages.map((message) => message.value);
+          const failed = values.includes('m3');
+          calls.push({ values, failed });
+          if (failed) throw new Error('cannot handle m3 yet');
+        },
+      });
+      const values = ['m1', 'm2', 'm3', 'm4', 'm5'];
+      await bus.publish(topic, values.map((value) => ({ key: 'one-key', value })));
+      await waitFor(() => calls.filter((call) => call.failed).length >= 2, 'the batch with m3 to fail twice');
+      await first.close();
+
+      const firstFailure = calls.findIndex((call) => call.failed);
+      const failedBatch = calls[firstFailure]!.values;
+      assert.ok(
+        calls.slice(firstFailure).every((call) => call.failed && call.values.join() === failedBatch.join()),
+        'after the failure only the failed batch was tried again',
+      );
+      const handledBeforeFailure = calls.slice(0, firstFailure).flatMap((call) => call.values);
+
+      const successor = new BatchRecorder();
+      await subscribe({ groupId, topics: [topic], batchHandler: successor.batchHandler });
+      await waitFor(() => successor.distinctValues().has('m5'), 'the successor to reach m5');
+
+      assert.deepEqual(
+        successor.messages().map((message) => message.value),
+        values.slice(handledBeforeFailure.length),
+        'the successor starts at the first message of the failed batch',
+      );
+      assert.deepEqual(handledBeforeFailure, values.slice(0, values.indexOf(failedBatch[0]!)));
+    });
+
+    it('delivers a lone message at once as a batch of 1', async () => {
+      const topic = unique('batch-lone');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const received = new BatchRecorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], batchHandler: received.batchHandler });
+
+      // Nothing else is published while waiting: a bus that held out for a fuller batch would time out.
+      await bus.publish(topic, [{ key: 'lone-key', value: 'lone-1' }]);
+      await waitFor(() => received.batches.length >= 1, 'the first lone message');
+      await bus.publish(topic, [{ key: 'lone-key', value: 'lone-2' }]);
+      await waitFor(() => received.batches.length >= 2, 'the second lone message');
+
+      assert.deepEqual(
+        received.batches.map((batch) => batch.map((message) => message.value)),
+        [['lone-1'], ['lone-2']],
+      );
+    });
+
+    it('refuses a subscription without exactly one handler or with a bad maxBatchSize', async () => {
+      const topic = unique('batch-options');
+      const groupId = unique('group');
+      const handler = async (): Promise<void> => undefined;
+      const batchHandler = async (): Promise<void> => undefined;
+      // The types already refuse these; subscribe must refuse them too (for callers that cast).
+      // @ts-expect-error: one handler or the other, not both
+      const both: SubscribeOptions = { groupId, topics: [topic], handler, batchHandler };
+      // @ts-expect-error: nor neither
+      const neither: SubscribeOptions = { groupId, topics: [topic] };
+      // @ts-expect-error: maxBatchSize belongs to batchHandler
+      const sizedHandler: SubscribeOptions = { groupId, topics: [topic], handler, maxBatchSize: 10 };
+      await assert.rejects(bus.subscribe(both), /exactly one of handler and batchHandler/);
+      await assert.rejects(bus.subscribe(neither), /exactly one of handler and batchHandler/);
+      await assert.rejects(bus.subscribe(sizedHandler), /maxBatchSize applies only with batchHandler/);
+      for (const maxBatchSize of [0, -1, 2.5, Number.NaN]) {
+        await assert.rejects(
+          bus.subscribe({ groupId, topics: [topic], batchHandler, maxBatchSize }),
+          /maxBatchSize must be a positive integer/,
+        );
+      }
+    });
   });
 }
 
@@ -288,6 +496,32 @@ class Recorder {
     assert.ok(message, `a message with value ${value}`);
     return message;
   }
+}
+
+class BatchRecorder {
+  readonly batches: IncomingMessage[][] = [];
+  readonly batchHandler = async (messages: IncomingMessage[]): Promise<void> => {
+    this.batches.push([...messages]);
+  };
+
+  messages(): IncomingMessage[] {
+    return this.batches.flat();
+  }
+
+  distinctValues(): Set<string> {
+    return new Set(this.messages().map((message) => message.value));
+  }
+}
+
+/** 1..maxBatchSize messages of one partition of `topic`, with consecutive offsets. */
+function assertWellFormedBatch(batch: readonly IncomingMessage[], topic: string, maxBatchSize: number): void {
+  assert.ok(batch.length >= 1 && batch.length <= maxBatchSize, `batch of ${batch.length} within 1..${maxBatchSize}`);
+  const first = batch[0]!;
+  batch.forEach((message, index) => {
+    assert.equal(message.topic, topic);
+    assert.equal(message.partition, first.partition, 'one partition per batch');
+    assert.equal(Number(message.offset), Number(first.offset) + index, 'consecutive offsets');
+  });
 }
 
 function numberedMessages(count: number, prefix = 'msg'): OutgoingMessage[] {

@@ -204,6 +204,98 @@ describe('in-process bus', () => {
     }
   });
 
+  it('cuts a waiting backlog into batches of maxBatchSize and the rest', async () => {
+    const bus = createInProcessBus();
+    await bus.ensureTopics([{ name: 't', partitions: 1 }]);
+    await bus.publish('t', Array.from({ length: 10 }, (_, index) => ({ key: 'k', value: String(index) })));
+    const batches: string[][] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      maxBatchSize: 4,
+      batchHandler: async (messages) => void batches.push(messages.map((message) => message.offset)),
+    });
+    await bus.settled();
+    assert.deepEqual(batches, [
+      ['0', '1', '2', '3'],
+      ['4', '5', '6', '7'],
+      ['8', '9'],
+    ]);
+    await bus.close();
+  });
+
+  it('gathers what was published while a batch was being handled into the next batch', async () => {
+    const bus = createInProcessBus();
+    await bus.ensureTopics([{ name: 't', partitions: 1 }]);
+    const release = gate();
+    const batches: string[][] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      batchHandler: async (messages) => {
+        batches.push(messages.map((message) => message.value));
+        if (batches.length === 1) await release.opened;
+      },
+    });
+    await bus.publish('t', [{ key: 'k', value: 'a' }]);
+    await waitUntil(() => batches.length === 1, 'the first batch', 5_000);
+    for (const value of ['b', 'c', 'd']) await bus.publish('t', [{ key: 'k', value }]);
+    release.open();
+    await bus.settled();
+    assert.deepEqual(batches, [['a'], ['b', 'c', 'd']]);
+    await bus.close();
+  });
+
+  it('delivers a failed batch again without what arrived meanwhile', async () => {
+    const bus = createInProcessBus({ redeliveryDelayMs: 1 });
+    await bus.ensureTopics([{ name: 't', partitions: 1 }]);
+    const batches: string[][] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      batchHandler: async (messages) => {
+        batches.push(messages.map((message) => message.value));
+        if (batches.length === 1) {
+          await bus.publish('t', [{ key: 'k', value: 'later' }]);
+          throw new Error('first attempt fails');
+        }
+      },
+    });
+    await bus.publish('t', [
+      { key: 'k', value: 'first' },
+      { key: 'k', value: 'second' },
+    ]);
+    await bus.settled();
+    assert.deepEqual(batches, [['first', 'second'], ['first', 'second'], ['later']]);
+    await bus.close();
+  });
+
+  it('settled() waits for batch subscribers through redelivery, and handled batches are trimmed', async () => {
+    const bus = createInProcessBus({ redeliveryDelayMs: 1 });
+    await bus.ensureTopics([{ name: 't', partitions: 2 }]);
+    let failures = 0;
+    const handled: string[] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      maxBatchSize: 3,
+      batchHandler: async (messages) => {
+        if (failures < 2) {
+          failures++;
+          throw new Error('not yet');
+        }
+        handled.push(...messages.map((message) => message.value));
+      },
+    });
+    const sent = Array.from({ length: 20 }, (_, index) => ({ key: `k${index}`, value: String(index) }));
+    await bus.publish('t', sent);
+    await bus.settled();
+    assert.equal(failures, 2);
+    assert.deepEqual(handled.sort(), sent.map((message) => message.value).sort());
+    assert.deepEqual(bus.retainedMessages('t'), [0, 0]);
+    await bus.close();
+  });
+
   it('close() waits for handlers in flight, fails pending settled() calls and refuses further use', async () => {
     const bus = createInProcessBus();
     const release = gate();

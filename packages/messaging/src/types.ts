@@ -22,26 +22,58 @@ export interface TopicSpec {
   replicationFactor?: number;
 }
 
-export interface SubscribeOptions {
+/** Handles one message; see `MessageSubscribeOptions`. */
+export type MessageHandler = (message: IncomingMessage) => Promise<void>;
+
+/** Handles 1..maxBatchSize consecutive messages of one partition; see `BatchSubscribeOptions`. */
+export type BatchHandler = (messages: IncomingMessage[]) => Promise<void>;
+
+/** What every subscription takes, whichever way its messages are handed over. */
+export interface CommonSubscribeOptions {
   /** Consumers sharing a groupId split the partitions; each group sees every message. */
   groupId: string;
   topics: string[];
   /** Where a group with no committed offset starts. Default true (earliest). */
   fromBeginning?: boolean;
+  /** How many partitions are handled at once by this consumer (default 1). */
+  partitionsConsumedConcurrently?: number;
+  /**
+   * Told about every handler failure before the message (or batch) is delivered again (for logs and
+   * metrics; it must not throw). `message` is the failed message, or the first message of the failed
+   * batch; `attempt` counts the failed deliveries of it, from 1.
+   */
+  onHandlerError?: (error: unknown, message: IncomingMessage, attempt: number) => void;
+}
+
+/** One handler call per message. */
+export interface MessageSubscribeOptions extends CommonSubscribeOptions {
   /**
    * Called once per message, in order per partition. The offset is committed only after it resolves;
    * if it throws, the same message is delivered again (after a short backoff), and later messages of
    * that partition wait.
    */
-  handler: (message: IncomingMessage) => Promise<void>;
-  /** How many partitions are handled at once by this consumer (default 1). */
-  partitionsConsumedConcurrently?: number;
-  /**
-   * Told about every handler failure before the message is delivered again (for logs and metrics;
-   * it must not throw). `attempt` counts the failed deliveries of this message, from 1.
-   */
-  onHandlerError?: (error: unknown, message: IncomingMessage, attempt: number) => void;
+  handler: MessageHandler;
+  batchHandler?: never;
+  maxBatchSize?: never;
 }
+
+/** One handler call per batch: for consumers that apply many messages in one transaction. */
+export interface BatchSubscribeOptions extends CommonSubscribeOptions {
+  /**
+   * Called with 1..maxBatchSize messages of one partition, in offset order and consecutive, starting
+   * right after the last batch this group handled there. Whatever is available is delivered at once
+   * (never waits to fill a batch; a lone message is a batch of 1). Offsets up to the batch's last
+   * message are committed only after it resolves; if it throws, the same batch is delivered again
+   * (after a short backoff), and later messages of that partition wait.
+   */
+  batchHandler: BatchHandler;
+  /** Most messages in one call; a positive integer, default 500. */
+  maxBatchSize?: number;
+  handler?: never;
+}
+
+/** Exactly one of `handler` and `batchHandler`; `subscribe` rejects anything else. */
+export type SubscribeOptions = MessageSubscribeOptions | BatchSubscribeOptions;
 
 export interface Subscription {
   close(): Promise<void>;

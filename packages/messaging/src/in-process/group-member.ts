@@ -1,3 +1,4 @@
+import { reportHandlerError, type Delivery } from '../delivery.js';
 import type { IncomingMessage, SubscribeOptions } from '../types.js';
 import { SlotLimiter } from './slot-limiter.js';
 
@@ -5,26 +6,30 @@ import { SlotLimiter } from './slot-limiter.js';
 export class GroupMember {
   readonly topics: ReadonlySet<string>;
   readonly slots: SlotLimiter;
+  readonly maxBatchSize: number;
   closed = false;
+  private readonly deliver: Delivery['deliver'];
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
 
   constructor(
     readonly groupId: string,
     topics: readonly string[],
-    readonly handler: (message: IncomingMessage) => Promise<void>,
-    readonly onHandlerError: SubscribeOptions['onHandlerError'],
+    delivery: Delivery,
+    private readonly onHandlerError: SubscribeOptions['onHandlerError'],
     concurrency: number,
   ) {
     this.topics = new Set(topics);
     this.slots = new SlotLimiter(concurrency);
+    this.deliver = delivery.deliver;
+    this.maxBatchSize = delivery.maxBatchSize;
   }
 
-  /** Runs the handler, counting it as in flight so `whenIdle` can wait for it. */
-  async handle(message: IncomingMessage): Promise<void> {
+  /** Runs the handler on a batch, counting it as in flight so `whenIdle` can wait for it. */
+  async handle(batch: IncomingMessage[]): Promise<void> {
     this.inFlight++;
     try {
-      await this.handler(message);
+      await this.deliver(batch);
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.idleWaiters.length > 0) {
@@ -35,12 +40,8 @@ export class GroupMember {
     }
   }
 
-  reportFailure(error: unknown, message: IncomingMessage, attempt: number): void {
-    try {
-      this.onHandlerError?.(error, message, attempt);
-    } catch {
-      // A failing error reporter must not stop redelivery.
-    }
+  reportFailure(error: unknown, batch: readonly IncomingMessage[], attempt: number): void {
+    reportHandlerError(this.onHandlerError, error, batch, attempt);
   }
 
   /** Resolves when no handler call of this member is running. */

@@ -1,4 +1,5 @@
 import { abortableDelay } from '../abortable-delay.js';
+import { deliveryFor } from '../delivery.js';
 import { partitionFor } from '../partitioner.js';
 import type {
   Bus,
@@ -103,7 +104,7 @@ class MemoryBus implements InProcessBus {
     const member = new GroupMember(
       options.groupId,
       options.topics,
-      options.handler,
+      deliveryFor(options),
       options.onHandlerError,
       options.partitionsConsumedConcurrently ?? 1,
     );
@@ -198,32 +199,38 @@ class MemoryBus implements InProcessBus {
 
   private async pump(cursor: PartitionCursor): Promise<void> {
     let failedAttempts = 0;
+    // After a failure the same member gets the same batch again, not one grown by later messages.
+    let retryOwner: GroupMember | undefined;
+    let retrySize = 0;
     try {
       for (;;) {
         const owner = cursor.owner;
-        if (!owner || this.closed) return;
-        const message = cursor.log.read(cursor.committed);
-        if (!message) return;
+        if (!owner || this.closed || !cursor.hasBacklog) return;
         if (!owner.slots.tryAcquire()) await owner.slots.acquire();
         if (cursor.owner !== owner) {
           owner.slots.release();
           continue;
         }
+        // Read only now, so a batch takes in whatever arrived while waiting for the slot.
+        const batch = cursor.log.readFrom(cursor.committed, owner === retryOwner ? retrySize : owner.maxBatchSize);
         let handled = false;
         try {
-          await owner.handle(message);
+          await owner.handle(batch);
           handled = true;
         } catch (error) {
           failedAttempts++;
-          owner.reportFailure(error, message, failedAttempts);
+          owner.reportFailure(error, batch, failedAttempts);
         } finally {
           owner.slots.release();
         }
         if (handled) {
           failedAttempts = 0;
-          cursor.commitNext();
+          retryOwner = undefined;
+          cursor.commit(batch.length);
           this.trim(cursor);
         } else {
+          retryOwner = owner;
+          retrySize = batch.length;
           await abortableDelay(this.redeliveryDelayMs, this.shutdown.signal);
         }
       }

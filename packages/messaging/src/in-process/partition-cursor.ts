@@ -37,8 +37,9 @@ export class PartitionCursor {
     return true;
   }
 
-  commitNext(): void {
-    this.committed++;
+  /** Marks the next `count` messages as handled. */
+  commit(count: number): void {
+    this.committed += count;
     if (this.waits.length > 0) this.releaseWaits((target) => target <= this.committed);
   }
 

@@ -24,9 +24,11 @@ export class PartitionLog {
     this.entries.push(build(this.endOffset));
   }
 
-  read(offset: number): IncomingMessage | undefined {
-    if (offset < this.start) return undefined;
-    return this.entries[this.head + offset - this.start];
+  /** Up to `limit` consecutive messages from `offset` on (fewer, or none, if the log ends sooner). */
+  readFrom(offset: number, limit: number): IncomingMessage[] {
+    if (offset < this.start) return [];
+    const first = this.head + offset - this.start;
+    return this.entries.slice(first, first + limit);
   }
 
   /** Forgets every message below `offset`. */

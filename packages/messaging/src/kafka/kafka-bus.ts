@@ -1,5 +1,6 @@
 import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
 import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
+import { deliveryFor } from '../delivery.js';
 import { CoalescingPublisher } from './coalescing-publisher.js';
 import { kafkaLogCreator } from './kafka-log.js';
 import { KafkaSubscription } from './kafka-subscription.js';
@@ -82,7 +83,8 @@ class KafkaBus implements Bus {
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
     if (options.topics.length === 0) throw new Error('subscribe needs at least one topic');
-    const subscription = new KafkaSubscription(this.kafka, () => this.admin(), options, {
+    const delivery = deliveryFor(options);
+    const subscription = new KafkaSubscription(this.kafka, () => this.admin(), options, delivery, {
       redeliveryDelayMs: this.options.redeliveryDelayMs ?? 100,
       maxRedeliveryDelayMs: 5_000,
       joinTimeoutMs: this.options.joinTimeoutMs ?? 60_000,

@@ -1,6 +1,7 @@
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { abortableDelay } from '../abortable-delay.js';
-import type { SubscribeOptions, Subscription } from '../types.js';
+import { reportHandlerError, type Delivery } from '../delivery.js';
+import type { IncomingMessage, SubscribeOptions, Subscription } from '../types.js';
 import { toIncomingMessage } from './kafka-message.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
@@ -32,6 +33,7 @@ export class KafkaSubscription implements Subscription {
     private readonly kafka: Kafka,
     private readonly admin: () => Promise<Admin>,
     private readonly options: SubscribeOptions,
+    private readonly delivery: Delivery,
     private readonly settings: KafkaSubscriptionSettings,
   ) {}
 
@@ -143,31 +145,41 @@ export class KafkaSubscription implements Subscription {
     if (this.stopping.signal.aborted) await this.consumer?.disconnect().catch(() => undefined);
   }
 
+  /**
+   * Hands a fetched batch to the handler in chunks of up to maxBatchSize (1 for a per-message
+   * handler). A failing chunk is retried in place, so the rest of its partition waits behind it.
+   */
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     const shouldStop = (): boolean => this.stopping.signal.aborted || !isRunning() || isStale();
+    const { deliver, maxBatchSize } = this.delivery;
+    const fetched = batch.messages;
     this.committer.attach(payload);
     let failure: unknown;
     try {
-      for (const raw of batch.messages) {
+      for (let start = 0; start < fetched.length; start += maxBatchSize) {
         if (shouldStop()) break;
-        const message = toIncomingMessage(batch.topic, batch.partition, raw);
+        const end = Math.min(start + maxBatchSize, fetched.length);
+        const chunk: IncomingMessage[] = [];
+        for (let index = start; index < end; index++) {
+          chunk.push(toIncomingMessage(batch.topic, batch.partition, fetched[index]!));
+        }
         let handled = false;
         for (let attempt = 1; !handled; attempt++) {
           try {
-            await this.options.handler(message);
+            await deliver(chunk);
             handled = true;
           } catch (error) {
-            this.reportFailure(error, message, attempt);
-            // Commit what succeeded first, so whoever takes this partition over starts at this message.
+            reportHandlerError(this.options.onHandlerError, error, chunk, attempt);
+            // Commit what succeeded first, so whoever takes this partition over starts at this chunk.
             await this.committer.commitNow();
             await abortableDelay(this.redeliveryDelay(attempt), this.stopping.signal);
             if (shouldStop()) return;
-            // Throws when the group rebalances; kafkajs then rejoins and this message is fetched again.
+            // Throws when the group rebalances; kafkajs then rejoins and this chunk is fetched again.
             await heartbeat();
           }
         }
-        resolveOffset(raw.offset);
+        resolveOffset(fetched[end - 1]!.offset);
         await heartbeat();
         await this.committer.commitSoon();
       }
@@ -187,13 +199,5 @@ export class KafkaSubscription implements Subscription {
 
   private redeliveryDelay(attempt: number): number {
     return Math.min(this.settings.redeliveryDelayMs * 2 ** (attempt - 1), this.settings.maxRedeliveryDelayMs);
-  }
-
-  private reportFailure(error: unknown, message: Parameters<SubscribeOptions['handler']>[0], attempt: number): void {
-    try {
-      this.options.onHandlerError?.(error, message, attempt);
-    } catch {
-      // A failing error reporter must not stop redelivery.
-    }
   }
 }
