@@ -40,3 +40,37 @@ export function idempotentHandler(options: IdempotentHandlerOptions): (message: 
     });
   };
 }
+
+export interface IdempotentBatchHandlerOptions {
+  sql: SqlClient;
+  schema: string;
+  consumer: string;
+  /** Applies the events not seen before, in delivery order, inside the transaction that records their ids. */
+  applyBatch: (envelopes: IntegrationEnvelope[], tx: SqlExecutor) => Promise<void>;
+}
+
+/**
+ * The batch form of idempotentHandler: one transaction records the ids of a whole delivered batch and
+ * applies only the events whose ids were new, so a redelivered batch changes nothing twice.
+ */
+export function idempotentBatchHandler(options: IdempotentBatchHandlerOptions): (messages: IncomingMessage[]) => Promise<void> {
+  const { sql, schema, consumer, applyBatch } = options;
+  const record = `INSERT INTO ${schema}.processed_events (consumer, event_id)
+                  SELECT $1, id::uuid FROM jsonb_array_elements_text($2::jsonb) AS ids(id)
+                  ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`;
+  return async (messages) => {
+    const envelopes = uniqueById(messages.map(parseEnvelope));
+    await sql.transaction(async (tx) => {
+      const { rows } = await tx.query<{ event_id: string }>(record, [consumer, JSON.stringify(envelopes.map((envelope) => envelope.eventId))]);
+      if (rows.length === 0) return;
+      const fresh = new Set(rows.map((row) => row.event_id));
+      await applyBatch(envelopes.filter((envelope) => fresh.has(envelope.eventId)), tx);
+    });
+  };
+}
+
+/** A batch can hold one event twice (published twice before a checkpoint); keep the first. */
+function uniqueById(envelopes: IntegrationEnvelope[]): IntegrationEnvelope[] {
+  const seen = new Set<string>();
+  return envelopes.filter((envelope) => !seen.has(envelope.eventId) && seen.add(envelope.eventId));
+}

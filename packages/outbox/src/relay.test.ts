@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { createPgliteClient, createPostgresClient, EventStore, type SqlClient } from '@vop/event-store';
+import { createPgliteClient, createPostgresClient, EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { type Bus, createInProcessBus, createKafkaBus } from '@vop/messaging';
 import { createTestDatabase, eventually, requireEnv } from '@vop/testing';
-import { idempotentHandler, migrateInbox } from './inbox.js';
+import { idempotentBatchHandler, idempotentHandler, migrateInbox } from './inbox.js';
 import { OutboxRelay } from './relay.js';
 
 class SimulatedCrash extends Error {}
@@ -39,29 +39,42 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
       }
 
       let deliveries = 0;
-      for (const model of ['model-a', 'model-b']) {
-        const subscription = await bus.subscribe({
-          groupId: `${model}-${suffix}`,
-          topics: [topic],
-          fromBeginning: true,
-          handler: async (message) => {
-            deliveries++;
-            await idempotentHandler({
-              sql,
-              schema: 'outbox_test',
-              consumer: model,
-              apply: async (envelope, tx) => {
-                await tx.query(
-                  `INSERT INTO outbox_test.applied (model, event_id, times) VALUES ($1, $2, 1)
-                   ON CONFLICT (model, event_id) DO UPDATE SET times = outbox_test.applied.times + 1`,
-                  [model, envelope.eventId],
-                );
-              },
-            })(message);
-          },
-        });
-        cleanups.push(() => subscription.close());
-      }
+      const applyTo = (model: string) => async (envelope: { eventId: string }, tx: SqlExecutor) => {
+        await tx.query(
+          `INSERT INTO outbox_test.applied (model, event_id, times) VALUES ($1, $2, 1)
+           ON CONFLICT (model, event_id) DO UPDATE SET times = outbox_test.applied.times + 1`,
+          [model, envelope.eventId],
+        );
+      };
+      // model-a applies message by message, model-b in batches: both must apply each event once.
+      const perMessage = idempotentHandler({ sql, schema: 'outbox_test', consumer: 'model-a', apply: applyTo('model-a') });
+      const subscriptionA = await bus.subscribe({
+        groupId: `model-a-${suffix}`,
+        topics: [topic],
+        fromBeginning: true,
+        handler: async (message) => {
+          deliveries++;
+          await perMessage(message);
+        },
+      });
+      const perBatch = idempotentBatchHandler({
+        sql,
+        schema: 'outbox_test',
+        consumer: 'model-b',
+        applyBatch: async (envelopes, tx) => {
+          for (const envelope of envelopes) await applyTo('model-b')(envelope, tx);
+        },
+      });
+      const subscriptionB = await bus.subscribe({
+        groupId: `model-b-${suffix}`,
+        topics: [topic],
+        fromBeginning: true,
+        batchHandler: async (messages) => {
+          deliveries += messages.length;
+          await perBatch(messages);
+        },
+      });
+      cleanups.push(() => subscriptionA.close(), () => subscriptionB.close());
 
       const route = (event: { streamId: string }) => ({ topic, key: event.streamId });
       const crashing = new OutboxRelay({

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { ServiceConfig } from '@vop/config';
 import { createPgliteClient } from '@vop/event-store';
 import { createGateway, startHttpsServer } from '@vop/gateway';
-import { createMatchingService, exactFoldMatcher, type NameMatcher } from '@vop/matching';
+import { createMatchingService, type NameMatcher } from '@vop/matching';
+import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { ensureDevPki, type DevPki } from '@vop/pki';
@@ -35,7 +36,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const bus = createInProcessBus();
   // One registry for the one process: both services' metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
-  const matching = createMatchingService({ sql, bus, logger: logger.child({ component: 'matching' }), matcher: options.matcher ?? exactFoldMatcher, metrics });
+  const matching = createMatchingService({ sql, bus, logger: logger.child({ component: 'matching' }), matcher: options.matcher ?? createNameMatcher(), metrics });
   const gateway = createGateway({
     sql,
     bus,

@@ -10,6 +10,7 @@ import { createHttpApp } from './http/app.js';
 import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import { completedDataOf, findVerification, migrateVerificationsReadModel } from './verifications/read-model.js';
+import { verificationRecorder } from './verifications/request.js';
 import { verificationRoutes } from './verifications/routes.js';
 import { CompletionWaiters } from './verifications/waiters.js';
 
@@ -80,7 +81,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
       accountRoutes(store),
-      verificationRoutes({ store, waiters, deadlineMs: options.verifyDeadlineMs }),
+      verificationRoutes({ store, record: verificationRecorder(store), waiters, deadlineMs: options.verifyDeadlineMs }),
     ],
   });
 
@@ -93,7 +94,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await migrateAccountsReadModel(sql, schema);
       await migrateVerificationsReadModel(sql, schema);
       await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
-      subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace })));
+      subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace, logger })));
       await relay.start();
       logger.info({ instanceId: options.instanceId }, 'gateway started');
     },

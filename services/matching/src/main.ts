@@ -4,7 +4,7 @@ import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry, metricsEndpoint } from '@vop/observability';
 import { createMatchingService } from './service.js';
-import { exactFoldMatcher } from './verifications/matcher.js';
+import { createNameMatcher } from '@vop/name-matching';
 
 /** Distributed run: one matching process; its HTTP port serves only probes. */
 const config = loadConfig();
@@ -15,7 +15,7 @@ const serveMetrics = metricsEndpoint(metrics);
 
 const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-matching-${config.VOP_INSTANCE_ID}` });
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}` });
-const matching = createMatchingService({ sql, bus, logger, matcher: exactFoldMatcher, namespace: config.VOP_KAFKA_NAMESPACE, metrics });
+const matching = createMatchingService({ sql, bus, logger, matcher: createNameMatcher(), namespace: config.VOP_KAFKA_NAMESPACE, metrics });
 let ready = false;
 
 const probes = http.createServer((req, res) => {

@@ -1,10 +1,10 @@
 import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import { OutboxRelay, idempotentHandler, migrateInbox } from '@vop/outbox';
+import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { migrateAccountProjection, parseAccountEvent, projectAccountEvent } from './accounts/projection.js';
-import { createVerificationHandler, type Decision } from './verifications/handler.js';
+import { createVerificationBatchHandler, type Decision } from './verifications/handler.js';
 import type { NameMatcher } from './verifications/matcher.js';
 
 export const MATCHING_SCHEMA = 'matching';
@@ -63,24 +63,30 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       subscriptions.push(
         await bus.subscribe({
           groupId: `${namespace}matching-accounts`,
+          onHandlerError: logHandlerError(logger, 'account-projection'),
           topics: [topics.accountEvents],
           partitionsConsumedConcurrently: 4,
-          handler: idempotentHandler({
+          batchHandler: idempotentBatchHandler({
             sql,
             schema,
             consumer: 'account-projection',
-            apply: (envelope, tx) => projectAccountEvent(tx, schema, parseAccountEvent(envelope.type, envelope.data), envelope.streamPosition ?? 1),
+            applyBatch: async (envelopes, tx) => {
+              for (const envelope of envelopes) {
+                await projectAccountEvent(tx, schema, parseAccountEvent(envelope.type, envelope.data), envelope.streamPosition ?? 1);
+              }
+            },
           }),
         }),
         await bus.subscribe({
           groupId: `${namespace}matching-verifications`,
+          onHandlerError: logHandlerError(logger, 'verification-decisions'),
           topics: [topics.verificationRequested],
           partitionsConsumedConcurrently: 8,
-          handler: idempotentHandler({
+          batchHandler: idempotentBatchHandler({
             sql,
             schema,
             consumer: 'verification-decisions',
-            apply: createVerificationHandler({ store, matcher, ...(options.metrics && { onDecided: recordDecision(options.metrics) }) }),
+            applyBatch: createVerificationBatchHandler({ store, matcher, ...(options.metrics && { onDecided: recordDecision(options.metrics) }) }),
           }),
         }),
       );

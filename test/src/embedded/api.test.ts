@@ -175,6 +175,60 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     });
   });
 
+  describe('the name-matching engine and identifiers, through the API', () => {
+    it('a typo answers CMTC with the holder name to confirm; the reason codes reach the request/result family', async () => {
+      const iban = freshIban();
+      await createAccount('Katarzyna Wiśniewska', iban, { holderType: 'person' });
+      await awaitProjection('Katarzyna Wiśniewska', iban);
+      const close = await embedded.client.post('/vop/verify', schemeRequest('Katarzyna Wisniewksa', iban));
+      assert.deepEqual(close.body, { partyNameMatch: 'CMTC', matchedName: 'Katarzyna Wiśniewska' });
+      const receipt = await embedded.client.post('/verify', { name: 'Katarzyna Wisniewksa', iban });
+      const result = await eventually(async () => {
+        const response = await embedded.client.get(`/verify/${receipt.body.request_id}`);
+        return response.status === 200 ? response : undefined;
+      });
+      assert.equal(result.body.name_match_code, 'PARTIAL');
+      assert.equal(result.body.matched_name, 'Katarzyna Wiśniewska');
+      assert.ok(result.body.reasons.includes('TYPO'), result.text);
+    });
+
+    it('a trading name on the account matches; a sister company with another legal form never does', async () => {
+      const iban = freshIban();
+      await createAccount('Müller Logistik GmbH', iban, { holderType: 'organisation', alternateNames: ['Blitzkurier'] });
+      await awaitProjection('Müller Logistik GmbH', iban);
+      assert.equal((await embedded.client.post('/vop/verify', schemeRequest('Blitzkurier', iban))).body.partyNameMatch, 'MTCH');
+      assert.equal((await embedded.client.post('/vop/verify', schemeRequest('Müller Logistik AG', iban))).body.partyNameMatch, 'NMTC');
+    });
+
+    it('party.identification is checked against the account identifiers (idMatch)', async () => {
+      const iban = freshIban();
+      await createAccount('Acme Holding SE', iban, { holderType: 'organisation', identifiers: { lei: '5299000J2N45DDNE4Y28' } });
+      await awaitProjection('Acme Holding SE', iban);
+      const same = await embedded.client.post('/vop/verify', schemeRequest('Acme Holding SE', iban, { identification: { lei: '5299000J2N45DDNE4Y28' } }));
+      assert.deepEqual(same.body, { partyNameMatch: 'MTCH', matchedName: 'Acme Holding SE', idMatch: 'MTCH' });
+      const other = await embedded.client.post('/vop/verify', schemeRequest('Acme Holding SE', iban, { identification: { lei: '529900T8BM49AURSDO55' } }));
+      assert.equal(other.body.idMatch, 'NMTC');
+    });
+
+    it('the EPC path answers by identification alone, and discloses the name only on CMTC', async () => {
+      const iban = freshIban();
+      await createAccount('Bäckerei Schmidt GmbH', iban, { holderType: 'organisation', identifiers: { lei: '5299000J2N45DDNE4Y28' } });
+      await awaitProjection('Bäckerei Schmidt GmbH', iban);
+      const epc = (party: Record<string, unknown>) => ({ ...schemeRequest(undefined, iban), party });
+      const byId = await embedded.client.post('/vop/v1/payee-verifications', epc({ identification: { lei: '5299000J2N45DDNE4Y28' } }));
+      assert.equal(byId.status, 200, byId.text);
+      assert.deepEqual(byId.body, { partyIdMatch: 'MTCH' });
+      const exact = await embedded.client.post('/vop/v1/payee-verifications', epc({ name: 'Bäckerei Schmidt GmbH' }));
+      assert.deepEqual(exact.body, { partyNameMatch: 'MTCH' });
+      const close = await embedded.client.post('/vop/v1/payee-verifications', epc({ name: 'Bäckerei Schmidt' }));
+      assert.deepEqual(close.body, { partyNameMatch: 'CMTC', matchedName: 'Bäckerei Schmidt GmbH' });
+      const neither = await embedded.client.post('/vop/v1/payee-verifications', epc({}));
+      assert.equal(neither.status, 400);
+      assert.equal(neither.body.error.code, 'VOP_004');
+      assert.equal(neither.body.error.details.reason, 'MISSING_FIELD');
+    });
+  });
+
   describe('request/result family', () => {
     it('POST /verify answers 201 with a receipt; GET /verify/{id} then gives the result', async () => {
       const iban = freshIban();

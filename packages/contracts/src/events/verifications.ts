@@ -14,7 +14,8 @@ export const VerificationRequested = z.object({
     verificationId: z.uuid(),
     family: VerificationFamily,
     iban: z.string(),
-    name: z.string(),
+    /** Absent only on the EPC path when the caller asks by identification alone. */
+    name: z.string().optional(),
     identification: PartyIdentifiers.optional(),
     requestingAgentBic: z.string().optional(),
     partyAgentBic: z.string().optional(),

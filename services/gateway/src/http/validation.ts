@@ -3,7 +3,7 @@ import { ApiError } from './errors.js';
 
 /** Reasons a field can fail, named as the scheme's details.reason (VOP_004). */
 function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return { code: 'MISSING_FIELD', reason: 'MISSING_FIELD' };
+  if ((issue.code === 'invalid_type' && issue.input === undefined) || issue.message === 'MISSING_FIELD') return { code: 'MISSING_FIELD', reason: 'MISSING_FIELD' };
   if (issue.code === 'unrecognized_keys') return { code: 'INVALID_REQUEST', reason: 'UNKNOWN_FIELD' };
   const message = issue.message;
   if (message === 'INVALID_IBAN' || message === 'INVALID_BIC' || message === 'INVALID_LEI') return { code: message, reason: message };

@@ -1,8 +1,9 @@
 import { VerificationCompleted, type VerificationCompletedData } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import { idempotentHandler, parseEnvelope } from '@vop/outbox';
-import { recordCompletedVerification } from './read-model.js';
+import type { Logger } from '@vop/observability';
+import { idempotentBatchHandler, logHandlerError, parseEnvelope } from '@vop/outbox';
+import { recordCompletedVerifications } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 
 function completedData(type: string, data: unknown): VerificationCompletedData {
@@ -21,32 +22,37 @@ export async function subscribeToCompletions(options: {
   waiters: CompletionWaiters;
   topic: string;
   groupPrefix: string;
+  logger: Logger;
 }): Promise<Subscription[]> {
-  const { bus, sql, schema, instanceId, waiters, topic, groupPrefix } = options;
+  const { bus, sql, schema, instanceId, waiters, topic, groupPrefix, logger } = options;
   const results = await bus.subscribe({
     groupId: `${groupPrefix}gateway-verification-results`,
+    onHandlerError: logHandlerError(logger, 'verification-results'),
     topics: [topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
-    handler: idempotentHandler({
+    batchHandler: idempotentBatchHandler({
       sql,
       schema,
       consumer: 'verification-results',
-      apply: async (envelope, tx) => {
-        const completed = completedData(envelope.type, envelope.data);
-        await recordCompletedVerification(tx, schema, completed);
-        waiters.notify(completed);
+      applyBatch: async (envelopes, tx) => {
+        const completions = envelopes.map((envelope) => completedData(envelope.type, envelope.data));
+        await recordCompletedVerifications(tx, schema, completions);
+        for (const completed of completions) waiters.notify(completed);
       },
     }),
   });
   const wakeups = await bus.subscribe({
     groupId: `${groupPrefix}gateway-waiters-${instanceId}`,
+    onHandlerError: logHandlerError(logger, 'verification-waiters'),
     topics: [topic],
     fromBeginning: false,
     partitionsConsumedConcurrently: 4,
-    handler: async (message) => {
-      const envelope = parseEnvelope(message);
-      waiters.notify(completedData(envelope.type, envelope.data));
+    batchHandler: async (messages) => {
+      for (const message of messages) {
+        const envelope = parseEnvelope(message);
+        waiters.notify(completedData(envelope.type, envelope.data));
+      }
     },
   });
   return [results, wakeups];

@@ -33,32 +33,29 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
 }
 
 /** Inline, in the transaction that appends VerificationRequested: the id is known before any answer. */
-export async function insertPendingVerification(
+export async function insertPendingVerifications(
   tx: SqlExecutor,
   schema: string,
-  row: { id: string; family: VerificationFamily; requestedAt: string },
+  rows: { id: string; family: VerificationFamily; requestedAt: string }[],
 ): Promise<void> {
-  await tx.query(`INSERT INTO ${schema}.verifications (id, family, status, requested_at) VALUES ($1, $2, 'PENDING', $3)`, [
-    row.id,
-    row.family,
-    row.requestedAt,
-  ]);
+  await tx.query(
+    `INSERT INTO ${schema}.verifications (id, family, status, requested_at)
+     SELECT id, family, 'PENDING', "requestedAt" FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, family text, "requestedAt" timestamptz)`,
+    [JSON.stringify(rows)],
+  );
 }
 
-export async function recordCompletedVerification(tx: SqlExecutor, schema: string, completed: VerificationCompletedData): Promise<void> {
+/** One statement for a batch of completions. */
+export async function recordCompletedVerifications(tx: SqlExecutor, schema: string, completions: VerificationCompletedData[]): Promise<void> {
+  if (completions.length === 0) return;
   await tx.query(
-    `UPDATE ${schema}.verifications
-        SET status = 'COMPLETED', outcome = $2, score = $3, matched_name = $4, reasons = $5, id_match = $6, completed_at = $7
-      WHERE id = $1`,
-    [
-      completed.verificationId,
-      completed.outcome,
-      completed.score,
-      completed.matchedName ?? null,
-      JSON.stringify(completed.reasons),
-      completed.idMatch ?? null,
-      completed.completedAt,
-    ],
+    `UPDATE ${schema}.verifications AS v
+        SET status = 'COMPLETED', outcome = c.outcome, score = c.score, matched_name = c."matchedName", reasons = c.reasons,
+            id_match = c."idMatch", completed_at = c."completedAt"
+       FROM jsonb_to_recordset($1::jsonb) AS c("verificationId" uuid, outcome text, score double precision, "matchedName" text,
+            reasons jsonb, "idMatch" text, "completedAt" timestamptz)
+      WHERE v.id = c."verificationId"`,
+    [JSON.stringify(completions)],
   );
 }
 

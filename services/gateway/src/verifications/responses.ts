@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { NOAP_REASON, outcomeTable, type SchemeVerifyResponse, type VerificationCompletedData, type VerificationResult } from '@vop/contracts';
+import { type EpcVerifyResponse, NOAP_REASON, outcomeTable, type SchemeVerifyResponse, type VerificationCompletedData, type VerificationResult } from '@vop/contracts';
 
 /** Scheme family: matchedName on MTCH and CMTC (specification), idMatch only when identification was sent. */
 export function schemeResponse(completed: VerificationCompletedData): SchemeVerifyResponse {
@@ -8,6 +8,15 @@ export function schemeResponse(completed: VerificationCompletedData): SchemeVeri
     partyNameMatch: completed.outcome,
     ...(disclose && completed.matchedName !== undefined && { matchedName: completed.matchedName }),
     ...(completed.idMatch !== undefined && { idMatch: completed.idMatch }),
+  };
+}
+
+/** EPC inter-PSP family: the name is disclosed only on a close match. */
+export function epcResponse(completed: VerificationCompletedData, nameProvided: boolean): EpcVerifyResponse {
+  return {
+    ...(nameProvided && { partyNameMatch: completed.outcome }),
+    ...(nameProvided && completed.outcome === 'CMTC' && completed.matchedName !== undefined && { matchedName: completed.matchedName }),
+    ...(completed.idMatch !== undefined && { partyIdMatch: completed.idMatch }),
   };
 }
 

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { SchemeVerifyRequest, VerificationIdParam, type VerificationRequestedData, VerifyRequest } from '@vop/contracts';
+import { EpcVerifyRequest, SchemeVerifyRequest, VerificationIdParam, type VerificationCompletedData, type VerificationRequestedData, VerifyRequest } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { Router } from 'express';
 import { errors } from '../http/errors.js';
 import { requestMetadata } from '../http/request-context.js';
 import { parseBody, parseParam } from '../http/validation.js';
 import { completedDataOf, findVerification } from './read-model.js';
-import { requestVerification } from './request.js';
-import { requestResultResponse, schemeResponse } from './responses.js';
+import type { VerificationRequest } from './request.js';
+import { epcResponse, requestResultResponse, schemeResponse } from './responses.js';
 import type { CompletionWaiters } from './waiters.js';
 
 export interface VerificationRoutesOptions {
   store: EventStore;
+  /** Records a request (event + pending row); see verificationRecorder. */
+  record: (request: VerificationRequest) => Promise<void>;
   waiters: CompletionWaiters;
   /** How long a synchronous caller waits for the outcome before the timeout error (design §4: 2 s). */
   deadlineMs: number;
@@ -23,8 +25,22 @@ function newRequest(fields: Omit<VerificationRequestedData, 'verificationId' | '
 
 const unknownVerification = () => errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
-export function verificationRoutes({ store, waiters, deadlineMs }: VerificationRoutesOptions): Router {
+export function verificationRoutes({ store, record, waiters, deadlineMs }: VerificationRoutesOptions): Router {
   const router = Router();
+
+  /** Records the request and waits for its outcome; the waiter is registered before the commit. */
+  async function verifyNow(request: VerificationRequestedData, metadata: Record<string, string>): Promise<VerificationCompletedData> {
+    const completion = waiters.wait(request.verificationId, deadlineMs);
+    try {
+      await record({ data: request, metadata });
+    } catch (error) {
+      waiters.cancel(request.verificationId);
+      throw error;
+    }
+    const completed = await completion;
+    if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
+    return completed;
+  }
 
   router.post('/vop/verify', async (req, res) => {
     const body = parseBody(SchemeVerifyRequest, req.body);
@@ -37,18 +53,25 @@ export function verificationRoutes({ store, waiters, deadlineMs }: VerificationR
       requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
       partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
     });
-    // Registered before the commit, so no completion can overtake the waiter.
-    const completion = waiters.wait(request.verificationId, deadlineMs);
-    try {
-      await requestVerification(store, request, requestMetadata(req));
-    } catch (error) {
-      waiters.cancel(request.verificationId);
-      throw error;
-    }
-    const completed = await completion;
-    if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
+    const completed = await verifyNow(request, requestMetadata(req));
     res.setHeader('X-Verification-ID', request.verificationId);
     res.json(schemeResponse(completed));
+  });
+
+  router.post('/vop/v1/payee-verifications', async (req, res) => {
+    const body = parseBody(EpcVerifyRequest, req.body);
+    const { name, identification } = body.party;
+    const request = newRequest({
+      family: 'epc',
+      iban: body.partyAccount.iban,
+      ...(name !== undefined && { name }),
+      ...(identification && { identification }),
+      requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
+      partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
+    });
+    const completed = await verifyNow(request, requestMetadata(req));
+    res.setHeader('X-Verification-ID', request.verificationId);
+    res.json(epcResponse(completed, name !== undefined));
   });
 
   router.post('/verify', async (req, res) => {
@@ -59,7 +82,7 @@ export function verificationRoutes({ store, waiters, deadlineMs }: VerificationR
       name: body.name,
       ...(body.lei && { identification: { lei: body.lei } }),
     });
-    await requestVerification(store, request, requestMetadata(req));
+    await record({ data: request, metadata: requestMetadata(req) });
     res.status(201).json({ request_id: request.verificationId, message: 'Verification request accepted' });
   });
 

@@ -75,15 +75,18 @@ interface AccountRow {
 
 const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
 
-/** The live account for an IBAN, preferring an active one when history left several rows. */
-export async function findAccountByIban(sql: SqlExecutor, schema: string, iban: string): Promise<MatchingAccount | undefined> {
+/** The live account per IBAN, preferring an active one when history left several rows; one query for a batch. */
+export async function findAccountsByIbans(sql: SqlExecutor, schema: string, ibans: string[]): Promise<Map<string, MatchingAccount>> {
   const { rows } = await sql.query<AccountRow>(
-    `SELECT account_id, iban, name, holder_type, alternate_names, identifiers, status FROM ${schema}.accounts
-      WHERE iban = $1 AND status <> 'deleted' ORDER BY (status = 'active') DESC, revision DESC LIMIT 1`,
-    [iban],
+    `SELECT DISTINCT ON (iban) account_id, iban, name, holder_type, alternate_names, identifiers, status FROM ${schema}.accounts
+      WHERE iban IN (SELECT jsonb_array_elements_text($1::jsonb)) AND status <> 'deleted'
+      ORDER BY iban, (status = 'active') DESC, revision DESC`,
+    [JSON.stringify([...new Set(ibans)])],
   );
-  const row = rows[0];
-  if (!row) return undefined;
+  return new Map(rows.map((row) => [row.iban, toMatchingAccount(row)]));
+}
+
+function toMatchingAccount(row: AccountRow): MatchingAccount {
   return {
     accountId: row.account_id,
     iban: row.iban,

@@ -1,17 +1,11 @@
 import type { PartyIdentifiers, VerificationCompletedData, VerificationRequestedData } from '@vop/contracts';
+import { matchPartyIdentification } from '@vop/name-matching';
 import type { MatchingAccount } from '../accounts/projection.js';
 import type { NameMatcher } from './matcher.js';
 
-/** Identifier check: NOAP when the account holds nothing comparable. */
+/** Identifier check (LEI, other schemes): NOAP when the account holds nothing comparable. */
 export function matchIdentification(given: PartyIdentifiers, held: PartyIdentifiers | undefined): 'MTCH' | 'NMTC' | 'NOAP' {
-  const comparable: boolean[] = [];
-  if (given.lei !== undefined && held?.lei !== undefined) comparable.push(given.lei.toUpperCase() === held.lei.toUpperCase());
-  for (const other of given.others ?? []) {
-    const sameScheme = (held?.others ?? []).filter((candidate) => candidate.scheme === other.scheme);
-    if (sameScheme.length > 0) comparable.push(sameScheme.some((candidate) => candidate.id === other.id));
-  }
-  if (comparable.length === 0) return 'NOAP';
-  return comparable.every(Boolean) ? 'MTCH' : 'NMTC';
+  return matchPartyIdentification(given, held ?? {});
 }
 
 /** Pure: the outcome for one request against the account found for its IBAN (if any). */
@@ -31,6 +25,9 @@ export function decideVerification(
       ...(request.identification && { idMatch: 'NOAP' as const }),
     };
   }
+  const idMatch = request.identification && { idMatch: matchIdentification(request.identification, account.identifiers) };
+  // The EPC path may ask by identification alone: then there is no name to match.
+  if (request.name === undefined) return { ...base, outcome: 'NOAP', score: 0, reasons: ['NAME_NOT_PROVIDED'], ...idMatch };
   const result = matcher.match(request.name, {
     ...(account.holderType && { holderType: account.holderType }),
     names: [account.name, ...account.alternateNames],
@@ -41,6 +38,6 @@ export function decideVerification(
     score: result.score,
     ...(result.matchedName !== undefined && result.outcome !== 'NMTC' && { matchedName: result.matchedName }),
     reasons: result.reasons,
-    ...(request.identification && { idMatch: matchIdentification(request.identification, account.identifiers) }),
+    ...idMatch,
   };
 }

@@ -1,7 +1,6 @@
-import { VERIFICATION_EVENT_VERSION, VerificationRequested } from '@vop/contracts';
-import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
-import type { IntegrationEnvelope } from '@vop/contracts';
-import { findAccountByIban } from '../accounts/projection.js';
+import { VERIFICATION_EVENT_VERSION, VerificationRequested, type IntegrationEnvelope } from '@vop/contracts';
+import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
+import { findAccountsByIbans } from '../accounts/projection.js';
 import { decideVerification } from './decide.js';
 import type { NameMatcher } from './matcher.js';
 
@@ -15,35 +14,28 @@ export interface Decision {
 export const completionStreamId = (verificationId: string): string => `verification-${verificationId}`;
 
 /**
- * Decides one verification and records VerificationCompleted in this service's store (the outbox relay
- * publishes it), inside the transaction that marks the request processed.
+ * Decides a batch of verifications and records their VerificationCompleted events in this service's
+ * store (the outbox relay publishes them), inside the transaction that marks the requests processed.
+ * A request already answered (the same verification id) is not answered again.
  */
-export function createVerificationHandler(options: {
-  store: EventStore;
-  matcher: NameMatcher;
-  onDecided?: (decision: Decision) => void;
-}) {
+export function createVerificationBatchHandler(options: { store: EventStore; matcher: NameMatcher; onDecided?: (decision: Decision) => void }) {
   const { store, matcher, onDecided } = options;
-  return async (envelope: IntegrationEnvelope, tx: SqlExecutor): Promise<void> => {
-    const request = VerificationRequested.parse({ type: envelope.type, data: envelope.data }).data;
-    const account = await findAccountByIban(tx, store.schema, request.iban);
-    const started = process.hrtime.bigint();
-    const completed = decideVerification(request, account, matcher, new Date());
-    onDecided?.({ family: completed.family, outcome: completed.outcome, reasons: completed.reasons, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
-    const metadata: Record<string, string> = {
-      correlationId: envelope.correlationId,
-      causationId: envelope.eventId,
-      schemaVersion: String(VERIFICATION_EVENT_VERSION),
-    };
-    if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
-    try {
-      await store.append(completionStreamId(request.verificationId), [{ type: 'VerificationCompleted', data: completed, metadata }], {
-        expectedVersion: 'no_stream',
-        tx,
-      });
-    } catch (error) {
-      // The same request published twice under one id is answered once.
-      if (!(error instanceof ConcurrencyError)) throw error;
-    }
+  return async (envelopes: IntegrationEnvelope[], tx: SqlExecutor): Promise<void> => {
+    const requests = envelopes.map((envelope) => ({ envelope, request: VerificationRequested.parse({ type: envelope.type, data: envelope.data }).data }));
+    const accounts = await findAccountsByIbans(tx, store.schema, requests.map(({ request }) => request.iban));
+    const streams = requests.map(({ envelope, request }) => {
+      const started = process.hrtime.bigint();
+      const completed = decideVerification(request, accounts.get(request.iban), matcher, new Date());
+      onDecided?.({ family: completed.family, outcome: completed.outcome, reasons: completed.reasons, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+      const metadata: Record<string, string> = {
+        correlationId: envelope.correlationId,
+        causationId: envelope.eventId,
+        schemaVersion: String(VERIFICATION_EVENT_VERSION),
+      };
+      if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
+      const event: NewEvent = { type: 'VerificationCompleted', data: completed, metadata };
+      return { streamId: completionStreamId(request.verificationId), events: [event] };
+    });
+    await store.startStreams(streams, { tx, ifExists: 'skip' });
   };
 }
