@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore, RecordedEvent } from '@vop/event-store';
+import type { Checkpoint, EventStore, RecordedEvent } from '@vop/event-store';
 import type { Bus, OutgoingMessage } from '@vop/messaging';
 import { toOutgoingMessage } from './envelope.js';
 import { Lease } from './lease.js';
@@ -40,6 +40,8 @@ export class OutboxRelay {
   private running = false;
   private loopDone: Promise<void> | undefined;
   private stopListening: (() => Promise<void>) | undefined;
+  /** Held in memory while this relay holds the lease (it is the checkpoint's only writer). */
+  private checkpoint: Checkpoint | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
@@ -65,9 +67,12 @@ export class OutboxRelay {
   /** Publishes one batch; returns how many events it published. */
   async runOnce(): Promise<number> {
     const { store, bus, name, route } = this.options;
-    const after = await store.loadCheckpoint(name);
+    const after = this.checkpoint ?? (await store.loadCheckpoint(name));
     const { events, checkpoint } = await store.readAll({ after, limit: this.batchSize });
-    if (events.length === 0) return 0;
+    if (events.length === 0) {
+      this.checkpoint = after;
+      return 0;
+    }
 
     const byTopic = new Map<string, OutgoingMessage[]>();
     const published: RecordedEvent[] = [];
@@ -83,6 +88,7 @@ export class OutboxRelay {
     if (!bus.durable) await bus.settled();
     await this.options.beforeCheckpoint?.(published);
     await store.saveCheckpoint(name, checkpoint);
+    this.checkpoint = checkpoint;
     this.options.onPublished?.(published);
     return events.length;
   }
@@ -94,8 +100,11 @@ export class OutboxRelay {
     while (this.running) {
       try {
         if (!leader || Date.now() - leaseRenewedAt > leaseMs / 3) {
+          const wasLeader = leader;
           leader = await this.lease.acquire();
           if (leader) leaseRenewedAt = Date.now();
+          // Another relay may have moved the checkpoint while this one did not hold the lease.
+          if (!wasLeader || !leader) this.checkpoint = undefined;
         }
         if (!leader) {
           await this.wakeup.wait(leaseMs / 2);
@@ -104,6 +113,7 @@ export class OutboxRelay {
         const count = await this.runOnce();
         if (count < this.batchSize) await this.wakeup.wait(this.pollIntervalMs);
       } catch (error) {
+        this.checkpoint = undefined;
         this.options.onError?.(error);
         await this.wakeup.wait(this.pollIntervalMs);
       }

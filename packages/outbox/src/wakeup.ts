@@ -1,11 +1,20 @@
-/** A latch for "something may have changed": wake() before wait() is not lost. */
+/**
+ * A latch for "something may have changed": wake() before wait() is not lost, and wake-ups within one turn
+ * of the event loop are coalesced into one (the waiter resumes with setImmediate).
+ */
 export class Wakeup {
   private pending = false;
+  private scheduled = false;
   private resolveWaiter: (() => void) | undefined;
 
   wake(): void {
     this.pending = true;
-    this.resolveWaiter?.();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.resolveWaiter?.();
+    });
   }
 
   /** Resolves at the next wake() (or at once if one came since the last wait), or after timeoutMs. */

@@ -193,8 +193,9 @@ class MemoryBus implements InProcessBus {
   private wake(cursor: PartitionCursor): void {
     if (cursor.pumping || !cursor.owner || !cursor.hasBacklog || this.closed) return;
     cursor.pumping = true;
-    // Never inside publish's or subscribe's call stack: delivery is asynchronous.
-    queueMicrotask(() => void this.pump(cursor));
+    // Never inside publish's or subscribe's call stack: delivery is asynchronous. setImmediate rather than
+    // a microtask, so everything published in this turn of the event loop goes out as one batch.
+    setImmediate(() => void this.pump(cursor));
   }
 
   private async pump(cursor: PartitionCursor): Promise<void> {
