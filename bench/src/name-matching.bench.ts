@@ -1,5 +1,5 @@
 // Name-matching throughput on one core, and the heap taken by the loaded reference tables.
-// Build: pnpm exec tsc -b bench/tsconfig.name-matching.json
+// Build: pnpm run build (the bench package compiles every file under bench/src)
 // Run:   node --expose-gc bench/dist/name-matching.bench.js   (without --expose-gc the heap figure is rougher)
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';

@@ -54,8 +54,9 @@ export async function recordCompletedVerifications(tx: SqlExecutor, schema: stri
             id_match = c."idMatch", completed_at = c."completedAt"
        FROM jsonb_to_recordset($1::jsonb) AS c("verificationId" uuid, outcome text, score double precision, "matchedName" text,
             reasons jsonb, "idMatch" text, "completedAt" timestamptz)
-      WHERE v.id = c."verificationId"`,
-    [JSON.stringify(completions)],
+      WHERE v.id = c."verificationId" AND v.id = ANY($2::uuid[])`,
+    // The array lets the planner look the rows up by primary key instead of scanning the table.
+    [JSON.stringify(completions), `{${completions.map((completed) => completed.verificationId).join(',')}}`],
   );
 }
 

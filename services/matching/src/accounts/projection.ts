@@ -79,9 +79,10 @@ const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.par
 export async function findAccountsByIbans(sql: SqlExecutor, schema: string, ibans: string[]): Promise<Map<string, MatchingAccount>> {
   const { rows } = await sql.query<AccountRow>(
     `SELECT DISTINCT ON (iban) account_id, iban, name, holder_type, alternate_names, identifiers, status FROM ${schema}.accounts
-      WHERE iban IN (SELECT jsonb_array_elements_text($1::jsonb)) AND status <> 'deleted'
+      WHERE iban = ANY($1::text[]) AND status <> 'deleted'
       ORDER BY iban, (status = 'active') DESC, revision DESC`,
-    [JSON.stringify([...new Set(ibans)])],
+    // IBANs are validated alphanumerics, so the array literal needs no quoting.
+    [`{${[...new Set(ibans)].join(',')}}`],
   );
   return new Map(rows.map((row) => [row.iban, toMatchingAccount(row)]));
 }
