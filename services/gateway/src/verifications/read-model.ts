@@ -1,3 +1,4 @@
+import { withMigrationLock } from '@vop/outbox';
 import type { VerificationCompletedData, VerificationFamily } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 
@@ -15,21 +16,23 @@ export interface VerificationRow {
 }
 
 export async function migrateVerificationsReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await sql.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  await sql.query(
-    `CREATE TABLE IF NOT EXISTS ${schema}.verifications (
-       id uuid PRIMARY KEY,
-       family text NOT NULL,
-       status text NOT NULL,
-       outcome text,
-       score double precision,
-       matched_name text,
-       reasons jsonb,
-       id_match text,
-       requested_at timestamptz NOT NULL,
-       completed_at timestamptz
-     )`,
-  );
+  await withMigrationLock(sql, schema, async (tx) => {
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.verifications (
+         id uuid PRIMARY KEY,
+         family text NOT NULL,
+         status text NOT NULL,
+         outcome text,
+         score double precision,
+         matched_name text,
+         reasons jsonb,
+         id_match text,
+         requested_at timestamptz NOT NULL,
+         completed_at timestamptz
+       )`,
+    );
+  });
 }
 
 /** Inline, in the transaction that appends VerificationRequested: the id is known before any answer. */

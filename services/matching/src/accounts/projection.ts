@@ -1,3 +1,4 @@
+import { withMigrationLock } from '@vop/outbox';
 import { AccountEvent, type HolderType, type PartyIdentifiers } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 
@@ -17,20 +18,22 @@ export interface MatchingAccount {
  * older events are ignored; a deletion leaves a tombstone so a late older event cannot revive it.
  */
 export async function migrateAccountProjection(sql: SqlClient, schema: string): Promise<void> {
-  await sql.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  await sql.query(
-    `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
-       account_id uuid PRIMARY KEY,
-       iban text NOT NULL,
-       name text NOT NULL,
-       holder_type text,
-       alternate_names jsonb NOT NULL DEFAULT '[]',
-       identifiers jsonb,
-       status text NOT NULL,
-       revision integer NOT NULL
-     )`,
-  );
-  await sql.query(`CREATE INDEX IF NOT EXISTS accounts_iban ON ${schema}.accounts (iban)`);
+  await withMigrationLock(sql, schema, async (tx) => {
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
+         account_id uuid PRIMARY KEY,
+         iban text NOT NULL,
+         name text NOT NULL,
+         holder_type text,
+         alternate_names jsonb NOT NULL DEFAULT '[]',
+         identifiers jsonb,
+         status text NOT NULL,
+         revision integer NOT NULL
+       )`,
+    );
+    await tx.query(`CREATE INDEX IF NOT EXISTS accounts_iban ON ${schema}.accounts (iban)`);
+  });
 }
 
 export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent, revision: number): Promise<void> {

@@ -1,0 +1,12 @@
+import type { SqlClient, SqlExecutor } from '@vop/event-store';
+
+/**
+ * Runs DDL for one schema under the transaction-scoped advisory lock the event store's own migration
+ * takes: `CREATE … IF NOT EXISTS` races between processes starting together otherwise.
+ */
+export async function withMigrationLock(sql: SqlClient, schema: string, migrate: (tx: SqlExecutor) => Promise<void>): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`vop-event-store:migrate:${schema}`]);
+    await migrate(tx);
+  });
+}
