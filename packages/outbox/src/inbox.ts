@@ -2,20 +2,17 @@ import type { IntegrationEnvelope } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 import type { IncomingMessage } from '@vop/messaging';
 import { parseEnvelope } from './envelope.js';
-import { withMigrationLock } from './migration-lock.js';
+import { migrateSchema } from './migration-lock.js';
 
 export async function migrateInbox(sql: SqlClient, schema: string): Promise<void> {
-  await withMigrationLock(sql, schema, async (tx) => {
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${schema}.processed_events (
+  await migrateSchema(sql, schema, [
+    `CREATE TABLE IF NOT EXISTS ${schema}.processed_events (
          consumer text NOT NULL,
          event_id uuid NOT NULL,
          processed_at timestamptz NOT NULL DEFAULT now(),
          PRIMARY KEY (consumer, event_id)
        )`,
-    );
-  });
+  ]);
 }
 
 export interface IdempotentHandlerOptions {

@@ -1,5 +1,5 @@
 import type { SqlClient } from '@vop/event-store';
-import { withMigrationLock } from './migration-lock.js';
+import { migrateSchema } from './migration-lock.js';
 
 /**
  * A time-limited lease in the database so that one relay per store publishes while others stand by;
@@ -15,12 +15,9 @@ export class Lease {
   ) {}
 
   async migrate(): Promise<void> {
-    await withMigrationLock(this.sql, this.schema, async (tx) => {
-      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await tx.query(
-        `CREATE TABLE IF NOT EXISTS ${this.schema}.leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`,
-      );
-    });
+    await migrateSchema(this.sql, this.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.schema}.leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`,
+    ]);
   }
 
   /** Takes or renews the lease; true while this holder has it. */

@@ -10,3 +10,11 @@ export async function withMigrationLock(sql: SqlClient, schema: string, migrate:
     await migrate(tx);
   });
 }
+
+/** Creates the schema if needed and runs idempotent DDL statements in it, under the migration lock. */
+export async function migrateSchema(sql: SqlClient, schema: string, statements: string[]): Promise<void> {
+  await withMigrationLock(sql, schema, async (tx) => {
+    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    for (const statement of statements) await tx.query(statement);
+  });
+}

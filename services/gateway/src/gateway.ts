@@ -9,7 +9,7 @@ import { accountRoutes } from './accounts/routes.js';
 import { createHttpApp } from './http/app.js';
 import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
-import { completedDataOf, findVerification, migrateVerificationsReadModel } from './verifications/read-model.js';
+import { findCompletedVerifications, migrateVerificationsReadModel } from './verifications/read-model.js';
 import { verificationRecorder } from './verifications/request.js';
 import { verificationRoutes } from './verifications/routes.js';
 import { CompletionWaiters } from './verifications/waiters.js';
@@ -46,12 +46,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const namespace = options.namespace ?? '';
   const topics = topicNames(namespace);
   const store = new EventStore(sql, { schema });
-  const waiters = new CompletionWaiters({
-    lookup: async (id) => {
-      const row = await findVerification(sql, schema, id);
-      return row && completedDataOf(row);
-    },
-  });
+  const waiters = new CompletionWaiters({ lookup: (ids) => findCompletedVerifications(sql, schema, ids) });
   const relay = new OutboxRelay({
     store,
     bus,

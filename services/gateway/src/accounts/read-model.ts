@@ -1,4 +1,4 @@
-import { withMigrationLock } from '@vop/outbox';
+import { migrateSchema } from '@vop/outbox';
 import type { AccountEvent } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 
@@ -14,19 +14,16 @@ export interface AccountRow {
  * GET, and the unique index that keeps one live account per IBAN. It holds no holder name.
  */
 export async function migrateAccountsReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await withMigrationLock(sql, schema, async (tx) => {
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
+  await migrateSchema(sql, schema, [
+    `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
          id uuid PRIMARY KEY,
          iban text NOT NULL,
          created_at timestamptz NOT NULL,
          updated_at timestamptz NOT NULL,
          deleted_at timestamptz
        )`,
-    );
-    await tx.query(`CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_iban ON ${schema}.accounts (iban) WHERE deleted_at IS NULL`);
-  });
+    `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_iban ON ${schema}.accounts (iban) WHERE deleted_at IS NULL`,
+  ]);
 }
 
 export const LIVE_IBAN_CONSTRAINT = 'accounts_live_iban';

@@ -1,4 +1,4 @@
-import { withMigrationLock } from '@vop/outbox';
+import { migrateSchema } from '@vop/outbox';
 import type { VerificationCompletedData, VerificationFamily } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 
@@ -16,10 +16,8 @@ export interface VerificationRow {
 }
 
 export async function migrateVerificationsReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await withMigrationLock(sql, schema, async (tx) => {
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${schema}.verifications (
+  await migrateSchema(sql, schema, [
+    `CREATE TABLE IF NOT EXISTS ${schema}.verifications (
          id uuid PRIMARY KEY,
          family text NOT NULL,
          status text NOT NULL,
@@ -31,8 +29,7 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
          requested_at timestamptz NOT NULL,
          completed_at timestamptz
        )`,
-    );
-  });
+  ]);
 }
 
 /** Inline, in the transaction that appends VerificationRequested: the id is known before any answer. */
@@ -70,6 +67,16 @@ export async function findVerification(sql: SqlExecutor, schema: string, id: str
     [id],
   );
   return rows[0];
+}
+
+/** The completed ones among these verifications, by primary key. */
+export async function findCompletedVerifications(sql: SqlExecutor, schema: string, ids: string[]): Promise<VerificationCompletedData[]> {
+  const { rows } = await sql.query<VerificationRow>(
+    `SELECT id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at
+       FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'`,
+    [`{${ids.join(',')}}`],
+  );
+  return rows.map(completedDataOf).filter((completed): completed is VerificationCompletedData => completed !== undefined);
 }
 
 export function completedDataOf(row: VerificationRow): VerificationCompletedData | undefined {

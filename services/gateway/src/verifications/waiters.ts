@@ -3,22 +3,25 @@ import type { VerificationCompletedData } from '@vop/contracts';
 interface Waiter {
   resolve: (completed: VerificationCompletedData | undefined) => void;
   timer: NodeJS.Timeout;
-  poller: NodeJS.Timeout | undefined;
+  since: number;
 }
 
 export interface CompletionWaitersOptions {
-  /** Reads a completion from the durable read model: the fallback when the fast notification misses. */
-  lookup: (verificationId: string) => Promise<VerificationCompletedData | undefined>;
+  /** Reads completions from the durable read model: the fallback when the fast notification misses. */
+  lookup: (verificationIds: string[]) => Promise<VerificationCompletedData[]>;
   fallbackPollMs?: number;
 }
 
 /**
  * Callers waiting for their verification's completion. The fast path is the completion event reaching
- * this instance; the read model is polled as a fallback so a missed notification only costs latency.
+ * this instance; one periodic sweep of the read model (a single query for every caller that has waited
+ * longer than the poll interval) is the fallback, so a missed notification only costs latency.
  */
 export class CompletionWaiters {
   private readonly waiting = new Map<string, Waiter>();
   private readonly fallbackPollMs: number;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping = false;
 
   constructor(private readonly options: CompletionWaitersOptions) {
     this.fallbackPollMs = options.fallbackPollMs ?? 250;
@@ -31,13 +34,9 @@ export class CompletionWaiters {
   /** Must be called before the request is published, so no completion can come first. */
   wait(verificationId: string, deadlineMs: number): Promise<VerificationCompletedData | undefined> {
     return new Promise((resolve) => {
-      const waiter: Waiter = {
-        resolve,
-        timer: setTimeout(() => this.settle(verificationId, undefined), deadlineMs),
-        poller: undefined,
-      };
-      this.waiting.set(verificationId, waiter);
-      this.schedulePoll(verificationId, waiter);
+      const timer = setTimeout(() => this.settle(verificationId, undefined), deadlineMs);
+      this.waiting.set(verificationId, { resolve, timer, since: Date.now() });
+      this.sweeper ??= setInterval(() => void this.sweep(), this.fallbackPollMs);
     });
   }
 
@@ -49,18 +48,19 @@ export class CompletionWaiters {
     this.settle(verificationId, undefined);
   }
 
-  private schedulePoll(verificationId: string, waiter: Waiter): void {
-    waiter.poller = setTimeout(() => {
-      this.options
-        .lookup(verificationId)
-        .then((completed) => {
-          if (completed) this.settle(verificationId, completed);
-          else if (this.waiting.get(verificationId) === waiter) this.schedulePoll(verificationId, waiter);
-        })
-        .catch(() => {
-          if (this.waiting.get(verificationId) === waiter) this.schedulePoll(verificationId, waiter);
-        });
-    }, this.fallbackPollMs);
+  private async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    const cutoff = Date.now() - this.fallbackPollMs;
+    const overdue = [...this.waiting].filter(([, waiter]) => waiter.since <= cutoff).map(([id]) => id);
+    if (overdue.length === 0) return;
+    this.sweeping = true;
+    try {
+      for (const completed of await this.options.lookup(overdue)) this.settle(completed.verificationId, completed);
+    } catch {
+      // The next sweep tries again; the deadline bounds the wait.
+    } finally {
+      this.sweeping = false;
+    }
   }
 
   private settle(verificationId: string, completed: VerificationCompletedData | undefined): void {
@@ -68,7 +68,10 @@ export class CompletionWaiters {
     if (!waiter) return;
     this.waiting.delete(verificationId);
     clearTimeout(waiter.timer);
-    if (waiter.poller) clearTimeout(waiter.poller);
+    if (this.waiting.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
     waiter.resolve(completed);
   }
 }

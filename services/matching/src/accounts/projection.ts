@@ -1,4 +1,4 @@
-import { withMigrationLock } from '@vop/outbox';
+import { migrateSchema } from '@vop/outbox';
 import { AccountEvent, type HolderType, type PartyIdentifiers } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 
@@ -18,10 +18,8 @@ export interface MatchingAccount {
  * older events are ignored; a deletion leaves a tombstone so a late older event cannot revive it.
  */
 export async function migrateAccountProjection(sql: SqlClient, schema: string): Promise<void> {
-  await withMigrationLock(sql, schema, async (tx) => {
-    await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
+  await migrateSchema(sql, schema, [
+    `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
          account_id uuid PRIMARY KEY,
          iban text NOT NULL,
          name text NOT NULL,
@@ -31,9 +29,8 @@ export async function migrateAccountProjection(sql: SqlClient, schema: string): 
          status text NOT NULL,
          revision integer NOT NULL
        )`,
-    );
-    await tx.query(`CREATE INDEX IF NOT EXISTS accounts_iban ON ${schema}.accounts (iban)`);
-  });
+    `CREATE INDEX IF NOT EXISTS accounts_iban ON ${schema}.accounts (iban)`,
+  ]);
 }
 
 export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent, revision: number): Promise<void> {
