@@ -12,3 +12,4 @@ export {
   ensureDevPki,
 } from './dev-pki.js';
 export type { DevPki } from './dev-pki.js';
+export * from './validation/index.js';

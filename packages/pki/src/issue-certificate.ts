@@ -4,6 +4,7 @@ import { subjectName } from './distinguished-name.js';
 import { exportPrivateKeyPem, generateKeyPair, importPrivateKeyPem, SIGNING_ALGORITHM } from './key-pair.js';
 import type { IssueCertificateOptions, PemPair } from './types.js';
 import { LEAF_CERTIFICATE_VALID_DAYS, validityWindow } from './validity.js';
+import { encodeQcStatements, QC_STATEMENTS_OID } from './validation/qc-statements.js';
 import { x509 } from './x509.js';
 
 /** Issues an end-entity certificate with a fresh ECDSA P-256 key, signed by the given CA. */
@@ -24,6 +25,9 @@ export async function issueCertificate(ca: PemPair, options: IssueCertificateOpt
     await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     await x509.AuthorityKeyIdentifierExtension.create(caCertificate.publicKey),
   ];
+  if (options.qcStatements !== undefined) {
+    extensions.push(new x509.Extension(QC_STATEMENTS_OID, false, encodeQcStatements(options.qcStatements)));
+  }
   const alternativeNames = subjectAlternativeNames(options.dnsNames ?? [], options.ipAddresses ?? []);
   if (alternativeNames.length > 0) {
     extensions.push(new x509.SubjectAlternativeNameExtension(alternativeNames));

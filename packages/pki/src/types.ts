@@ -1,3 +1,5 @@
+import type { QcStatementsOptions } from './validation/qc-statements.js';
+
 /** A certificate and its private key, both PEM encoded (certificate: CERTIFICATE, key: PKCS#8 PRIVATE KEY). */
 export interface PemPair {
   certPem: string;
@@ -24,4 +26,6 @@ export interface IssueCertificateOptions {
   notAfter?: Date;
   /** Replaces the usage's default extended key usage; names (serverAuth, clientAuth, …) or dotted OIDs. */
   extendedKeyUsages?: string[];
+  /** eIDAS QWAC markers: QcCompliance and the PSD2 roles statement (ETSI TS 119 495). */
+  qcStatements?: QcStatementsOptions;
 }
