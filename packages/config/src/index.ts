@@ -8,6 +8,14 @@ const commaList = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+function safeJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every setting a service reads, from environment variables, validated once at start. */
 export const ServiceConfig = z.object({
   VOP_ENVIRONMENT: z.enum(['test', 'live']).default('test'),
@@ -29,6 +37,24 @@ export const ServiceConfig = z.object({
   /** Prefix of every topic and consumer group of this deployment (e.g. "live." or a test run's id). */
   VOP_KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/).default(''),
   SCHEMA_REGISTRY_URL: z.string().optional(),
+  /** Live verification budget per participant per minute; "default" applies to every other caller. */
+  VOP_RATE_LIMITS: z
+    .string()
+    .default('{"default":6000}')
+    .transform((value, context) => {
+      const parsed = z.record(z.string(), z.number().int().positive()).safeParse(safeJson(value));
+      if (!parsed.success) {
+        context.addIssue({ code: 'custom', message: 'must be a JSON object of positive integers per participant, e.g. {"default":6000}' });
+        return z.NEVER;
+      }
+      return parsed.data;
+    }),
+  /** Test-environment endpoints (account writes) per credential per hour. */
+  VOP_RATE_LIMIT_TEST_PER_HOUR: z.coerce.number().int().positive().default(100),
+  /** Management endpoints (/admin/*) per credential per minute. */
+  VOP_RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Refuse requests without a principal (certificate or API key); off until mutual TLS and keys both ship. */
+  VOP_REQUIRE_AUTH: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

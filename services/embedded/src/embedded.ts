@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceConfig } from '@vop/config';
 import { createPgliteClient } from '@vop/event-store';
-import { createGateway, startHttpsServer } from '@vop/gateway';
+import { createGateway, gatewaySecuritySettings, startHttpsServer } from '@vop/gateway';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus } from '@vop/messaging';
@@ -45,6 +45,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     respondingPsp: config.VOP_RESPONDING_PSP,
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
+    security: gatewaySecuritySettings(config),
   });
   await matching.start();
   await gateway.start();

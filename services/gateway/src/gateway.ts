@@ -4,10 +4,19 @@ import type { Bus, Subscription } from '@vop/messaging';
 import { httpMetricsMiddleware, metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox } from '@vop/outbox';
 import type { Express } from 'express';
+import type { ServiceConfig } from '@vop/config';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
+import { adminRoutes } from './admin/admin-routes.js';
+import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
 import { createHttpApp } from './http/app.js';
 import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
+import { ApiKeyStore } from './security/api-keys/api-key-store.js';
+import { bearerAuthentication } from './security/api-keys/bearer-authentication.js';
+import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
+import { requirePrincipal } from './security/api-keys/require-principal.js';
+import { createRateLimits } from './security/rate-limit.js';
+import type { RateLimitSettings } from './security/rate-limit-policy.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import { findCompletedVerifications, migrateVerificationsReadModel } from './verifications/read-model.js';
 import { verificationRecorder } from './verifications/request.js';
@@ -29,7 +38,35 @@ export interface GatewayOptions {
   namespace?: string;
   extraReadinessChecks?: ReadinessCheck[];
   metrics?: ServiceMetrics;
+  /** Environment, keys and rate limits; defaults: test environment, no development key, default limits. */
+  security?: GatewaySecuritySettings;
 }
+
+export interface GatewaySecuritySettings {
+  rateLimits: RateLimitSettings;
+  /** Refuse requests without a principal (VOP_REQUIRE_AUTH). */
+  requireAuth: boolean;
+  /** Development profile: where the first-start test key is written (`<dataDir>/pki/test-api-key.txt`). */
+  developmentKeyDataDir?: string;
+}
+
+export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecuritySettings {
+  return {
+    rateLimits: {
+      environment: config.VOP_ENVIRONMENT,
+      livePerMinute: config.VOP_RATE_LIMITS,
+      testPerHour: config.VOP_RATE_LIMIT_TEST_PER_HOUR,
+      adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
+    },
+    requireAuth: config.VOP_REQUIRE_AUTH,
+    ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
+  };
+}
+
+const DEFAULT_SECURITY: GatewaySecuritySettings = {
+  rateLimits: { environment: 'test', livePerMinute: { default: 6000 }, testPerHour: 100, adminPerMinute: 60 },
+  requireAuth: false,
+};
 
 export interface Gateway {
   readonly app: Express;
@@ -62,11 +99,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   const subscriptions: Subscription[] = [];
   let shuttingDown = false;
   const startedAt = Date.now();
+  const security = options.security ?? DEFAULT_SECURITY;
+  const environment = security.rateLimits.environment;
+  const apiKeys = new ApiKeyStore(sql, schema);
+  const audit = new AuditLog(sql, schema);
+  const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
 
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
-    beforeRoutes: options.metrics ? [httpMetricsMiddleware(options.metrics)] : [],
+    beforeRoutes: [
+      ...(options.metrics ? [httpMetricsMiddleware(options.metrics)] : []),
+      bearerAuthentication({ keys: apiKeys, environment }),
+      ...(security.requireAuth ? [requirePrincipal] : []),
+      rateLimits.middleware,
+    ],
     routers: [
       opsRoutes({
         version: SERVICE_VERSION,
@@ -75,6 +122,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
+      adminRoutes({ keys: apiKeys, audit, environment, logger }),
       accountRoutes(store),
       verificationRoutes({ store, record: verificationRecorder(store), waiters, deadlineMs: options.verifyDeadlineMs }),
     ],
@@ -88,6 +136,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       await migrateInbox(sql, schema);
       await migrateAccountsReadModel(sql, schema);
       await migrateVerificationsReadModel(sql, schema);
+      await apiKeys.migrate();
+      await audit.migrate();
+      await rateLimits.migrate();
+      if (security.developmentKeyDataDir !== undefined) {
+        const written = await ensureDevelopmentKey({ dataDir: security.developmentKeyDataDir, keys: apiKeys, audit });
+        if (written) logger.info({ file: written }, 'development test API key written');
+      }
       await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
       subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace, logger })));
       await relay.start();

@@ -4,7 +4,7 @@ import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { ensureDevPki } from '@vop/pki';
-import { createGateway } from './gateway.js';
+import { createGateway, gatewaySecuritySettings } from './gateway.js';
 import { startHttpsServer } from './http/server.js';
 
 /** Distributed run: one gateway process on real Postgres and Kafka. */
@@ -34,6 +34,7 @@ const gateway = createGateway({
   verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
   namespace: config.VOP_KAFKA_NAMESPACE,
   metrics: createMetricsRegistry({ service: 'gateway' }),
+  security: gatewaySecuritySettings(config),
 });
 await gateway.start();
 const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, ...(await tlsMaterial()) });

@@ -1,0 +1,67 @@
+import { Router } from 'express';
+import { z } from '@vop/contracts';
+import type { AuditLog } from '../audit/audit-log.js';
+import { auditActorOf } from '../audit/actor.js';
+import { auditWrites, markAudited } from '../audit/audit-writes.js';
+import { ApiError, errors } from '../http/errors.js';
+import { parseBody } from '../http/validation.js';
+import { API_KEY_SCOPES, type KeyEnvironment } from '../security/api-keys/api-key-secret.js';
+import type { ApiKeyStore } from '../security/api-keys/api-key-store.js';
+import type { Logger } from '@vop/observability';
+import { requireAdminCertificate } from './require-admin.js';
+
+const IssueApiKeyRequest = z.strictObject({
+  participantId: z.string().trim().min(1).max(100),
+  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1),
+  environment: z.enum(['test', 'live']).optional(),
+});
+
+const AuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z.string().regex(/^\d{1,18}$/).optional(),
+});
+
+/** Management endpoints: API keys and the audit log, for the admin certificate only. */
+export function adminRoutes(options: { keys: ApiKeyStore; audit: AuditLog; environment: KeyEnvironment; logger: Logger }): Router {
+  const { keys, audit } = options;
+  const router = Router();
+  router.use('/admin', auditWrites({ audit, logger: options.logger }), requireAdminCertificate);
+
+  router.post('/admin/api-keys', async (req, res) => {
+    const body = parseBody(IssueApiKeyRequest, req.body);
+    const issued = await keys.sql.transaction(async (tx) => {
+      const key = await keys.issue({ participantId: body.participantId, scopes: body.scopes, environment: body.environment ?? options.environment }, tx);
+      await audit.append({ operation: 'api-key.issued', user: auditActorOf(res), result: 'success', target: key.keyId, status: 201 }, tx);
+      return key;
+    });
+    markAudited(res.locals);
+    res.status(201).json(issued);
+  });
+
+  router.get('/admin/api-keys', async (_req, res) => {
+    res.json({ keys: await keys.list() });
+  });
+
+  router.delete('/admin/api-keys/:keyId', async (req, res) => {
+    const keyId = String(req.params.keyId);
+    const revoked = await keys.sql.transaction(async (tx) => {
+      const found = await keys.revoke(keyId, tx);
+      if (found) await audit.append({ operation: 'api-key.revoked', user: auditActorOf(res), result: 'success', target: keyId, status: 200 }, tx);
+      return found;
+    });
+    if (!revoked) throw errors.notFound('KEY_NOT_FOUND', 'No such API key');
+    markAudited(res.locals);
+    res.json({ keyId, revoked: true });
+  });
+
+  router.get('/admin/audit', async (req, res) => {
+    const query = AuditQuery.safeParse(req.query);
+    if (!query.success) {
+      const field = String(query.error.issues[0]?.path[0] ?? 'query');
+      throw new ApiError(400, 'INVALID_PARAMETER', `Invalid query parameter ${field}`, { field, reason: 'INVALID_VALUE' });
+    }
+    res.json(await audit.page({ limit: query.data.limit, ...(query.data.cursor !== undefined && { cursor: query.data.cursor }) }));
+  });
+
+  return router;
+}

@@ -1,0 +1,29 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from '@vop/observability';
+import { auditActorOf } from './actor.js';
+import type { AuditLog } from './audit-log.js';
+
+const AUDITED = Symbol('audited');
+
+/** For handlers that write their own audit entry (in their own transaction): the generic one is skipped. */
+export function markAudited(locals: Record<string, unknown>): void {
+  (locals as Record<symbol, unknown>)[AUDITED] = true;
+}
+
+/**
+ * Every write through this router (denied and failed attempts included) leaves an audit entry once answered,
+ * unless the handler recorded its own.
+ */
+export function auditWrites(options: { audit: AuditLog; logger: Logger }): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    res.once('finish', () => {
+      if ((res.locals as Record<symbol, unknown>)[AUDITED]) return;
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      options.audit
+        .append({ operation: `${req.method} /admin${route.replace(/^\/admin/, '')}`, user: auditActorOf(res), result: res.statusCode < 400 ? 'success' : 'failure', status: res.statusCode })
+        .catch((error: unknown) => options.logger.error({ err: error }, 'audit entry could not be written'));
+    });
+    next();
+  };
+}
