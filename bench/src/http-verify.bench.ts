@@ -19,6 +19,19 @@ const withDistributed = args.includes('--distributed');
 const ACCOUNTS = 1000;
 const CONNECTIONS = 32;
 
+/** What a client presents over mutual TLS: the CA to trust and the participant certificate. */
+interface ClientTls {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+async function clientTlsFrom(pkiDir: string): Promise<ClientTls> {
+  const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
+  const [caPem, certPem, keyPem] = await Promise.all([read('ca.pem'), read('client.pem'), read('client-key.pem')]);
+  return { caPem, certPem, keyPem };
+}
+
 interface Figures {
   target: string;
   mode: string;
@@ -38,7 +51,7 @@ function schemeBody(name: string, iban: string): string {
   });
 }
 
-async function load(target: string, url: string, options: { rate?: number; caPem: string }): Promise<Figures> {
+async function load(target: string, url: string, options: { rate?: number; tls: ClientTls }): Promise<Figures> {
   let counter = 0;
   const result = await autocannon({
     url: `${url}/vop/verify`,
@@ -55,7 +68,7 @@ async function load(target: string, url: string, options: { rate?: number; caPem
         },
       },
     ],
-    tlsOptions: { ca: options.caPem },
+    tlsOptions: { ca: options.tls.caPem, cert: options.tls.certPem, key: options.tls.keyPem },
   });
   return {
     target,
@@ -75,8 +88,8 @@ async function waitForPort(process: ServiceProcess): Promise<number> {
   }, { what: `${process.name} port` });
 }
 
-async function seedAccounts(url: string, caPem: string): Promise<void> {
-  const client = httpsClient({ baseUrl: url, caPem });
+async function seedAccounts(url: string, tls: ClientTls): Promise<void> {
+  const client = httpsClient({ baseUrl: url, ...tls });
   for (let index = 0; index < ACCOUNTS; index++) {
     const response = await client.post('/accounts', { iban: germanIban(500_000 + index), name: `Holder ${index} Nilsson` });
     if (response.status !== 201 && response.status !== 409) throw new Error(`seeding failed: ${response.status} ${response.text}`);
@@ -89,15 +102,15 @@ async function seedAccounts(url: string, caPem: string): Promise<void> {
   client.close();
 }
 
-async function waitReady(url: string, caPem: string): Promise<void> {
-  const client = httpsClient({ baseUrl: url, caPem });
+async function waitReady(url: string, tls: ClientTls): Promise<void> {
+  const client = httpsClient({ baseUrl: url, ...tls });
   await eventually(async () => ((await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined), { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' });
   client.close();
 }
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-bench-'));
 const pki = await ensureDevPki(dataDir);
-const caPem = await readFile(pki.caPath, 'utf8');
+const tls = await clientTlsFrom(pki.dir);
 const figures: Figures[] = [];
 const processes: ServiceProcess[] = [];
 
@@ -105,7 +118,7 @@ async function run(): Promise<void> {
   const bare = startServiceProcess('bare', path.join(repoRoot, 'bench/dist/bare-server.js'), {}, [pki.serverCertPath, pki.serverKeyPath]);
   processes.push(bare);
   const barePort = await waitForPort(bare);
-  figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { caPem }));
+  figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { tls }));
   await bare.stop();
 
   const embeddedPort = await freePort();
@@ -116,11 +129,11 @@ async function run(): Promise<void> {
   });
   processes.push(embedded);
   const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
-  const embeddedCa = await eventually(async () => readFile(path.join(dataDir, 'embedded/pki/ca.pem'), 'utf8').catch(() => undefined), { timeoutMs: 60_000 });
-  await waitReady(embeddedUrl, embeddedCa);
-  await seedAccounts(embeddedUrl, embeddedCa);
-  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { caPem: embeddedCa }));
-  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { caPem: embeddedCa, rate: 200 }));
+  const embeddedTls = await eventually(async () => clientTlsFrom(path.join(dataDir, 'embedded/pki')).catch(() => undefined), { timeoutMs: 60_000 });
+  await waitReady(embeddedUrl, embeddedTls);
+  await seedAccounts(embeddedUrl, embeddedTls);
+  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }));
+  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }));
   await embedded.stop();
 
   if (withDistributed) {
@@ -134,10 +147,10 @@ async function run(): Promise<void> {
     const gatewayPort = await freePort();
     processes.push(startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) }));
     const url = `https://127.0.0.1:${gatewayPort}`;
-    await waitReady(url, caPem);
-    await seedAccounts(url, caPem);
-    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { caPem }));
-    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { caPem, rate: 1000 }));
+    await waitReady(url, tls);
+    await seedAccounts(url, tls);
+    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls }));
+    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls, rate: 1000 }));
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();

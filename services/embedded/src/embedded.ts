@@ -8,7 +8,7 @@ import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
-import { ensureDevPki, type DevPki } from '@vop/pki';
+import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -34,6 +34,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
   const sql = await createPgliteClient(options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') });
   const bus = createInProcessBus();
+  const read = (file: string): Promise<string> => readFile(file, 'utf8');
+  const [certPem, keyPem, caPem, adminCertPem] = await Promise.all([read(pki.serverCertPath), read(pki.serverKeyPath), read(pki.caPath), read(pki.adminCertPath)]);
   // One registry for the one process: both services' metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
   const matching = createMatchingService({ sql, bus, logger: logger.child({ component: 'matching' }), matcher: options.matcher ?? createNameMatcher(), metrics });
@@ -46,11 +48,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
     security: gatewaySecuritySettings(config),
+    // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
+    clientCertificates: { trustAnchorsPem: caPem, admin: { fingerprints: [certificateFingerprint(adminCertPem)] } },
   });
   await matching.start();
   await gateway.start();
-  const [certPem, keyPem] = await Promise.all([readFile(pki.serverCertPath, 'utf8'), readFile(pki.serverKeyPath, 'utf8')]);
-  const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, certPem, keyPem });
+  const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, certPem, keyPem, caPem });
   return {
     url: server.url,
     pki,

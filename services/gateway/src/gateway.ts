@@ -17,6 +17,7 @@ import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
 import { requirePrincipal } from './security/api-keys/require-principal.js';
 import { createRateLimits } from './security/rate-limit.js';
 import type { RateLimitSettings } from './security/rate-limit-policy.js';
+import { clientCertificateAuth, requireCertificateOnSchemePaths, type ClientCertificateAuthOptions } from './security/client-certificate.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import { findCompletedVerifications, migrateVerificationsReadModel } from './verifications/read-model.js';
 import { verificationRecorder } from './verifications/request.js';
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   namespace?: string;
   extraReadinessChecks?: ReadinessCheck[];
   metrics?: ServiceMetrics;
+  /** Mutual TLS: trust anchors and the admin certificate; /vop/* then needs a valid client certificate. */
+  clientCertificates?: Omit<ClientCertificateAuthOptions, 'logger' | 'required'>;
   /** Environment, keys and rate limits; defaults: test environment, no development key, default limits. */
   security?: GatewaySecuritySettings;
 }
@@ -110,6 +113,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     respondingPsp: options.respondingPsp,
     beforeRoutes: [
       ...(options.metrics ? [httpMetricsMiddleware(options.metrics)] : []),
+      ...(options.clientCertificates
+        ? [clientCertificateAuth({ ...options.clientCertificates, required: false, logger: logger.child({ component: 'mtls' }) }), requireCertificateOnSchemePaths]
+        : []),
       bearerAuthentication({ keys: apiKeys, environment }),
       ...(security.requireAuth ? [requirePrincipal] : []),
       rateLimits.middleware,

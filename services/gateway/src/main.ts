@@ -3,26 +3,49 @@ import { ConfigError, loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry } from '@vop/observability';
-import { ensureDevPki } from '@vop/pki';
+import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { createGateway, gatewaySecuritySettings } from './gateway.js';
 import { startHttpsServer } from './http/server.js';
+import type { AdminCertificateIdentity } from './security/client-certificate.js';
 
 /** Distributed run: one gateway process on real Postgres and Kafka. */
 const config = loadConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 const { databaseUrl, kafkaBrokers } = requireDistributed(config);
 
-async function tlsMaterial(): Promise<{ certPem: string; keyPem: string }> {
-  if (config.VOP_TLS_CERT && config.VOP_TLS_KEY) {
-    const [certPem, keyPem] = await Promise.all([readFile(config.VOP_TLS_CERT, 'utf8'), readFile(config.VOP_TLS_KEY, 'utf8')]);
-    return { certPem, keyPem };
-  }
-  if (config.VOP_PROFILE === 'production') throw new ConfigError(['VOP_TLS_CERT, VOP_TLS_KEY: required in the production profile']);
-  const pki = await ensureDevPki(config.VOP_DATA_DIR);
-  const [certPem, keyPem] = await Promise.all([readFile(pki.serverCertPath, 'utf8'), readFile(pki.serverKeyPath, 'utf8')]);
-  return { certPem, keyPem };
+interface TlsMaterial {
+  certPem: string;
+  keyPem: string;
+  caPem: string;
+  admin: AdminCertificateIdentity;
 }
 
+/** Configured admin certificates: SHA-256 fingerprints, comma separated (not yet part of @vop/config). */
+function configuredAdminFingerprints(): string[] {
+  return (process.env.VOP_ADMIN_CERT_FINGERPRINTS ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+}
+
+async function tlsMaterial(): Promise<TlsMaterial> {
+  const read = (file: string): Promise<string> => readFile(file, 'utf8');
+  if (config.VOP_PROFILE === 'production') {
+    const { VOP_TLS_CERT: certFile, VOP_TLS_KEY: keyFile, VOP_TLS_CA: caFile } = config;
+    if (!certFile || !keyFile || !caFile) {
+      throw new ConfigError(['VOP_TLS_CERT, VOP_TLS_KEY, VOP_TLS_CA: all required in the production profile']);
+    }
+    const [certPem, keyPem, caPem] = await Promise.all([read(certFile), read(keyFile), read(caFile)]);
+    return { certPem, keyPem, caPem, admin: { fingerprints: configuredAdminFingerprints() } };
+  }
+  const pki = await ensureDevPki(config.VOP_DATA_DIR);
+  const [certPem, keyPem, caPem] = await Promise.all([
+    read(config.VOP_TLS_CERT ?? pki.serverCertPath),
+    read(config.VOP_TLS_KEY ?? pki.serverKeyPath),
+    read(config.VOP_TLS_CA ?? pki.caPath),
+  ]);
+  const devAdmin = certificateFingerprint(await read(pki.adminCertPath));
+  return { certPem, keyPem, caPem, admin: { fingerprints: [devAdmin, ...configuredAdminFingerprints()] } };
+}
+
+const tls = await tlsMaterial();
 const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-gateway-${config.VOP_INSTANCE_ID}` });
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}` });
 const gateway = createGateway({
@@ -35,9 +58,10 @@ const gateway = createGateway({
   namespace: config.VOP_KAFKA_NAMESPACE,
   metrics: createMetricsRegistry({ service: 'gateway' }),
   security: gatewaySecuritySettings(config),
+  clientCertificates: { trustAnchorsPem: tls.caPem, admin: tls.admin },
 });
 await gateway.start();
-const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, ...(await tlsMaterial()) });
+const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, certPem: tls.certPem, keyPem: tls.keyPem, caPem: tls.caPem });
 logger.info({ url: server.url }, 'gateway listening');
 
 let stopping = false;

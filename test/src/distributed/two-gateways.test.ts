@@ -57,11 +57,15 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       const port = await freePort();
       processes.push(startServiceProcess(`matching-${id}`, matchingMain, { ...common, DATABASE_URL: matchingDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
     }
-    const caPem = await readFile(pki.caPath, 'utf8');
+    const tls = {
+      caPem: await readFile(pki.caPath, 'utf8'),
+      certPem: await readFile(pki.clientCertPath, 'utf8'),
+      keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+    };
     for (const id of ['g1', 'g2']) {
       const port = await freePort();
       processes.push(startServiceProcess(`gateway-${id}`, gatewayMain, { ...common, DATABASE_URL: gatewayDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
-      const client = httpsClient({ baseUrl: `https://127.0.0.1:${port}`, caPem });
+      const client = httpsClient({ baseUrl: `https://127.0.0.1:${port}`, ...tls });
       clients.push(client);
       await eventually(
         async () => {

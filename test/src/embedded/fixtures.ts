@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '@vop/config';
 import { startEmbedded, type EmbeddedService } from '@vop/embedded';
+import type { DevPki } from '@vop/pki';
 import { createLogger } from '@vop/observability';
 import { httpsClient, type HttpsClient } from '@vop/testing';
 
@@ -17,6 +18,13 @@ export function schemeRequest(name: string | undefined, iban: string, extra: Rec
   };
 }
 
+/** The development CA and the participant certificate, as a client presents them over mutual TLS. */
+export async function participantTls(pki: DevPki): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+  const read = (file: string): Promise<string> => readFile(file, 'utf8');
+  const [caPem, certPem, keyPem] = await Promise.all([read(pki.caPath), read(pki.clientCertPath), read(pki.clientKeyPath)]);
+  return { caPem, certPem, keyPem };
+}
+
 export interface RunningEmbedded {
   service: EmbeddedService;
   client: HttpsClient;
@@ -29,7 +37,7 @@ export async function runEmbedded(options: { dataDir?: string; inMemory?: boolea
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'vop-embedded-')));
   const config = loadConfig({ VOP_DATA_DIR: dataDir, VOP_PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const service = await startEmbedded({ config, logger: createLogger({ service: 'test', level: 'silent' }), inMemory: options.inMemory ?? true });
-  const client = httpsClient({ baseUrl: service.url, caPem: await readFile(service.pki.caPath, 'utf8') });
+  const client = httpsClient({ baseUrl: service.url, ...(await participantTls(service.pki)) });
   return {
     service,
     client,

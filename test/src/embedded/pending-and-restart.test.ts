@@ -9,7 +9,7 @@ import { createInProcessBus } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
 import { ensureDevPki } from '@vop/pki';
 import { eventually, germanIban, httpsClient } from '@vop/testing';
-import { runEmbedded, schemeRequest } from './fixtures.js';
+import { participantTls, runEmbedded, schemeRequest } from './fixtures.js';
 
 describe('a gateway whose matching service does not answer', () => {
   it('answers GET /verify/{id} 202 PENDING with Retry-After, and /vop/verify 504 VOP_003 at the deadline', async () => {
@@ -32,8 +32,9 @@ describe('a gateway whose matching service does not answer', () => {
       port: 0,
       certPem: await readFile(pki.serverCertPath, 'utf8'),
       keyPem: await readFile(pki.serverKeyPath, 'utf8'),
+      caPem: await readFile(pki.caPath, 'utf8'),
     });
-    const client = httpsClient({ baseUrl: server.url, caPem: await readFile(pki.caPath, 'utf8') });
+    const client = httpsClient({ baseUrl: server.url, ...(await participantTls(pki)) });
     try {
       const receipt = await client.post('/verify', { name: 'Nobody Answers', iban: germanIban(1) });
       assert.equal(receipt.status, 201);

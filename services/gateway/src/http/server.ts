@@ -8,8 +8,11 @@ export interface HttpsServerOptions {
   port: number;
   certPem: string;
   keyPem: string;
-  /** Trust anchors for client certificates; with it the server asks for one. */
-  caPem?: string;
+  /**
+   * Trust anchors for client certificates. The server always asks for one and lets the handshake complete either
+   * way, so the application can answer a missing or refused certificate in the path's error format.
+   */
+  caPem: string;
 }
 
 export interface RunningServer {
@@ -25,7 +28,9 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
       cert: options.certPem,
       key: options.keyPem,
       minVersion: 'TLSv1.3',
-      ...(options.caPem !== undefined && { ca: options.caPem, requestCert: true, rejectUnauthorized: false }),
+      ca: options.caPem,
+      requestCert: true,
+      rejectUnauthorized: false,
       headersTimeout: 10_000,
       requestTimeout: 15_000,
       keepAliveTimeout: 65_000,

@@ -1,0 +1,123 @@
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import type { RequestHandler, Response } from 'express';
+import type { Logger } from '@vop/observability';
+import { createClientCertificateValidator, type CertifiedParticipant, type ClientCertificateRejection, type ClientCertificateVerdict } from '@vop/pki';
+import { ApiError, canonicalPath } from '../http/errors.js';
+import { principalOf, setPrincipal } from './principal.js';
+
+/** Which certificate carries admin rights: by SHA-256 fingerprint, or by subject attributes (all given must match). */
+export interface AdminCertificateIdentity {
+  fingerprints?: string[];
+  subject?: { organizationIdentifier?: string; commonName?: string };
+}
+
+export interface ClientCertificateAuthOptions {
+  /** PEM bundle of the CAs whose client certificates are accepted (standing in for the EU Trusted Lists). */
+  trustAnchorsPem: string;
+  admin: AdminCertificateIdentity;
+  /** When true, every request through this middleware without a valid certificate is answered 401. */
+  required: boolean;
+  logger: Logger;
+  now?: () => Date;
+}
+
+const REJECTION_KEY = 'clientCertificateRejection';
+
+const unauthorized = (reason: ClientCertificateRejection | undefined): ApiError =>
+  new ApiError(401, 'UNAUTHORIZED', 'A valid client certificate is required', { reason: reason ?? 'NO_CERTIFICATE' });
+
+const accessDenied = (): ApiError => new ApiError(403, 'ACCESS_DENIED', 'Admin privileges required');
+
+function normaliseFingerprint(fingerprint: string): string {
+  return fingerprint.replaceAll(':', '').toLowerCase();
+}
+
+function isTlsSocket(socket: Socket): socket is TLSSocket {
+  return typeof (socket as Partial<TLSSocket>).getPeerCertificate === 'function';
+}
+
+/** The peer certificate and the issuers the TLS stack knows for it, as DER, leaf first. */
+function presentedChain(socket: Socket): Uint8Array[] {
+  if (!isTlsSocket(socket)) return [];
+  const chain: Uint8Array[] = [];
+  const seen = new Set<DetailedPeerCertificate>();
+  let current: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  // A self-signed root is its own issuerCertificate, so stop at the first repeat.
+  while (current?.raw !== undefined && !seen.has(current)) {
+    seen.add(current);
+    chain.push(current.raw);
+    current = current.issuerCertificate;
+  }
+  return chain;
+}
+
+function isAdmin(participant: CertifiedParticipant, admin: AdminCertificateIdentity): boolean {
+  if (admin.fingerprints?.some((fingerprint) => normaliseFingerprint(fingerprint) === participant.fingerprint)) return true;
+  const subject = admin.subject;
+  if (subject === undefined || (subject.organizationIdentifier === undefined && subject.commonName === undefined)) return false;
+  return (
+    (subject.organizationIdentifier === undefined || subject.organizationIdentifier === participant.organizationIdentifier) &&
+    (subject.commonName === undefined || subject.commonName === participant.commonName)
+  );
+}
+
+/**
+ * Validates the client certificate of the TLS connection once per socket (keep-alive requests reuse the verdict)
+ * and sets the certificate Principal when it is valid. Refusals are logged with their reason only.
+ */
+export function clientCertificateAuth(options: ClientCertificateAuthOptions): RequestHandler {
+  const validate = createClientCertificateValidator(options.trustAnchorsPem);
+  const now = options.now ?? (() => new Date());
+  const verdicts = new WeakMap<Socket, Promise<ClientCertificateVerdict>>();
+
+  function verdictFor(socket: Socket): Promise<ClientCertificateVerdict> {
+    let verdict = verdicts.get(socket);
+    if (verdict === undefined) {
+      verdict = validate({ chain: presentedChain(socket), now: now() }).then((result) => {
+        if (!result.ok) options.logger.warn({ reason: result.reason }, 'client certificate refused');
+        return result;
+      });
+      verdicts.set(socket, verdict);
+    }
+    return verdict;
+  }
+
+  return (req, res, next) => {
+    verdictFor(req.socket).then((verdict) => {
+      if (verdict.ok) {
+        setPrincipal(res, {
+          kind: 'certificate',
+          participantId: verdict.participant.participantId,
+          fingerprint: verdict.participant.fingerprint,
+          admin: isAdmin(verdict.participant, options.admin),
+        });
+        return next();
+      }
+      res.locals[REJECTION_KEY] = verdict.reason;
+      next(options.required ? unauthorized(verdict.reason) : undefined);
+    }, next);
+  };
+}
+
+function rejectionOf(res: Response): ClientCertificateRejection | undefined {
+  return res.locals[REJECTION_KEY] as ClientCertificateRejection | undefined;
+}
+
+/** 401 unless the request came with a valid client certificate (after clientCertificateAuth). */
+export const requireCertificate: RequestHandler = (_req, res, next) => {
+  next(principalOf(res)?.kind === 'certificate' ? undefined : unauthorized(rejectionOf(res)));
+};
+
+/** 401 without a valid client certificate, 403 ACCESS_DENIED with one that is not the admin certificate. */
+export const requireAdmin: RequestHandler = (_req, res, next) => {
+  const principal = principalOf(res);
+  if (principal?.kind !== 'certificate') return next(unauthorized(rejectionOf(res)));
+  next(principal.admin ? undefined : accessDenied());
+};
+
+/** The scheme family (/vop/*, under every base path) always needs the certificate. */
+export const requireCertificateOnSchemePaths: RequestHandler = (req, res, next) => {
+  if (!canonicalPath(req.path).startsWith('/vop/')) return next();
+  requireCertificate(req, res, next);
+};
