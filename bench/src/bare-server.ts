@@ -3,12 +3,21 @@ import https from 'node:https';
 
 /**
  * The yardstick: a bare node:https endpoint that parses a JSON body and answers JSON, with the same TLS
- * settings as the gateway. Prints its port on stdout.
+ * settings as the gateway (TLS 1.3, client certificate required). Prints its port on stdout.
  */
-const [certPath, keyPath] = process.argv.slice(2);
-if (!certPath || !keyPath) throw new Error('usage: bare-server <cert.pem> <key.pem>');
+const [certPath, keyPath, caPath] = process.argv.slice(2);
+if (!certPath || !keyPath || !caPath) throw new Error('usage: bare-server <cert.pem> <key.pem> <ca.pem>');
 const server = https.createServer(
-  { cert: await readFile(certPath, 'utf8'), key: await readFile(keyPath, 'utf8'), minVersion: 'TLSv1.3', keepAliveTimeout: 65_000 },
+  {
+    cert: await readFile(certPath, 'utf8'),
+    key: await readFile(keyPath, 'utf8'),
+    // Mutual TLS like the gateway, so both sides of the comparison pay the same handshake.
+    ca: await readFile(caPath, 'utf8'),
+    requestCert: true,
+    rejectUnauthorized: true,
+    minVersion: 'TLSv1.3',
+    keepAliveTimeout: 65_000,
+  },
   (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));

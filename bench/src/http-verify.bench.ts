@@ -115,7 +115,7 @@ const figures: Figures[] = [];
 const processes: ServiceProcess[] = [];
 
 async function run(): Promise<void> {
-  const bare = startServiceProcess('bare', path.join(repoRoot, 'bench/dist/bare-server.js'), {}, [pki.serverCertPath, pki.serverKeyPath]);
+  const bare = startServiceProcess('bare', path.join(repoRoot, 'bench/dist/bare-server.js'), {}, [pki.serverCertPath, pki.serverKeyPath, pki.caPath]);
   processes.push(bare);
   const barePort = await waitForPort(bare);
   figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { tls }));
@@ -126,6 +126,8 @@ async function run(): Promise<void> {
     VOP_DATA_DIR: path.join(dataDir, 'embedded'),
     VOP_PORT: String(embeddedPort),
     LOG_LEVEL: 'warn',
+    // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
+    VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
   });
   processes.push(embedded);
   const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
@@ -142,7 +144,7 @@ async function run(): Promise<void> {
     const gatewayDb = await createTestDatabase('bench_gateway');
     const matchingDb = await createTestDatabase('bench_matching');
     const namespace = `bench-${randomUUID().slice(0, 8)}.`;
-    const common = { KAFKA_BROKERS: brokers, VOP_KAFKA_NAMESPACE: namespace, VOP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20' };
+    const common = { KAFKA_BROKERS: brokers, VOP_KAFKA_NAMESPACE: namespace, VOP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20', VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000' };
     processes.push(startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), { ...common, DATABASE_URL: matchingDb.url, VOP_PORT: String(await freePort()) }));
     const gatewayPort = await freePort();
     processes.push(startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) }));

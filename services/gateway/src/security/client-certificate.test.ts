@@ -7,7 +7,8 @@ import { certificateFingerprint, createCertificateAuthority, issueCertificate, t
 import { httpsClient, type HttpsClient } from '@vop/testing';
 import { createHttpApp } from '../http/app.js';
 import { startHttpsServer, type RunningServer } from '../http/server.js';
-import { clientCertificateAuth, requireAdmin, requireCertificateOnSchemePaths } from './client-certificate.js';
+import { requireAdminCertificate } from '../admin/require-admin.js';
+import { clientCertificateAuth, requireCertificateOnSchemePaths } from './client-certificate.js';
 import { principalOf } from './principal.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,7 +41,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     const routes = Router();
     routes.get('/vop/whoami', (_req, res) => void res.json(principalOf(res)));
     routes.get('/open', (_req, res) => void res.json({ principal: principalOf(res) ?? null }));
-    routes.get('/admin/thing', requireAdmin, (_req, res) => void res.json({ ok: true }));
+    routes.get('/admin/thing', requireAdminCertificate, (_req, res) => void res.json({ ok: true }));
     const app = createHttpApp({
       logger,
       respondingPsp: 'VOPBDEFFXXX',
@@ -95,7 +96,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     assert.deepEqual(denied.body, { error: 'ACCESS_DENIED', message: 'Admin privileges required' });
   });
 
-  it('without a certificate: open paths proceed without a principal, /vop/* is 401 VOP_002, /admin/* 401 flat', async () => {
+  it('without a certificate: open paths proceed without a principal, /vop/* is 401 VOP_002, /admin/* 403 ACCESS_DENIED flat', async () => {
     const anonymous = client();
     assert.deepEqual((await anonymous.get('/open')).body, { principal: null });
     const scheme = await anonymous.get('/vop/whoami');
@@ -104,8 +105,8 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     assert.equal(scheme.body.error.category, 'SECURITY_ERROR');
     assert.equal(scheme.body.error.details.reason, 'NO_CERTIFICATE');
     const management = await anonymous.get('/admin/thing');
-    assert.equal(management.status, 401);
-    assert.equal(management.body.error, 'UNAUTHORIZED');
+    assert.equal(management.status, 403);
+    assert.equal(management.body.error, 'ACCESS_DENIED');
   });
 
   it('refuses an expired certificate with its reason and logs the reason without the subject', async () => {

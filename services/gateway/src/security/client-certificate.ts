@@ -27,8 +27,6 @@ const REJECTION_KEY = 'clientCertificateRejection';
 const unauthorized = (reason: ClientCertificateRejection | undefined): ApiError =>
   new ApiError(401, 'UNAUTHORIZED', 'A valid client certificate is required', { reason: reason ?? 'NO_CERTIFICATE' });
 
-const accessDenied = (): ApiError => new ApiError(403, 'ACCESS_DENIED', 'Admin privileges required');
-
 function normaliseFingerprint(fingerprint: string): string {
   return fingerprint.replaceAll(':', '').toLowerCase();
 }
@@ -107,13 +105,6 @@ function rejectionOf(res: Response): ClientCertificateRejection | undefined {
 /** 401 unless the request came with a valid client certificate (after clientCertificateAuth). */
 export const requireCertificate: RequestHandler = (_req, res, next) => {
   next(principalOf(res)?.kind === 'certificate' ? undefined : unauthorized(rejectionOf(res)));
-};
-
-/** 401 without a valid client certificate, 403 ACCESS_DENIED with one that is not the admin certificate. */
-export const requireAdmin: RequestHandler = (_req, res, next) => {
-  const principal = principalOf(res);
-  if (principal?.kind !== 'certificate') return next(unauthorized(rejectionOf(res)));
-  next(principal.admin ? undefined : accessDenied());
 };
 
 /** The scheme family (/vop/*, under every base path) always needs the certificate. */
