@@ -93,7 +93,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     assert.deepEqual((await client(admin).get('/admin/thing')).body, { ok: true });
     const denied = await client(participant).get('/admin/thing');
     assert.equal(denied.status, 403);
-    assert.deepEqual(denied.body, { error: 'ACCESS_DENIED', message: 'Admin privileges required' });
+    assert.deepEqual(denied.body, { error: 'ACCESS_DENIED', message: 'The admin certificate is required' });
   });
 
   it('without a certificate: open paths proceed without a principal, /vop/* is 401 VOP_002, /admin/* 403 ACCESS_DENIED flat', async () => {
