@@ -19,16 +19,17 @@ const withDistributed = args.includes('--distributed');
 const ACCOUNTS = 1000;
 const CONNECTIONS = 32;
 
-/** What a client presents over mutual TLS: the CA to trust and the participant certificate. */
+/** What a client presents over mutual TLS: the CA to trust and the participant (or admin) certificate. */
 interface ClientTls {
   caPem: string;
   certPem: string;
   keyPem: string;
 }
 
-async function clientTlsFrom(pkiDir: string): Promise<ClientTls> {
+async function clientTlsFrom(pkiDir: string, holder: 'participant' | 'admin' = 'participant'): Promise<ClientTls> {
   const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
-  const [caPem, certPem, keyPem] = await Promise.all([read('ca.pem'), read('client.pem'), read('client-key.pem')]);
+  const prefix = holder === 'admin' ? 'admin' : 'client';
+  const [caPem, certPem, keyPem] = await Promise.all([read('ca.pem'), read(`${prefix}.pem`), read(`${prefix}-key.pem`)]);
   return { caPem, certPem, keyPem };
 }
 
@@ -88,10 +89,12 @@ async function waitForPort(process: ServiceProcess): Promise<number> {
   }, { what: `${process.name} port` });
 }
 
-async function seedAccounts(url: string, tls: ClientTls): Promise<void> {
+/** Account records are the bank's own data: written with the admin certificate, verified as a participant. */
+async function seedAccounts(url: string, tls: ClientTls, adminTls: ClientTls): Promise<void> {
   const client = httpsClient({ baseUrl: url, ...tls });
+  const admin = httpsClient({ baseUrl: url, ...adminTls });
   for (let index = 0; index < ACCOUNTS; index++) {
-    const response = await client.post('/accounts', { iban: germanIban(500_000 + index), name: `Holder ${index} Nilsson` });
+    const response = await admin.post('/accounts', { iban: germanIban(500_000 + index), name: `Holder ${index} Nilsson` });
     if (response.status !== 201 && response.status !== 409) throw new Error(`seeding failed: ${response.status} ${response.text}`);
   }
   const last = ACCOUNTS - 1;
@@ -100,6 +103,7 @@ async function seedAccounts(url: string, tls: ClientTls): Promise<void> {
     return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH' ? true : undefined;
   }, { timeoutMs: 60_000, what: 'seeded accounts in the matching projection' });
   client.close();
+  admin.close();
 }
 
 async function waitReady(url: string, tls: ClientTls): Promise<void> {
@@ -133,7 +137,7 @@ async function run(): Promise<void> {
   const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
   const embeddedTls = await eventually(async () => clientTlsFrom(path.join(dataDir, 'embedded/pki')).catch(() => undefined), { timeoutMs: 60_000 });
   await waitReady(embeddedUrl, embeddedTls);
-  await seedAccounts(embeddedUrl, embeddedTls);
+  await seedAccounts(embeddedUrl, embeddedTls, await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'));
   figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }));
   figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }));
   await embedded.stop();
@@ -150,7 +154,7 @@ async function run(): Promise<void> {
     processes.push(startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) }));
     const url = `https://127.0.0.1:${gatewayPort}`;
     await waitReady(url, tls);
-    await seedAccounts(url, tls);
+    await seedAccounts(url, tls, await clientTlsFrom(pki.dir, 'admin'));
     figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls }));
     figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls, rate: 1000 }));
     for (const process of processes.splice(0)) await process.stop();

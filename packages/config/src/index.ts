@@ -53,8 +53,6 @@ export const ServiceConfig = z.object({
   VOP_RATE_LIMIT_TEST_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Management endpoints (/admin/*) per credential per minute. */
   VOP_RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().positive().default(60),
-  /** Refuse requests without a principal (certificate or API key); off until mutual TLS and keys both ship. */
-  VOP_REQUIRE_AUTH: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

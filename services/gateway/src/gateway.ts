@@ -7,6 +7,8 @@ import type { Express } from 'express';
 import type { ServiceConfig } from '@vop/config';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
+import { detailedHealth } from './admin/detailed-health.js';
+import { requireAdminCertificateFlat } from './admin/require-admin.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
 import { createHttpApp } from './http/app.js';
@@ -14,7 +16,7 @@ import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { bearerAuthentication } from './security/api-keys/bearer-authentication.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
-import { requirePrincipal } from './security/api-keys/require-principal.js';
+import { authorizeRequest } from './security/authorization.js';
 import { createRateLimits } from './security/rate-limit.js';
 import type { RateLimitSettings } from './security/rate-limit-policy.js';
 import { clientCertificateAuth, requireCertificateOnSchemePaths, type ClientCertificateAuthOptions } from './security/client-certificate.js';
@@ -26,6 +28,7 @@ import { CompletionWaiters } from './verifications/waiters.js';
 
 export const GATEWAY_SCHEMA = 'gateway';
 export const SERVICE_VERSION = '0.1.0';
+const OUTBOX_RELAY_NAME = 'gateway-outbox';
 
 export interface GatewayOptions {
   sql: SqlClient;
@@ -47,8 +50,6 @@ export interface GatewayOptions {
 
 export interface GatewaySecuritySettings {
   rateLimits: RateLimitSettings;
-  /** Refuse requests without a principal (VOP_REQUIRE_AUTH). */
-  requireAuth: boolean;
   /** Development profile: where the first-start test key is written (`<dataDir>/pki/test-api-key.txt`). */
   developmentKeyDataDir?: string;
 }
@@ -61,14 +62,12 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       testPerHour: config.VOP_RATE_LIMIT_TEST_PER_HOUR,
       adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
     },
-    requireAuth: config.VOP_REQUIRE_AUTH,
     ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
   };
 }
 
 const DEFAULT_SECURITY: GatewaySecuritySettings = {
   rateLimits: { environment: 'test', livePerMinute: { default: 6000 }, testPerHour: 100, adminPerMinute: 60 },
-  requireAuth: false,
 };
 
 export interface Gateway {
@@ -85,12 +84,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const schema = options.schema ?? GATEWAY_SCHEMA;
   const namespace = options.namespace ?? '';
   const topics = topicNames(namespace);
+  const topicSpecs = Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS }));
   const store = new EventStore(sql, { schema });
   const waiters = new CompletionWaiters({ lookup: (ids) => findCompletedVerifications(sql, schema, ids) });
   const relay = new OutboxRelay({
     store,
     bus,
-    name: 'gateway-outbox',
+    name: OUTBOX_RELAY_NAME,
     route: (event) => {
       const data = event.data as { iban?: string };
       if (event.type.startsWith('Account') && data.iban) return { topic: topics.accountEvents, key: data.iban };
@@ -117,7 +117,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ? [clientCertificateAuth({ ...options.clientCertificates, required: false, logger: logger.child({ component: 'mtls' }) }), requireCertificateOnSchemePaths]
         : []),
       bearerAuthentication({ keys: apiKeys, environment }),
-      ...(security.requireAuth ? [requirePrincipal] : []),
+      authorizeRequest,
       rateLimits.middleware,
     ],
     routers: [
@@ -126,6 +126,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         startedAt,
         isShuttingDown: () => shuttingDown,
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
+        detailed: {
+          guard: requireAdminCertificateFlat,
+          report: () => detailedHealth({ version: SERVICE_VERSION, startedAt, store, bus, topics: topicSpecs, relayNames: [OUTBOX_RELAY_NAME] }),
+        },
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
       adminRoutes({ keys: apiKeys, audit, environment, logger }),
@@ -149,7 +153,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         const written = await ensureDevelopmentKey({ dataDir: security.developmentKeyDataDir, keys: apiKeys, audit });
         if (written) logger.info({ file: written }, 'development test API key written');
       }
-      await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      await bus.ensureTopics(topicSpecs);
       subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace, logger })));
       await relay.start();
       logger.info({ instanceId: options.instanceId }, 'gateway started');

@@ -12,6 +12,8 @@ export function opsRoutes(options: {
   checks: ReadinessCheck[];
   isShuttingDown: () => boolean;
   metrics?: RequestHandler;
+  /** GET /health/detailed: the guard (admin only) and the report it answers with. */
+  detailed?: { guard: RequestHandler; report: () => Promise<object> };
 }): Router {
   const router = Router();
   if (options.metrics) router.get('/metrics', options.metrics);
@@ -35,6 +37,12 @@ export function opsRoutes(options: {
   router.get('/health', (_req, res) => {
     res.json({ status: 'healthy', uptime: formatUptime(Date.now() - options.startedAt), version: options.version });
   });
+  if (options.detailed) {
+    const { guard, report } = options.detailed;
+    router.get('/health/detailed', guard, async (_req, res) => {
+      res.json(await report());
+    });
+  }
   return router;
 }
 

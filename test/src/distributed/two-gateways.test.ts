@@ -33,6 +33,8 @@ type Expected = { kind: 'scheme'; outcome: 'MTCH' | 'NMTC' | 'NOAP' } | { kind: 
 describe('distributed run: two gateways, two matching instances, real Kafka and PostgreSQL', () => {
   const processes: ServiceProcess[] = [];
   const clients: HttpsClient[] = [];
+  /** Account records are the bank's own data: written with the admin certificate (design §4). */
+  const adminClients: HttpsClient[] = [];
   const databases: TestDatabase[] = [];
   let gatewayDb: SqlClient;
   let matchingDb: SqlClient;
@@ -64,11 +66,13 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       certPem: await readFile(pki.clientCertPath, 'utf8'),
       keyPem: await readFile(pki.clientKeyPath, 'utf8'),
     };
+    const adminTls = { ...tls, certPem: await readFile(pki.adminCertPath, 'utf8'), keyPem: await readFile(pki.adminKeyPath, 'utf8') };
     for (const id of ['g1', 'g2']) {
       const port = await freePort();
       processes.push(startServiceProcess(`gateway-${id}`, gatewayMain, { ...common, DATABASE_URL: gatewayDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
       const client = httpsClient({ baseUrl: `https://127.0.0.1:${port}`, ...tls });
       clients.push(client);
+      adminClients.push(httpsClient({ baseUrl: `https://127.0.0.1:${port}`, ...adminTls }));
       await eventually(
         async () => {
           for (const process of processes) if (process.child.exitCode !== null) throw new Error(`${process.name} exited:\n${process.output()}`);
@@ -80,7 +84,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
   });
 
   after(async () => {
-    for (const client of clients) client.close();
+    for (const client of [...clients, ...adminClients]) client.close();
     await Promise.all(processes.map((process) => process.stop()));
     await gatewayDb?.close();
     await matchingDb?.close();
@@ -92,7 +96,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     const gateway = (index: number): HttpsClient => clients[index % 2] as HttpsClient;
     const holders = Array.from({ length: ACCOUNTS }, (_, index) => ({ iban: germanIban(700_000 + index), name: `Holder Number ${index} Åström` }));
     for (const [index, holder] of holders.entries()) {
-      const response = await gateway(index).post('/accounts', holder);
+      const response = await (adminClients[index % 2] as HttpsClient).post('/accounts', holder);
       assert.equal(response.status, 201, response.text);
     }
     await eventually(

@@ -24,7 +24,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     });
 
   async function createAccount(name: string, iban = freshIban(), extra: Record<string, unknown> = {}) {
-    const response = await embedded.client.post('/accounts', { iban, name, ...extra });
+    const response = await embedded.admin.post('/accounts', { iban, name, ...extra });
     assert.equal(response.status, 201, response.text);
     return response.body as { id: string; iban: string };
   }
@@ -32,7 +32,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
   describe('account records', () => {
     it('given a valid body, POST /accounts answers 201 with the record', async () => {
       const iban = freshIban();
-      const response = await embedded.client.post('/accounts', { iban: iban.replace(/(.{4})/g, '$1 ').trim(), name: 'Erika Mustermann' });
+      const response = await embedded.admin.post('/accounts', { iban: iban.replace(/(.{4})/g, '$1 ').trim(), name: 'Erika Mustermann' });
       assert.equal(response.status, 201);
       assert.match(response.body.id, UUID);
       assert.equal(response.body.iban, iban);
@@ -43,41 +43,41 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
 
     it('GET and PUT /api/accounts/{id} never return the holder name', async () => {
       const { id } = await createAccount('Hans Meier');
-      const got = await embedded.client.get(`/api/accounts/${id}`);
+      const got = await embedded.admin.get(`/api/accounts/${id}`);
       assert.equal(got.status, 200);
       assert.deepEqual(Object.keys(got.body).sort(), ['created_at', 'iban', 'id', 'updated_at']);
       const newIban = freshIban();
-      const updated = await embedded.client.put(`/api/accounts/${id}`, { iban: newIban });
+      const updated = await embedded.admin.put(`/api/accounts/${id}`, { iban: newIban });
       assert.equal(updated.status, 200);
       assert.equal(updated.body.iban, newIban);
       assert.equal(updated.body.name, undefined);
       assert.ok(updated.body.updated_at >= got.body.updated_at);
-      assert.equal((await embedded.client.get(`/v1/api/accounts/${id}`)).body.iban, newIban);
+      assert.equal((await embedded.admin.get(`/v1/api/accounts/${id}`)).body.iban, newIban);
     });
 
     it('DELETE answers 204 with no body; afterwards GET is 404 ACCOUNT_NOT_FOUND (nested)', async () => {
       const { id } = await createAccount('Gone Soon');
-      const deleted = await embedded.client.delete(`/api/accounts/${id}`);
+      const deleted = await embedded.admin.delete(`/api/accounts/${id}`);
       assert.equal(deleted.status, 204);
       assert.equal(deleted.text, '');
-      const got = await embedded.client.get(`/api/accounts/${id}`);
+      const got = await embedded.admin.get(`/api/accounts/${id}`);
       assert.equal(got.status, 404);
       assert.equal(got.body.error.code, 'ACCOUNT_NOT_FOUND');
       assert.equal(typeof got.body.error.message, 'string');
-      assert.equal((await embedded.client.delete(`/api/accounts/${id}`)).status, 404);
-      assert.equal((await embedded.client.put(`/api/accounts/${id}`, { iban: freshIban() })).status, 404);
+      assert.equal((await embedded.admin.delete(`/api/accounts/${id}`)).status, 404);
+      assert.equal((await embedded.admin.put(`/api/accounts/${id}`, { iban: freshIban() })).status, 404);
     });
 
     it('refuses an invalid IBAN, a missing name and unknown fields with 400 INVALID_REQUEST naming the field', async () => {
-      const badIban = await embedded.client.post('/accounts', { iban: 'DE00370400440532013000', name: 'A' });
+      const badIban = await embedded.admin.post('/accounts', { iban: 'DE00370400440532013000', name: 'A' });
       assert.equal(badIban.status, 400);
       assert.equal(badIban.body.error.code, 'INVALID_REQUEST');
       assert.equal(badIban.body.error.details.field, 'iban');
       assert.equal(badIban.body.error.details.reason, 'INVALID_IBAN');
-      const missing = await embedded.client.post('/accounts', { iban: freshIban() });
+      const missing = await embedded.admin.post('/accounts', { iban: freshIban() });
       assert.equal(missing.body.error.details.field, 'name');
       assert.equal(missing.body.error.details.reason, 'MISSING_FIELD');
-      const unknown = await embedded.client.post('/accounts', { iban: freshIban(), name: 'A', nickname: 'x' });
+      const unknown = await embedded.admin.post('/accounts', { iban: freshIban(), name: 'A', nickname: 'x' });
       assert.equal(unknown.status, 400);
       assert.equal(unknown.body.error.details.field, 'nickname');
     });
@@ -85,14 +85,14 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     it('a second live account for one IBAN is a 409 conflict; after deletion the IBAN is free', async () => {
       const iban = freshIban();
       const first = await createAccount('First Holder', iban);
-      const second = await embedded.client.post('/accounts', { iban, name: 'Second Holder' });
+      const second = await embedded.admin.post('/accounts', { iban, name: 'Second Holder' });
       assert.equal(second.status, 409);
-      await embedded.client.delete(`/api/accounts/${first.id}`);
-      assert.equal((await embedded.client.post('/accounts', { iban, name: 'Second Holder' })).status, 201);
+      await embedded.admin.delete(`/api/accounts/${first.id}`);
+      assert.equal((await embedded.admin.post('/accounts', { iban, name: 'Second Holder' })).status, 201);
     });
 
     it('an id that is not a UUID is simply not found', async () => {
-      const response = await embedded.client.get('/api/accounts/not-a-uuid');
+      const response = await embedded.admin.get('/api/accounts/not-a-uuid');
       assert.equal(response.status, 404);
       assert.equal(response.body.error.code, 'ACCOUNT_NOT_FOUND');
     });
@@ -129,7 +129,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       const iban = freshIban();
       const { id } = await createAccount('Closed Holder', iban);
       await awaitProjection('Closed Holder', iban);
-      await embedded.client.put(`/api/accounts/${id}`, { status: 'closed' });
+      await embedded.admin.put(`/api/accounts/${id}`, { status: 'closed' });
       const closed = await eventually(async () => {
         const response = await verify('Closed Holder', iban);
         return response.body.partyNameMatch === 'NOAP' ? response : undefined;
@@ -271,7 +271,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     const iban = freshIban();
     const { id } = await createAccount('Metric Holder', iban);
     await awaitProjection('Metric Holder', iban);
-    await embedded.client.get(`/api/accounts/${id}`);
+    await embedded.admin.get(`/api/accounts/${id}`);
     const response = await embedded.client.get('/metrics');
     assert.equal(response.status, 200);
     assert.match(response.text, /http_requests_total\{[^}]*route="\/vop\/verify"[^}]*\}/);

@@ -25,9 +25,19 @@ export async function participantTls(pki: DevPki): Promise<{ caPem: string; cert
   return { caPem, certPem, keyPem };
 }
 
+/** The development CA and the admin certificate: account records are the bank's own data (design §4). */
+export async function adminTls(pki: DevPki): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+  const read = (file: string): Promise<string> => readFile(file, 'utf8');
+  const [caPem, certPem, keyPem] = await Promise.all([read(pki.caPath), read(pki.adminCertPath), read(pki.adminKeyPath)]);
+  return { caPem, certPem, keyPem };
+}
+
 export interface RunningEmbedded {
   service: EmbeddedService;
+  /** Presents the participant certificate: what another PSP does (verifies). */
   client: HttpsClient;
+  /** Presents the admin certificate: writes and reads account records, management endpoints. */
+  admin: HttpsClient;
   dataDir: string;
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -38,12 +48,15 @@ export async function runEmbedded(options: { dataDir?: string; inMemory?: boolea
   const config = loadConfig({ VOP_DATA_DIR: dataDir, VOP_PORT: '0', LOG_LEVEL: 'silent', ...options.env });
   const service = await startEmbedded({ config, logger: createLogger({ service: 'test', level: 'silent' }), inMemory: options.inMemory ?? true });
   const client = httpsClient({ baseUrl: service.url, ...(await participantTls(service.pki)) });
+  const admin = httpsClient({ baseUrl: service.url, ...(await adminTls(service.pki)) });
   return {
     service,
     client,
+    admin,
     dataDir,
     async stop(stopOptions = {}) {
       client.close();
+      admin.close();
       await service.stop();
       if (!stopOptions.keepData) await rm(dataDir, { recursive: true, force: true });
     },

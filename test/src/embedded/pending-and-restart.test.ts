@@ -24,6 +24,8 @@ describe('a gateway whose matching service does not answer', () => {
       instanceId: 'lonely',
       respondingPsp: 'VOPBDEFFXXX',
       verifyDeadlineMs: 300,
+      // Authentication is mandatory: the participant certificate is the caller's principal.
+      clientCertificates: { trustAnchorsPem: await readFile(pki.caPath, 'utf8'), admin: {} },
     });
     await gateway.start();
     const server = await startHttpsServer({
@@ -63,7 +65,7 @@ describe('embedded persistence', () => {
   it('keeps accounts and verifications across a restart on the same data folder', async () => {
     const first = await runEmbedded({ inMemory: false });
     const iban = germanIban(4242);
-    const created = await first.client.post('/accounts', { iban, name: 'Persistent Holder' });
+    const created = await first.admin.post('/accounts', { iban, name: 'Persistent Holder' });
     assert.equal(created.status, 201);
     const receipt = await first.client.post('/verify', { name: 'Persistent Holder', iban });
     await eventually(async () => ((await first.client.get(`/verify/${receipt.body.request_id}`)).status === 200 ? true : undefined));
@@ -71,7 +73,7 @@ describe('embedded persistence', () => {
 
     const second = await runEmbedded({ dataDir: first.dataDir, inMemory: false });
     try {
-      assert.equal((await second.client.get(`/api/accounts/${created.body.id}`)).body.iban, iban);
+      assert.equal((await second.admin.get(`/api/accounts/${created.body.id}`)).body.iban, iban);
       const result = await second.client.get(`/verify/${receipt.body.request_id}`);
       assert.equal(result.status, 200);
       assert.equal(result.body.name_match_code, 'MATCH');

@@ -184,9 +184,9 @@ describe('rate limits', () => {
     const embedded = await runEmbedded({ env: { VOP_RATE_LIMIT_TEST_PER_HOUR: '2' } });
     try {
       const statuses: number[] = [];
-      for (let index = 0; index < 2; index++) statuses.push((await embedded.client.put(`/api/accounts/${randomUUID()}`, { status: 'closed' })).status);
+      for (let index = 0; index < 2; index++) statuses.push((await embedded.admin.put(`/api/accounts/${randomUUID()}`, { status: 'closed' })).status);
       assert.deepEqual(statuses, [404, 404]);
-      const limited = await embedded.client.put(`/api/accounts/${randomUUID()}`, { status: 'closed' });
+      const limited = await embedded.admin.put(`/api/accounts/${randomUUID()}`, { status: 'closed' });
       assert.equal(limited.status, 429);
       const retryAfter = Number(limited.headers['retry-after']);
       assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600);

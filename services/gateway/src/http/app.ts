@@ -15,6 +15,16 @@ export interface HttpAppOptions {
 /** Every route is served at the root and under the /v1 and /vop/api/v1 base forms. */
 export const BASE_PATHS = ['/', '/v1', '/vop/api/v1'];
 
+/** On every answer, errors included. A JSON API embeds nothing and is framed by no one. */
+export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['Strict-Transport-Security', 'max-age=31536000'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['Cache-Control', 'no-store'],
+];
+
 function sendError(req: Request, res: Response, error: ApiError): void {
   if (res.headersSent) return;
   const format = errorFormatFor(req.originalUrl);
@@ -59,8 +69,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     }, timeoutMs);
     res.once('finish', () => clearTimeout(timer));
     res.once('close', () => clearTimeout(timer));
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     next();
   });
   app.use(schemeTimingHeaders);
