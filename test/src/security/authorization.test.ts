@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { eventually, germanIban, httpsClient, type HttpsClient } from '@vop/testing';
+import { runEmbedded, schemeRequest, type RunningEmbedded } from '../embedded/fixtures.js';
+
+const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+
+describe('authorization over mutual TLS', () => {
+  let embedded: RunningEmbedded;
+  /** Trusts the server but presents no client certificate. */
+  let anonymous: HttpsClient;
+  let verifyKey: string;
+  let accountsKey: string;
+  let ibanCounter = 900_000;
+  const freshIban = (): string => germanIban(ibanCounter++);
+
+  before(async () => {
+    embedded = await runEmbedded();
+    anonymous = httpsClient({ baseUrl: embedded.service.url, caPem: await readFile(embedded.service.pki.caPath, 'utf8') });
+    const issue = async (scopes: string[]): Promise<string> => {
+      const issued = await embedded.admin.post('/admin/api-keys', { participantId: 'PSDDE-BAFIN-123456', scopes });
+      assert.equal(issued.status, 201, issued.text);
+      return issued.body.secret as string;
+    };
+    verifyKey = await issue(['verify']);
+    accountsKey = await issue(['accounts']);
+  });
+  after(async () => {
+    anonymous.close();
+    await embedded.stop();
+  });
+
+  describe('authentication is mandatory', () => {
+    it('answers 401 in each path format to a caller without any credential', async () => {
+      const flat = await anonymous.get(`/verify/${randomUUID()}`);
+      assert.equal(flat.status, 401);
+      assert.equal(flat.body.error, 'UNAUTHORIZED');
+
+      const nested = await anonymous.get(`/api/accounts/${randomUUID()}`);
+      assert.equal(nested.status, 401);
+      assert.equal(nested.body.error.code, 'UNAUTHORIZED');
+
+      const created = await anonymous.post('/accounts', { iban: freshIban(), name: 'Nobody Allowed' });
+      assert.equal(created.status, 401);
+      assert.equal(created.body.error.code, 'UNAUTHORIZED');
+
+      const scheme = await anonymous.post('/vop/verify', schemeRequest('Anyone', freshIban()));
+      assert.equal(scheme.status, 401);
+      assert.equal(scheme.body.error.code, 'VOP_002');
+    });
+
+    it('keeps the ops probes open', async () => {
+      for (const path of ['/livez', '/readyz', '/health', '/metrics']) {
+        assert.equal((await anonymous.get(path)).status, 200, path);
+      }
+    });
+
+    it('accepts a verify key without a certificate on the /verify and /api families', async () => {
+      assert.equal((await anonymous.get(`/verify/${randomUUID()}`, { headers: bearer(verifyKey) })).status, 404);
+      assert.equal((await anonymous.get(`/api/verify/${randomUUID()}`, { headers: bearer(verifyKey) })).status, 404);
+    });
+  });
+
+  describe('account records are the bank\'s own data', () => {
+    it('refuses the participant certificate with 403 ACCESS_DENIED (nested) on every account-record path', async () => {
+      const { body } = await embedded.admin.post('/accounts', { iban: freshIban(), name: 'Guarded Holder' });
+      const id = body.id as string;
+      const attempts = [
+        await embedded.client.post('/accounts', { iban: freshIban(), name: 'Intruding Holder' }),
+        await embedded.client.get(`/api/accounts/${id}`),
+        await embedded.client.put(`/api/accounts/${id}`, { status: 'closed' }),
+        await embedded.client.delete(`/api/accounts/${id}`),
+        await embedded.client.get(`/v1/api/accounts/${id}`),
+      ];
+      for (const response of attempts) {
+        assert.equal(response.status, 403, response.text);
+        assert.equal(response.body.error.code, 'ACCESS_DENIED');
+      }
+      // Nothing changed: the admin still reads the open account.
+      assert.equal((await embedded.admin.get(`/api/accounts/${id}`)).status, 200);
+    });
+
+    it('refuses a verify-only key with 403 and lets a key with the accounts scope read, update and delete', async () => {
+      const { body } = await embedded.admin.post('/accounts', { iban: freshIban(), name: 'Keyed Holder' });
+      const id = body.id as string;
+
+      const denied = await anonymous.put(`/api/accounts/${id}`, { status: 'closed' }, { headers: bearer(verifyKey) });
+      assert.equal(denied.status, 403);
+      assert.equal(denied.body.error.code, 'ACCESS_DENIED');
+
+      assert.equal((await anonymous.get(`/api/accounts/${id}`, { headers: bearer(accountsKey) })).status, 200);
+      assert.equal((await anonymous.put(`/api/accounts/${id}`, { status: 'blocked' }, { headers: bearer(accountsKey) })).status, 200);
+      assert.equal((await anonymous.delete(`/api/accounts/${id}`, { headers: bearer(accountsKey) })).status, 204);
+      assert.equal((await embedded.admin.get(`/api/accounts/${id}`)).status, 404);
+    });
+
+    it('lets the participant certificate verify what the admin wrote', async () => {
+      const iban = freshIban();
+      assert.equal((await embedded.admin.post('/accounts', { iban, name: 'Verified Holder' })).status, 201);
+      // The matching projection catches up asynchronously; until then the answer is NOAP.
+      await eventually(async () => ((await embedded.client.post('/vop/verify', schemeRequest('Verified Holder', iban))).body.partyNameMatch === 'MTCH' ? true : undefined), {
+        what: 'a participant verification that matches the admin-written account',
+      });
+    });
+  });
+
+  describe('GET /health/detailed', () => {
+    it('reports the database, the bus, the outbox relay, uptime and version to the admin', async () => {
+      const response = await embedded.admin.get('/health/detailed');
+      assert.equal(response.status, 200);
+      assert.equal(response.body.status, 'healthy');
+      assert.equal(response.body.version, '0.1.0');
+      assert.ok(Number.isInteger(response.body.uptime_seconds) && response.body.uptime_seconds >= 0);
+      assert.equal(response.body.components.database.status, 'up');
+      assert.equal(response.body.components.bus.status, 'up');
+      const [relay] = response.body.components.outbox as Array<{ name: string; status: string; lag: number }>;
+      assert.equal(relay?.name, 'gateway-outbox');
+      assert.equal(relay?.status, 'up');
+      assert.ok(Number.isInteger(relay?.lag) && (relay?.lag ?? -1) >= 0);
+    });
+
+    it('answers 403 ACCESS_DENIED in the flat format to the participant, a key holder and an anonymous caller', async () => {
+      for (const response of [
+        await embedded.client.get('/health/detailed'),
+        await anonymous.get('/health/detailed', { headers: bearer(accountsKey) }),
+        await anonymous.get('/health/detailed'),
+        await embedded.client.get('/v1/health/detailed'),
+      ]) {
+        assert.equal(response.status, 403);
+        assert.equal(response.body.error, 'ACCESS_DENIED');
+      }
+    });
+  });
+
+  describe('security headers', () => {
+    const expected = {
+      'strict-transport-security': 'max-age=31536000',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
+    };
+
+    it('are set on successes, refusals, errors and unknown paths alike', async () => {
+      const answers = [
+        await embedded.client.get('/health'),
+        await anonymous.get(`/verify/${randomUUID()}`),
+        await embedded.client.get('/no/such/endpoint'),
+        await embedded.client.post('/vop/verify', { party: {} }),
+        await embedded.admin.get('/health/detailed'),
+      ];
+      for (const response of answers) {
+        for (const [name, value] of Object.entries(expected)) assert.equal(response.headers[name], value, `${name} on ${response.status}`);
+      }
+    });
+  });
+});
