@@ -53,6 +53,10 @@ export const ServiceConfig = z.object({
   VOP_RATE_LIMIT_TEST_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Management endpoints (/admin/*) per credential per minute. */
   VOP_RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  /** Test accounts (sandbox endpoints) are removed this long after creation (the specification: 24 hours). */
+  VOP_TEST_ACCOUNT_RETENTION_MS: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
+  /** How often the retention job looks for expired test accounts. */
+  VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

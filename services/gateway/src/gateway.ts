@@ -11,6 +11,8 @@ import { detailedHealth } from './admin/detailed-health.js';
 import { requireAdminCertificateFlat } from './admin/require-admin.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
+import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
+import { createTestAccountSweeper, type TestAccountRetention } from './accounts/test-account-sweeper.js';
 import { createHttpApp } from './http/app.js';
 import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
@@ -50,6 +52,8 @@ export interface GatewayOptions {
 
 export interface GatewaySecuritySettings {
   rateLimits: RateLimitSettings;
+  /** Test deployments: how long test accounts live and how often the job looks (defaults: 24 h, every minute). */
+  testAccounts?: TestAccountRetention;
   /** Development profile: where the first-start test key is written (`<dataDir>/pki/test-api-key.txt`). */
   developmentKeyDataDir?: string;
 }
@@ -62,9 +66,12 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       testPerHour: config.VOP_RATE_LIMIT_TEST_PER_HOUR,
       adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
     },
+    testAccounts: { retentionMs: config.VOP_TEST_ACCOUNT_RETENTION_MS, sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS },
     ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
   };
 }
+
+const DEFAULT_TEST_ACCOUNT_RETENTION: TestAccountRetention = { retentionMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000 };
 
 const DEFAULT_SECURITY: GatewaySecuritySettings = {
   rateLimits: { environment: 'test', livePerMinute: { default: 6000 }, testPerHour: 100, adminPerMinute: 60 },
@@ -106,6 +113,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const environment = security.rateLimits.environment;
   const apiKeys = new ApiKeyStore(sql, schema);
   const audit = new AuditLog(sql, schema);
+  const testAccountSweeper =
+    environment === 'test'
+      ? createTestAccountSweeper({ store, retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION, logger: logger.child({ component: 'test-account-retention' }) })
+      : undefined;
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
 
   const app = createHttpApp({
@@ -133,6 +144,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
       adminRoutes({ keys: apiKeys, audit, environment, logger }),
+      // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
+      ...(environment === 'test' ? [sandboxAccountRoutes(store)] : []),
       accountRoutes(store),
       verificationRoutes({ store, record: verificationRecorder(store), waiters, deadlineMs: options.verifyDeadlineMs }),
     ],
@@ -156,11 +169,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       await bus.ensureTopics(topicSpecs);
       subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace, logger })));
       await relay.start();
+      testAccountSweeper?.start();
       logger.info({ instanceId: options.instanceId }, 'gateway started');
     },
     async stop() {
       shuttingDown = true;
       for (const subscription of subscriptions.splice(0)) await subscription.close();
+      await testAccountSweeper?.stop();
       await relay.stop();
     },
   };

@@ -158,3 +158,71 @@ describe('authorization over mutual TLS', () => {
     });
   });
 });
+
+describe('test-only sandbox account endpoints', () => {
+  const uuidOf = (testAccountId: string): string => testAccountId.replace(/^acc_/, '');
+
+  it('in a test deployment: creates an acc_ account the participant can verify, deletes it with a status body, refuses live keys', async () => {
+    const embedded = await runEmbedded();
+    try {
+      const iban = germanIban(910_001);
+      const created = await embedded.admin.post('/api/accounts', { iban, name: 'Sandra Sandbox' });
+      assert.equal(created.status, 201, created.text);
+      assert.match(created.body.id, /^acc_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.deepEqual({ iban: created.body.iban, name: created.body.name }, { iban, name: 'Sandra Sandbox' });
+      assert.ok(!Number.isNaN(Date.parse(created.body.created_at)));
+      await eventually(async () => ((await embedded.client.post('/vop/verify', schemeRequest('Sandra Sandbox', iban))).body.partyNameMatch === 'MTCH' ? true : undefined), {
+        what: 'the test account verifiable',
+      });
+
+      assert.equal((await embedded.client.post('/api/accounts', { iban: germanIban(910_002), name: 'Not Allowed' })).status, 403);
+      const liveKey = await embedded.admin.post('/admin/api-keys', { participantId: 'PSDDE-BAFIN-123456', scopes: ['accounts'], environment: 'live' });
+      const anonymous = httpsClient({ baseUrl: embedded.service.url, caPem: await readFile(embedded.service.pki.caPath, 'utf8') });
+      try {
+        const refused = await anonymous.post('/api/accounts', { iban: germanIban(910_003), name: 'Live Intruder' }, { headers: bearer(liveKey.body.secret as string) });
+        assert.equal(refused.status, 401);
+        assert.equal(refused.body.error.code, 'UNAUTHORIZED');
+      } finally {
+        anonymous.close();
+      }
+
+      const deleted = await embedded.admin.delete(`/api/accounts/${created.body.id}`);
+      assert.equal(deleted.status, 200);
+      assert.equal(deleted.body.status, 'deleted');
+      assert.equal(typeof deleted.body.message, 'string');
+      assert.equal((await embedded.admin.get(`/api/accounts/${uuidOf(created.body.id)}`)).status, 404);
+      assert.equal((await embedded.admin.delete(`/api/accounts/${created.body.id}`)).status, 404);
+    } finally {
+      await embedded.stop();
+    }
+  });
+
+  it('in a live deployment the test-only endpoints answer 404', async () => {
+    const embedded = await runEmbedded({ env: { VOP_ENVIRONMENT: 'live' } });
+    try {
+      const created = await embedded.admin.post('/api/accounts', { iban: germanIban(910_010), name: 'Never Created' });
+      assert.equal(created.status, 404);
+      assert.equal((await embedded.admin.delete(`/api/accounts/acc_${randomUUID()}`)).status, 404);
+    } finally {
+      await embedded.stop();
+    }
+  });
+
+  it('removes test accounts after the retention with a scheduled job, and leaves the bank\'s accounts alone', async () => {
+    const embedded = await runEmbedded({ env: { VOP_TEST_ACCOUNT_RETENTION_MS: '500', VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: '100' } });
+    try {
+      const testAccount = await embedded.admin.post('/api/accounts', { iban: germanIban(910_020), name: 'Temporary Holder' });
+      const bankAccount = await embedded.admin.post('/accounts', { iban: germanIban(910_021), name: 'Permanent Holder' });
+      assert.deepEqual([testAccount.status, bankAccount.status], [201, 201]);
+
+      await eventually(async () => ((await embedded.admin.get(`/api/accounts/${uuidOf(testAccount.body.id)}`)).status === 404 ? true : undefined), {
+        timeoutMs: 15_000,
+        what: 'the expired test account removed',
+      });
+      // Created alongside and older than the retention too: only the test account is the job's.
+      assert.equal((await embedded.admin.get(`/api/accounts/${bankAccount.body.id}`)).status, 200);
+    } finally {
+      await embedded.stop();
+    }
+  });
+});

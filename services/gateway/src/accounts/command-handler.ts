@@ -1,7 +1,7 @@
 import { AccountEvent } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
 import { type AccountCommand, type AccountState, decideAccount, evolveAccount, initialAccountState } from './decider.js';
-import { projectAccountEvent } from './read-model.js';
+import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
 
 export const accountStreamId = (accountId: string): string => `account-${accountId}`;
 
@@ -15,6 +15,7 @@ export async function handleAccountCommand(
   store: EventStore,
   command: AccountCommand,
   metadata: Record<string, string>,
+  projection: ProjectionOptions = {},
 ): Promise<AccountState> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -28,7 +29,7 @@ export async function handleAccountCommand(
           events.map((event) => ({ type: event.type, data: event.data, metadata })),
           { expectedVersion: stored.length, tx },
         );
-        for (const event of events) await projectAccountEvent(tx, store.schema, event);
+        for (const event of events) await projectAccountEvent(tx, store.schema, event, projection);
         return events.reduce(evolveAccount, state);
       });
     } catch (error) {

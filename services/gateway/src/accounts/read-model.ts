@@ -23,18 +23,27 @@ export async function migrateAccountsReadModel(sql: SqlClient, schema: string): 
          deleted_at timestamptz
        )`,
     `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_iban ON ${schema}.accounts (iban) WHERE deleted_at IS NULL`,
+    // Test accounts (sandbox endpoints) are removed by the retention job; the index finds the live ones by age.
+    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS test_account boolean NOT NULL DEFAULT false`,
+    `CREATE INDEX IF NOT EXISTS accounts_live_test_by_age ON ${schema}.accounts (created_at) WHERE test_account AND deleted_at IS NULL`,
   ]);
 }
 
 export const LIVE_IBAN_CONSTRAINT = 'accounts_live_iban';
 
-export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent): Promise<void> {
+export interface ProjectionOptions {
+  /** Opened through the sandbox endpoint: removed after the test-account retention. */
+  testAccount?: boolean;
+}
+
+export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent, options: ProjectionOptions = {}): Promise<void> {
   switch (event.type) {
     case 'AccountOpened':
-      await tx.query(`INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at) VALUES ($1, $2, $3, $3)`, [
+      await tx.query(`INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, test_account) VALUES ($1, $2, $3, $3, $4)`, [
         event.data.accountId,
         event.data.iban,
         event.data.createdAt,
+        options.testAccount ?? false,
       ]);
       return;
     case 'AccountUpdated':
@@ -56,4 +65,18 @@ export async function findLiveAccount(sql: SqlExecutor, schema: string, id: stri
     [id],
   );
   return rows[0];
+}
+
+export async function isLiveTestAccount(sql: SqlExecutor, schema: string, id: string): Promise<boolean> {
+  const { rows } = await sql.query<{ id: string }>(`SELECT id FROM ${schema}.accounts WHERE id = $1 AND test_account AND deleted_at IS NULL`, [id]);
+  return rows.length > 0;
+}
+
+/** Test accounts created before the cutoff and not yet deleted, oldest first. */
+export async function findExpiredTestAccounts(sql: SqlExecutor, schema: string, createdBefore: Date, limit: number): Promise<string[]> {
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM ${schema}.accounts WHERE test_account AND deleted_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2`,
+    [createdBefore.toISOString(), limit],
+  );
+  return rows.map((row) => row.id);
 }
