@@ -8,7 +8,7 @@ import type { ServiceConfig } from '@vop/config';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
-import { requireAdminCertificateFlat } from './admin/require-admin.js';
+import { requireAdminCertificate } from './admin/require-admin.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
@@ -138,7 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         isShuttingDown: () => shuttingDown,
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         detailed: {
-          guard: requireAdminCertificateFlat,
+          guard: requireAdminCertificate,
           report: () => detailedHealth({ version: SERVICE_VERSION, startedAt, store, bus, topics: topicSpecs, relayNames: [OUTBOX_RELAY_NAME] }),
         },
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],

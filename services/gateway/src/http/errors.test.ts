@@ -13,6 +13,7 @@ describe('error format by path (design §4)', () => {
       ['/api/verify', 'flat'],
       ['/api/v1/batch/1', 'flat'],
       ['/admin/stats', 'flat'],
+      ['/health/detailed', 'flat'],
       ['/accounts', 'nested'],
       ['/api/accounts/1', 'nested'],
       ['/v1/api/accounts/1', 'nested'],

@@ -13,7 +13,8 @@ export function canonicalPath(path: string): string {
 export function errorFormatFor(path: string): ErrorFormat {
   const canonical = canonicalPath(path);
   if (canonical.startsWith('/vop/')) return 'scheme';
-  if (/^\/(verify|api\/verify|api\/v1\/|admin)/.test(canonical)) return 'flat';
+  // Management endpoints (admin, the detailed health) answer in the flat format too (issue 4).
+  if (/^\/(verify|api\/verify|api\/v1\/|admin|health\/detailed)/.test(canonical)) return 'flat';
   return 'nested';
 }
 
