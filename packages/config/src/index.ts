@@ -30,6 +30,8 @@ export const ServiceConfig = z.object({
   VOP_TLS_CERT: z.string().optional(),
   VOP_TLS_KEY: z.string().optional(),
   VOP_TLS_CA: z.string().optional(),
+  /** SHA-256 fingerprints (hex, colons allowed) of the admin certificates, comma separated. */
+  VOP_ADMIN_CERT_FINGERPRINTS: commaList.default([]),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
   KAFKA_BROKERS: commaList.optional(),

@@ -20,11 +20,6 @@ interface TlsMaterial {
   admin: AdminCertificateIdentity;
 }
 
-/** Configured admin certificates: SHA-256 fingerprints, comma separated (not yet part of @vop/config). */
-function configuredAdminFingerprints(): string[] {
-  return (process.env.VOP_ADMIN_CERT_FINGERPRINTS ?? '').split(',').map((item) => item.trim()).filter((item) => item.length > 0);
-}
-
 async function tlsMaterial(): Promise<TlsMaterial> {
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
   if (config.VOP_PROFILE === 'production') {
@@ -33,7 +28,7 @@ async function tlsMaterial(): Promise<TlsMaterial> {
       throw new ConfigError(['VOP_TLS_CERT, VOP_TLS_KEY, VOP_TLS_CA: all required in the production profile']);
     }
     const [certPem, keyPem, caPem] = await Promise.all([read(certFile), read(keyFile), read(caFile)]);
-    return { certPem, keyPem, caPem, admin: { fingerprints: configuredAdminFingerprints() } };
+    return { certPem, keyPem, caPem, admin: { fingerprints: config.VOP_ADMIN_CERT_FINGERPRINTS } };
   }
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
   const [certPem, keyPem, caPem] = await Promise.all([
@@ -42,7 +37,7 @@ async function tlsMaterial(): Promise<TlsMaterial> {
     read(config.VOP_TLS_CA ?? pki.caPath),
   ]);
   const devAdmin = certificateFingerprint(await read(pki.adminCertPath));
-  return { certPem, keyPem, caPem, admin: { fingerprints: [devAdmin, ...configuredAdminFingerprints()] } };
+  return { certPem, keyPem, caPem, admin: { fingerprints: [devAdmin, ...config.VOP_ADMIN_CERT_FINGERPRINTS] } };
 }
 
 const tls = await tlsMaterial();
