@@ -1,1 +1,4 @@
-export {};
+export { SubjectKeyStore, SUBJECT_KEY_BYTES, type SubjectKeyStoreOptions, type SubjectKeyState } from './subject-key-store.js';
+export { FieldCipher, isEncrypted, type DecryptedFields } from './field-cipher.js';
+export { dailySubject } from './daily-subject.js';
+export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';

@@ -1,0 +1,142 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import type { SqlExecutor } from '@vop/event-store';
+import { TamperedValueError } from './errors.js';
+import { assertValidSubjectId } from './subject-id.js';
+import type { SubjectKeyStore } from './subject-key-store.js';
+import { associatedData, formatValue, IV_BYTES, parseValue, TAG_BYTES } from './value-format.js';
+
+const ALGORITHM = 'aes-256-gcm';
+
+/** The fields after decryption: a shredded string becomes undefined, a shredded array becomes []. */
+export type DecryptedFields<T, K extends keyof T> = {
+  [P in keyof T]: P extends K ? (T[P] extends readonly string[] ? T[P] : T[P] | undefined) : T[P];
+};
+
+/**
+ * Encrypts personal fields with AES-256-GCM under the key of their subject (see SubjectKeyStore).
+ * Values are self-describing strings `pd1:<subjectId>:<iv>:<ciphertext>:<tag>`, safe in JSON, events and
+ * Kafka messages.
+ */
+export class FieldCipher {
+  constructor(private readonly keys: SubjectKeyStore) {}
+
+  /** Throws SubjectKeyDestroyedError when the subject was erased. */
+  async encrypt(subjectId: string, plaintext: string, tx?: SqlExecutor): Promise<string> {
+    assertValidSubjectId(subjectId);
+    if (typeof plaintext !== 'string') throw new TypeError('Only strings can be encrypted as personal data');
+    const key = await this.keys.keyFor(subjectId, tx);
+    return seal(subjectId, key, plaintext);
+  }
+
+  /**
+   * The plaintext, or undefined when the subject's key was destroyed (the shredded case) or never existed.
+   * Throws TamperedValueError when authentication fails and TypeError when value is not a `pd1:` value.
+   */
+  async decrypt(value: string, tx?: SqlExecutor): Promise<string | undefined> {
+    const [plaintext] = await this.decryptMany([value], tx);
+    return plaintext;
+  }
+
+  /** Decrypts many values with one key lookup for all their subjects; results in input order. */
+  async decryptMany(values: readonly string[], tx?: SqlExecutor): Promise<(string | undefined)[]> {
+    const parsed = values.map((value) => {
+      const parts = parseValue(value);
+      if (parts === undefined) throw new TypeError('Not an encrypted personal-data value');
+      return parts;
+    });
+    const keys = await this.keys.lookup(
+      parsed.map((parts) => parts.subjectId),
+      tx,
+    );
+    return parsed.map((parts) => {
+      const known = keys.get(parts.subjectId);
+      if (known === undefined || known.state === 'destroyed') return undefined;
+      return open(known.key, parts);
+    });
+  }
+
+  isEncrypted(value: unknown): value is string {
+    return isEncrypted(value);
+  }
+
+  /**
+   * A copy of obj whose named fields (strings or string arrays) are encrypted under subjectId; null and
+   * undefined fields are kept as they are. Already encrypted values are not encrypted twice.
+   */
+  async encryptFields<T extends object, K extends keyof T>(obj: T, fields: readonly K[], subjectId: string, tx?: SqlExecutor): Promise<T> {
+    const copy: T = { ...obj };
+    for (const field of fields) {
+      const value: unknown = obj[field];
+      if (value === undefined || value === null) continue;
+      if (typeof value === 'string') {
+        copy[field] = (await this.encryptOnce(subjectId, value, tx)) as T[K];
+      } else if (isStringArray(value)) {
+        const encrypted: string[] = [];
+        for (const item of value) encrypted.push(await this.encryptOnce(subjectId, item, tx));
+        copy[field] = encrypted as T[K];
+      } else {
+        throw new TypeError(`Personal field ${String(field)} must be a string or an array of strings`);
+      }
+    }
+    return copy;
+  }
+
+  /**
+   * A copy of obj whose named fields are decrypted: a shredded string field becomes undefined and shredded
+   * array items are dropped (a fully shredded array is []). Values that are not `pd1:` values pass through
+   * unchanged, so records written before encryption was introduced still read.
+   */
+  async decryptFields<T extends object, K extends keyof T>(obj: T, fields: readonly K[], tx?: SqlExecutor): Promise<DecryptedFields<T, K>> {
+    const encrypted: string[] = [];
+    for (const field of fields) {
+      const value: unknown = obj[field];
+      if (isEncrypted(value)) encrypted.push(value);
+      else if (isStringArray(value)) encrypted.push(...value.filter(isEncrypted));
+    }
+    const decrypted = await this.decryptMany(encrypted, tx);
+    const plaintexts = new Map<string, string | undefined>(encrypted.map((value, index) => [value, decrypted[index]]));
+    const copy = { ...obj } as Record<PropertyKey, unknown>;
+    for (const field of fields) {
+      const value: unknown = obj[field];
+      if (isEncrypted(value)) copy[field] = plaintexts.get(value);
+      else if (isStringArray(value)) {
+        copy[field] = value
+          .map((item) => (isEncrypted(item) ? plaintexts.get(item) : item))
+          .filter((item): item is string => item !== undefined);
+      }
+    }
+    return copy as DecryptedFields<T, K>;
+  }
+
+  private async encryptOnce(subjectId: string, value: string, tx?: SqlExecutor): Promise<string> {
+    return isEncrypted(value) ? value : this.encrypt(subjectId, value, tx);
+  }
+}
+
+/** True for a well-formed `pd1:` value (it says nothing about whether its key still exists). */
+export function isEncrypted(value: unknown): value is string {
+  return parseValue(value) !== undefined;
+}
+
+function seal(subjectId: string, key: Buffer, plaintext: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(associatedData(subjectId));
+  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return formatValue({ subjectId, iv, ciphertext, tag: cipher.getAuthTag() });
+}
+
+function open(key: Buffer, parts: NonNullable<ReturnType<typeof parseValue>>): string {
+  try {
+    const decipher = createDecipheriv(ALGORITHM, key, parts.iv, { authTagLength: TAG_BYTES });
+    decipher.setAAD(associatedData(parts.subjectId));
+    decipher.setAuthTag(parts.tag);
+    return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString('utf8');
+  } catch {
+    throw new TamperedValueError();
+  }
+}
+
+function isStringArray(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}

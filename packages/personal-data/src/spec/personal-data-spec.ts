@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import type { SqlClient } from '@vop/event-store';
+import { dailySubject } from '../daily-subject.js';
+import { SubjectKeyDestroyedError, TamperedValueError } from '../errors.js';
+import { FieldCipher, isEncrypted } from '../field-cipher.js';
+import { SubjectKeyStore, type SubjectKeyStoreOptions } from '../subject-key-store.js';
+
+export interface PersonalDataSpecContext {
+  client: () => SqlClient;
+  /** Another connection to the same database, standing in for a second process. */
+  otherClient: () => SqlClient;
+}
+
+export function personalDataSpec(context: PersonalDataSpecContext): void {
+  async function freshStore(options: Partial<SubjectKeyStoreOptions> = {}): Promise<SubjectKeyStore> {
+    const store = new SubjectKeyStore(context.client(), { schema: `pd_${randomBytes(5).toString('hex')}`, ...options });
+    await store.migrate();
+    return store;
+  }
+
+  function subject(): string {
+    return `account-${randomBytes(6).toString('hex')}`;
+  }
+
+  describe('FieldCipher', () => {
+    it('round-trips a value, including non-ASCII and empty strings', async () => {
+      const cipher = new FieldCipher(await freshStore());
+      const subjectId = subject();
+      for (const plaintext of ['Jürgen Müller-Lüdenscheidt', '', 'Łódź 株式会社']) {
+        const value = await cipher.encrypt(subjectId, plaintext);
+        assert.equal(await cipher.decrypt(value), plaintext);
+      }
+    });
+
+    it('writes pd1:<subjectId>:<iv>:<ciphertext>:<tag> without the plaintext in it', async () => {
+      const cipher = new FieldCipher(await freshStore());
+      const subjectId = subject();
+      const plaintext = 'Erika Mustermann';
+      const value = await cipher.encrypt(subjectId, plaintext);
+      const parts = value.split(':');
+      assert.equal(parts.length, 5);
+      assert.equal(parts[0], 'pd1');
+      assert.equal(parts[1], subjectId);
+      for (const part of parts.slice(2)) assert.match(part, /^[A-Za-z0-9_-]*$/);
+      assert.equal(Buffer.from(parts[2] ?? '', 'base64url').length, 12);
+      assert.equal(Buffer.from(parts[4] ?? '', 'base64url').length, 16);
+      assert.ok(!value.includes('Erika') && !value.includes('Mustermann'));
+      assert.ok(!Buffer.from(parts[3] ?? '', 'base64url').toString('latin1').includes('Erika'));
+      assert.notEqual(await cipher.encrypt(subjectId, plaintext), value, 'a fresh IV for every encryption');
+      assert.ok(isEncrypted(value) && cipher.isEncrypted(value));
+      assert.ok(!isEncrypted(plaintext) && !isEncrypted('pd1:a:b') && !isEncrypted(42));
+    });
+
+    it('refuses a tampered ciphertext, tag or IV and a value moved to another subject', async () => {
+      const cipher = new FieldCipher(await freshStore());
+      const subjectId = subject();
+      const value = await cipher.encrypt(subjectId, 'Max Mustermann');
+      const [prefix, id, iv, ciphertext, tag] = value.split(':') as [string, string, string, string, string];
+      const flip = (part: string): string => {
+        const bytes = Buffer.from(part, 'base64url');
+        bytes[0] = (bytes[0] ?? 0) ^ 1;
+        return bytes.toString('base64url');
+      };
+      for (const tampered of [
+        [prefix, id, iv, flip(ciphertext), tag],
+        [prefix, id, iv, ciphertext, flip(tag)],
+        [prefix, id, flip(iv), ciphertext, tag],
+      ]) {
+        await assert.rejects(cipher.decrypt(tampered.join(':')), TamperedValueError);
+      }
+      const otherSubject = subject();
+      await cipher.encrypt(otherSubject, 'someone else');
+      await assert.rejects(cipher.decrypt([prefix, otherSubject, iv, ciphertext, tag].join(':')), TamperedValueError);
+      await assert.rejects(cipher.decrypt('Max Mustermann'), TypeError);
+    });
+
+    it("rejects subject ids containing ':' or empty", async () => {
+      const cipher = new FieldCipher(await freshStore());
+      await assert.rejects(cipher.encrypt('account:1', 'x'), TypeError);
+      await assert.rejects(cipher.encrypt('', 'x'), TypeError);
+    });
+
+    it('after destroy, decrypt gives undefined and no new key can be minted', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const subjectId = subject();
+      const value = await cipher.encrypt(subjectId, 'Erika Mustermann');
+      const kept = await cipher.encrypt(subject(), 'Hans Meier');
+      await store.destroy(subjectId);
+      await store.destroy(subjectId);
+      assert.equal(await cipher.decrypt(value), undefined);
+      assert.equal(await cipher.decrypt(kept), 'Hans Meier');
+      await assert.rejects(store.keyFor(subjectId), SubjectKeyDestroyedError);
+      await assert.rejects(cipher.encrypt(subjectId, 'Erika Mustermann'), SubjectKeyDestroyedError);
+
+      // A fresh store (another process) sees the same from the database.
+      const fresh = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      await assert.rejects(fresh.keyFor(subjectId), SubjectKeyDestroyedError);
+      assert.equal(await new FieldCipher(fresh).decrypt(value), undefined);
+    });
+
+    it('a subject destroyed before it ever had a key never gets one', async () => {
+      const store = await freshStore();
+      const subjectId = subject();
+      await store.destroy(subjectId);
+      await assert.rejects(store.keyFor(subjectId), SubjectKeyDestroyedError);
+    });
+
+    it('a destroy inside a transaction that rolls back leaves the key', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const subjectId = subject();
+      const value = await cipher.encrypt(subjectId, 'Erika Mustermann');
+      await assert.rejects(
+        context.client().transaction(async (tx) => {
+          await store.destroy(subjectId, tx);
+          assert.equal(await cipher.decrypt(value, tx), undefined);
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+      assert.equal(await cipher.decrypt(value), 'Erika Mustermann');
+    });
+
+    it('decryptMany decrypts values of several subjects in input order', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const [a, b, c] = [subject(), subject(), subject()];
+      const values = [await cipher.encrypt(a, 'A1'), await cipher.encrypt(b, 'B1'), await cipher.encrypt(a, 'A2'), await cipher.encrypt(c, 'C1')];
+      await store.destroy(b);
+      const fresh = new FieldCipher(new SubjectKeyStore(context.otherClient(), { schema: store.schema }));
+      assert.deepEqual(await fresh.decryptMany(values), ['A1', undefined, 'A2', 'C1']);
+      assert.deepEqual(await fresh.decryptMany([]), []);
+    });
+
+    it('encryptFields/decryptFields handle strings and string arrays; shredded fields become undefined and []', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const subjectId = subject();
+      const account = { iban: 'DE89370400440532013000', name: 'Erika Mustermann', alternateNames: ['E. Mustermann', 'Erika M.'], nickname: undefined as string | undefined };
+      const encrypted = await cipher.encryptFields(account, ['name', 'alternateNames', 'nickname'], subjectId);
+      assert.equal(encrypted.iban, account.iban);
+      assert.ok(isEncrypted(encrypted.name));
+      assert.equal(encrypted.alternateNames.length, 2);
+      assert.ok(encrypted.alternateNames.every((value) => isEncrypted(value)));
+      assert.equal(encrypted.nickname, undefined);
+      assert.ok(!JSON.stringify(encrypted).includes('Mustermann'));
+      assert.equal(account.name, 'Erika Mustermann', 'the input object is left alone');
+
+      const again = await cipher.encryptFields(encrypted, ['name'], subjectId);
+      assert.equal(again.name, encrypted.name, 'an encrypted value is not encrypted twice');
+
+      assert.deepEqual(await cipher.decryptFields(encrypted, ['name', 'alternateNames', 'nickname']), account);
+
+      await store.destroy(subjectId);
+      const shredded = await cipher.decryptFields(encrypted, ['name', 'alternateNames']);
+      assert.equal(shredded.name, undefined);
+      assert.deepEqual(shredded.alternateNames, []);
+      assert.equal(shredded.iban, account.iban);
+      await assert.rejects(cipher.encryptFields({ name: 42 }, ['name'], subject()), TypeError);
+    });
+  });
+
+  describe('SubjectKeyStore', () => {
+    it('creates a 256-bit key on first use and returns the same key afterwards', async () => {
+      const store = await freshStore();
+      const subjectId = subject();
+      const key = await store.keyFor(subjectId);
+      assert.equal(key.length, 32);
+      assert.deepEqual(await store.keyFor(subjectId), key);
+      const fresh = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      assert.deepEqual(await fresh.keyFor(subjectId), key);
+      assert.notDeepEqual(await store.keyFor(subject()), key);
+    });
+
+    it('migrate is idempotent', async () => {
+      const store = await freshStore();
+      await store.migrate();
+      await store.keyFor(subject());
+    });
+
+    it('two concurrent keyFor calls for a new subject agree on one key', async () => {
+      const store = await freshStore();
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      for (let round = 0; round < 10; round++) {
+        const subjectId = subject();
+        const [first, second, third] = await Promise.all([store.keyFor(subjectId), other.keyFor(subjectId), store.keyFor(subjectId)]);
+        assert.deepEqual(first, second);
+        assert.deepEqual(first, third);
+      }
+    });
+
+    it('a key created inside a rolled-back transaction is not kept', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const subjectId = subject();
+      let keyInTransaction: Buffer | undefined;
+      await assert.rejects(
+        context.client().transaction(async (tx) => {
+          keyInTransaction = await store.keyFor(subjectId, tx);
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+      const committedKey = await store.keyFor(subjectId);
+      assert.ok(keyInTransaction !== undefined);
+      assert.notDeepEqual(committedKey, keyInTransaction);
+      const value = await cipher.encrypt(subjectId, 'Erika Mustermann');
+      assert.equal(await new FieldCipher(new SubjectKeyStore(context.otherClient(), { schema: store.schema })).decrypt(value), 'Erika Mustermann');
+    });
+
+    it("another process's destroy is honoured once the cache TTL has passed", async () => {
+      let now = 1_000_000;
+      const store = await freshStore({ cacheTtlMs: 5000, now: () => now });
+      const subjectId = subject();
+      const key = await store.keyFor(subjectId);
+      await new SubjectKeyStore(context.otherClient(), { schema: store.schema }).destroy(subjectId);
+      assert.deepEqual(await store.keyFor(subjectId), key, 'still cached within the TTL');
+      now += 5000;
+      await assert.rejects(store.keyFor(subjectId), SubjectKeyDestroyedError);
+    });
+
+    it('destroyOlderThan destroys only the daily subjects of whole days before the date', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const days = ['2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21'];
+      const values = new Map<string, string>();
+      for (const day of days) {
+        values.set(`typed-${day}`, await cipher.encrypt(dailySubject('typed-', new Date(`${day}T12:00:00Z`)), `payee ${day}`));
+      }
+      const unrelated = [await cipher.encrypt('other-2026-11-01', 'other prefix'), await cipher.encrypt('typed-archive', 'no date')];
+      await store.destroy('typed-2026-11-17');
+
+      const destroyed = await store.destroyOlderThan('typed-', new Date('2026-11-20T08:00:00Z'));
+      assert.deepEqual(destroyed, ['typed-2026-11-18', 'typed-2026-11-19']);
+      const fresh = new FieldCipher(new SubjectKeyStore(context.otherClient(), { schema: store.schema }));
+      for (const cipherUnderTest of [cipher, fresh]) {
+        assert.deepEqual(await cipherUnderTest.decryptMany([...values.values()]), [undefined, undefined, 'payee 2026-11-20', 'payee 2026-11-21']);
+        assert.deepEqual(await cipherUnderTest.decryptMany(unrelated), ['other prefix', 'no date']);
+      }
+      await assert.rejects(store.keyFor('typed-2026-11-19'), SubjectKeyDestroyedError);
+      assert.deepEqual(await store.destroyOlderThan('typed-', new Date('2026-11-20T08:00:00Z')), []);
+    });
+  });
+
+  describe('dailySubject', () => {
+    it('names the UTC day', () => {
+      assert.equal(dailySubject('typed-', new Date('2026-11-21T23:59:59Z')), 'typed-2026-11-21');
+      assert.equal(dailySubject('typed-', new Date('2026-11-22T00:30:00+02:00')), 'typed-2026-11-21');
+      assert.throws(() => dailySubject('typed:', new Date()), TypeError);
+    });
+  });
+}

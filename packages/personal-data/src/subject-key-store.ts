@@ -1,0 +1,183 @@
+import { randomBytes } from 'node:crypto';
+import type { SqlClient, SqlExecutor } from '@vop/event-store';
+import { migrateSchema } from '@vop/outbox';
+import { utcDay } from './daily-subject.js';
+import { SubjectKeyDestroyedError } from './errors.js';
+import { assertValidSubjectId } from './subject-id.js';
+
+export const SUBJECT_KEY_BYTES = 32;
+
+export interface SubjectKeyStoreOptions {
+  /** The PostgreSQL schema holding `subject_keys`; shared by every service that reads the same data. */
+  schema: string;
+  /**
+   * How long a live key is trusted from this process's cache. A destroy in THIS process takes effect at once;
+   * a destroy in another process is noticed here at the latest this long after it commits. Default 5000.
+   */
+  cacheTtlMs?: number;
+  /** Clock for the cache, in milliseconds; tests replace it. */
+  now?: () => number;
+}
+
+/** What the store knows of a subject: its live key, or that the key was destroyed. */
+export type SubjectKeyState = { state: 'live'; key: Buffer } | { state: 'destroyed' };
+
+interface CachedKey {
+  key: Buffer;
+  expiresAt: number;
+}
+
+interface KeyRow {
+  subject_id: string;
+  key: Uint8Array | null;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * Per-subject 256-bit keys in PostgreSQL (or PGlite). Destroying a key is the erasure: every ciphertext
+ * made with it, wherever it was copied, becomes unreadable. A destroyed subject never gets a key again.
+ */
+export class SubjectKeyStore {
+  private readonly table: string;
+  private readonly cacheTtlMs: number;
+  private readonly now: () => number;
+  private readonly liveKeys = new Map<string, CachedKey>();
+  /** Destruction is permanent, so it can be remembered for ever. */
+  private readonly destroyedSubjects = new Set<string>();
+
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly options: SubjectKeyStoreOptions,
+  ) {
+    if (!SCHEMA_NAME.test(options.schema)) throw new TypeError('Invalid schema name for the subject key store');
+    this.table = `${options.schema}.subject_keys`;
+    this.cacheTtlMs = options.cacheTtlMs ?? 5000;
+    this.now = options.now ?? Date.now;
+  }
+
+  get schema(): string {
+    return this.options.schema;
+  }
+
+  async migrate(): Promise<void> {
+    await migrateSchema(this.sql, this.options.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.table} (
+         subject_id text PRIMARY KEY,
+         key bytea,
+         created_at timestamptz NOT NULL DEFAULT now(),
+         destroyed_at timestamptz,
+         CHECK ((key IS NULL) = (destroyed_at IS NOT NULL))
+       )`,
+    ]);
+  }
+
+  /**
+   * The subject's key, created on first use. Throws SubjectKeyDestroyedError once the key was destroyed.
+   * Inside `tx` a newly created key is not cached, because that transaction may still roll back.
+   */
+  async keyFor(subjectId: string, tx?: SqlExecutor): Promise<Buffer> {
+    assertValidSubjectId(subjectId);
+    const cached = this.cachedState(subjectId);
+    if (cached?.state === 'destroyed') throw new SubjectKeyDestroyedError(subjectId);
+    if (cached?.state === 'live') return cached.key;
+
+    const executor = tx ?? this.sql;
+    // Of concurrent creators exactly one insert wins; the others then read the winner's key.
+    await executor.query(`INSERT INTO ${this.table} (subject_id, key) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`, [
+      subjectId,
+      randomBytes(SUBJECT_KEY_BYTES),
+    ]);
+    const { rows } = await executor.query<KeyRow>(`SELECT subject_id, key FROM ${this.table} WHERE subject_id = $1`, [subjectId]);
+    const row = rows[0];
+    if (row === undefined) throw new Error('The subject key row vanished right after it was written');
+    const state = this.remember(row, tx === undefined);
+    if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(subjectId);
+    return state.key;
+  }
+
+  /**
+   * What is known of each subject, without creating keys: subjects that never had a key are absent from the
+   * map. One query for all subjects not in the cache.
+   */
+  async lookup(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<Map<string, SubjectKeyState>> {
+    const found = new Map<string, SubjectKeyState>();
+    const missing: string[] = [];
+    for (const subjectId of new Set(subjectIds)) {
+      assertValidSubjectId(subjectId);
+      const cached = this.cachedState(subjectId);
+      if (cached === undefined) missing.push(subjectId);
+      else found.set(subjectId, cached);
+    }
+    if (missing.length === 0) return found;
+    const { rows } = await (tx ?? this.sql).query<KeyRow>(
+      `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
+      [missing],
+    );
+    for (const row of rows) found.set(row.subject_id, this.remember(row, tx === undefined));
+    return found;
+  }
+
+  /**
+   * Destroys the subject's key (the erasure). Idempotent; a subject that never had a key is marked destroyed
+   * too, so it can never get one.
+   */
+  async destroy(subjectId: string, tx?: SqlExecutor): Promise<void> {
+    assertValidSubjectId(subjectId);
+    // Dropped before the write: even if tx rolls back, a cache miss only costs a read.
+    this.liveKeys.delete(subjectId);
+    await (tx ?? this.sql).query(
+      `INSERT INTO ${this.table} (subject_id, key, destroyed_at) VALUES ($1, NULL, now())
+       ON CONFLICT (subject_id) DO UPDATE SET key = NULL, destroyed_at = COALESCE(${this.table}.destroyed_at, now())`,
+      [subjectId],
+    );
+    if (tx === undefined) this.destroyedSubjects.add(subjectId);
+  }
+
+  /**
+   * Retention: destroys the keys of daily subjects `<prefix><yyyy-mm-dd>` whose whole UTC day lies before
+   * `before` (the day is earlier than before's UTC day). Returns the subject ids destroyed by this call.
+   */
+  async destroyOlderThan(prefix: string, before: Date, tx?: SqlExecutor): Promise<string[]> {
+    if (prefix.includes(':')) throw new TypeError("A personal-data subject prefix must not contain ':'");
+    if (Number.isNaN(before.getTime())) throw new RangeError('destroyOlderThan needs a valid date');
+    const { rows } = await (tx ?? this.sql).query<{ subject_id: string }>(
+      `UPDATE ${this.table} SET key = NULL, destroyed_at = now()
+        WHERE key IS NOT NULL
+          AND left(subject_id, length($1)) = $1
+          AND substr(subject_id, length($1) + 1) ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+          AND substr(subject_id, length($1) + 1) < $2
+        RETURNING subject_id`,
+      [prefix, utcDay(before)],
+    );
+    const destroyed = rows.map((row) => row.subject_id);
+    for (const subjectId of destroyed) {
+      this.liveKeys.delete(subjectId);
+      if (tx === undefined) this.destroyedSubjects.add(subjectId);
+    }
+    return destroyed.sort();
+  }
+
+  private cachedState(subjectId: string): SubjectKeyState | undefined {
+    if (this.destroyedSubjects.has(subjectId)) return { state: 'destroyed' };
+    const cached = this.liveKeys.get(subjectId);
+    if (cached === undefined) return undefined;
+    if (cached.expiresAt <= this.now()) {
+      this.liveKeys.delete(subjectId);
+      return undefined;
+    }
+    return { state: 'live', key: cached.key };
+  }
+
+  /** Caches only what committed data showed (outside a transaction), since a transaction may roll back. */
+  private remember(row: KeyRow, committed: boolean): SubjectKeyState {
+    if (row.key === null) {
+      if (committed) this.destroyedSubjects.add(row.subject_id);
+      return { state: 'destroyed' };
+    }
+    const key = Buffer.from(row.key);
+    if (key.length !== SUBJECT_KEY_BYTES) throw new Error('A stored subject key has the wrong length');
+    if (committed) this.liveKeys.set(row.subject_id, { key, expiresAt: this.now() + this.cacheTtlMs });
+    return { state: 'live', key };
+  }
+}
