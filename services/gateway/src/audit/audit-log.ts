@@ -1,5 +1,5 @@
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
-import { withMigrationLock } from '@vop/outbox';
+import { migrateSchema } from '@vop/outbox';
 
 /** `user` is a participant id, key id or "system": never a person's name. */
 export interface AuditEntry {
@@ -39,10 +39,8 @@ export class AuditLog {
   ) {}
 
   async migrate(): Promise<void> {
-    await withMigrationLock(this.sql, this.schema, async (tx) => {
-      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await tx.query(
-        `CREATE TABLE IF NOT EXISTS ${this.schema}.audit_log (
+    await migrateSchema(this.sql, this.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.schema}.audit_log (
            position bigserial PRIMARY KEY,
            occurred_at timestamptz NOT NULL DEFAULT now(),
            operation text NOT NULL,
@@ -51,17 +49,12 @@ export class AuditLog {
            target text,
            status integer
          )`,
-      );
-      await tx.query(
-        `CREATE OR REPLACE FUNCTION ${this.schema}.audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      `CREATE OR REPLACE FUNCTION ${this.schema}.audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$`,
-      );
-      await tx.query(`DROP TRIGGER IF EXISTS audit_log_append_only ON ${this.schema}.audit_log`);
-      await tx.query(
-        `CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON ${this.schema}.audit_log
+      `DROP TRIGGER IF EXISTS audit_log_append_only ON ${this.schema}.audit_log`,
+      `CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE ON ${this.schema}.audit_log
          FOR EACH ROW EXECUTE FUNCTION ${this.schema}.audit_log_append_only()`,
-      );
-    });
+    ]);
   }
 
   async append(entry: Omit<AuditEntry, 'timestamp'>, tx: SqlExecutor = this.sql): Promise<void> {

@@ -1,5 +1,5 @@
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
-import { withMigrationLock } from '@vop/outbox';
+import { migrateSchema } from '@vop/outbox';
 import { type ApiKeyScope, type KeyEnvironment, generateApiKeySecret, hashApiKeySecret, newKeyId } from './api-key-secret.js';
 
 /** What may be shown about a key: never the secret nor its hash. */
@@ -47,10 +47,8 @@ export class ApiKeyStore {
   ) {}
 
   async migrate(): Promise<void> {
-    await withMigrationLock(this.sql, this.schema, async (tx) => {
-      await tx.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await tx.query(
-        `CREATE TABLE IF NOT EXISTS ${this.schema}.api_keys (
+    await migrateSchema(this.sql, this.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.schema}.api_keys (
            key_id text PRIMARY KEY,
            secret_hash text NOT NULL UNIQUE,
            participant_id text NOT NULL,
@@ -59,8 +57,7 @@ export class ApiKeyStore {
            created_at timestamptz NOT NULL DEFAULT now(),
            revoked_at timestamptz
          )`,
-      );
-    });
+    ]);
   }
 
   async issue(
