@@ -149,7 +149,7 @@ async function run(): Promise<void> {
     const matchingDb = await createTestDatabase('bench_matching');
     const namespace = `bench-${randomUUID().slice(0, 8)}.`;
     const common = { KAFKA_BROKERS: brokers, VOP_KAFKA_NAMESPACE: namespace, VOP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20', VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000' };
-    processes.push(startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), { ...common, DATABASE_URL: matchingDb.url, VOP_PORT: String(await freePort()) }));
+    processes.push(startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), { ...common, DATABASE_URL: matchingDb.url, VOP_KEYSTORE_DATABASE_URL: gatewayDb.url, VOP_PORT: String(await freePort()) }));
     const gatewayPort = await freePort();
     processes.push(startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) }));
     const url = `https://127.0.0.1:${gatewayPort}`;

@@ -33,6 +33,8 @@ export const ServiceConfig = z.object({
   /** SHA-256 fingerprints (hex, colons allowed) of the admin certificates, comma separated. */
   VOP_ADMIN_CERT_FINGERPRINTS: commaList.default([]),
   DATABASE_URL: z.string().optional(),
+  /** The database holding the subject keys (crypto-shredding) when it is not DATABASE_URL: the gateway's. */
+  VOP_KEYSTORE_DATABASE_URL: z.string().optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
   KAFKA_BROKERS: commaList.optional(),
   KAFKA_CLIENT_ID: z.string().default('vop'),
@@ -58,6 +60,8 @@ export const ServiceConfig = z.object({
   /** Test accounts (sandbox endpoints) are removed this long after creation (the specification: 24 hours). */
   VOP_TEST_ACCOUNT_RETENTION_MS: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
   /** How often the retention job looks for expired test accounts. */
+  /** Typed payee names become unreadable (their day key is destroyed) after this long; whole UTC days. */
+  VOP_TYPED_NAME_RETENTION_MS: z.coerce.number().int().positive().default(7 * 24 * 60 * 60 * 1000),
   VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -2,8 +2,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '@vop/event-store';
 import { TamperedValueError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
-import type { SubjectKeyStore } from './subject-key-store.js';
-import { associatedData, formatValue, IV_BYTES, parseValue, TAG_BYTES } from './value-format.js';
+import type { SubjectKeyState, SubjectKeyStore } from './subject-key-store.js';
+import { associatedData, formatValue, IV_BYTES, parseValue, TAG_BYTES, VALUE_PREFIX } from './value-format.js';
 
 const ALGORITHM = 'aes-256-gcm';
 
@@ -37,18 +37,21 @@ export class FieldCipher {
     return plaintext;
   }
 
-  /** Decrypts many values with one key lookup for all their subjects; results in input order. */
+  /**
+   * Decrypts many values with one key lookup for all their subjects; results in input order. A value that
+   * is not encrypted (written before encryption, or empty) comes back unchanged, as in decryptFields; a
+   * malformed `pd1:` value throws.
+   */
   async decryptMany(values: readonly string[], tx?: SqlExecutor): Promise<(string | undefined)[]> {
     const parsed = values.map((value) => {
       const parts = parseValue(value);
-      if (parts === undefined) throw new TypeError('Not an encrypted personal-data value');
+      if (parts === undefined && value.startsWith(`${VALUE_PREFIX}:`)) throw new TypeError('Malformed encrypted personal-data value');
       return parts;
     });
-    const keys = await this.keys.lookup(
-      parsed.map((parts) => parts.subjectId),
-      tx,
-    );
-    return parsed.map((parts) => {
+    const subjects = parsed.filter((parts) => parts !== undefined).map((parts) => parts.subjectId);
+    const keys = subjects.length === 0 ? new Map<string, SubjectKeyState>() : await this.keys.lookup(subjects, tx);
+    return parsed.map((parts, index) => {
+      if (parts === undefined) return values[index];
       const known = keys.get(parts.subjectId);
       if (known === undefined || known.state === 'destroyed') return undefined;
       return open(known.key, parts);

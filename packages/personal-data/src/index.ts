@@ -2,3 +2,4 @@ export { SubjectKeyStore, SUBJECT_KEY_BYTES, type SubjectKeyStoreOptions, type S
 export { FieldCipher, isEncrypted, type DecryptedFields } from './field-cipher.js';
 export { dailySubject } from './daily-subject.js';
 export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';
+export { accountSubject, KEYSTORE_SCHEMA, TYPED_NAME_PREFIX, typedNameSubject } from './subjects.js';

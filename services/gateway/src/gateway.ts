@@ -26,6 +26,8 @@ import { subscribeToCompletions } from './verifications/completion-consumers.js'
 import { findCompletedVerifications, migrateVerificationsReadModel } from './verifications/read-model.js';
 import { verificationRecorder } from './verifications/request.js';
 import { verificationRoutes } from './verifications/routes.js';
+import { TypedNameRetention } from './verifications/typed-name-retention.js';
+import { accountEventProtector, createPersonalData } from './personal-data.js';
 import { CompletionWaiters } from './verifications/waiters.js';
 
 export const GATEWAY_SCHEMA = 'gateway';
@@ -56,7 +58,11 @@ export interface GatewaySecuritySettings {
   testAccounts?: TestAccountRetention;
   /** Development profile: where the first-start test key is written (`<dataDir>/pki/test-api-key.txt`). */
   developmentKeyDataDir?: string;
+  /** How long typed payee names stay readable (whole UTC days; default 7 days). */
+  typedNameRetentionMs?: number;
 }
+
+const DEFAULT_TYPED_NAME_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecuritySettings {
   return {
@@ -67,6 +73,7 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
     },
     testAccounts: { retentionMs: config.VOP_TEST_ACCOUNT_RETENTION_MS, sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS },
+    typedNameRetentionMs: config.VOP_TYPED_NAME_RETENTION_MS,
     ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
   };
 }
@@ -118,6 +125,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       ? createTestAccountSweeper({ store, retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION, logger: logger.child({ component: 'test-account-retention' }) })
       : undefined;
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
+  const personalData = createPersonalData(sql);
+  const protectAccount = accountEventProtector(personalData.cipher);
+  const typedNameRetention = new TypedNameRetention(personalData.keys, security.typedNameRetentionMs ?? DEFAULT_TYPED_NAME_RETENTION_MS, logger);
 
   const app = createHttpApp({
     logger,
@@ -143,11 +153,17 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
-      adminRoutes({ keys: apiKeys, audit, environment, logger }),
+      adminRoutes({ keys: apiKeys, audit, environment, logger, subjectKeys: personalData.keys }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
-      ...(environment === 'test' ? [sandboxAccountRoutes(store)] : []),
-      accountRoutes(store),
-      verificationRoutes({ store, record: verificationRecorder(store), waiters, deadlineMs: options.verifyDeadlineMs }),
+      ...(environment === 'test' ? [sandboxAccountRoutes(store, protectAccount)] : []),
+      accountRoutes(store, protectAccount),
+      verificationRoutes({
+        store,
+        record: verificationRecorder(store, personalData.cipher),
+        waiters,
+        cipher: personalData.cipher,
+        deadlineMs: options.verifyDeadlineMs,
+      }),
     ],
   });
 
@@ -161,6 +177,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await migrateVerificationsReadModel(sql, schema);
       await apiKeys.migrate();
       await audit.migrate();
+      await personalData.keys.migrate();
       await rateLimits.migrate();
       if (security.developmentKeyDataDir !== undefined) {
         const written = await ensureDevelopmentKey({ dataDir: security.developmentKeyDataDir, keys: apiKeys, audit });
@@ -170,12 +187,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace, logger })));
       await relay.start();
       testAccountSweeper?.start();
+      typedNameRetention.start();
       logger.info({ instanceId: options.instanceId }, 'gateway started');
     },
     async stop() {
       shuttingDown = true;
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await testAccountSweeper?.stop();
+      typedNameRetention.stop();
       await relay.stop();
     },
   };

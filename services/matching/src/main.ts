@@ -15,7 +15,10 @@ const serveMetrics = metricsEndpoint(metrics);
 
 const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-matching-${config.VOP_INSTANCE_ID}` });
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}` });
-const matching = createMatchingService({ sql, bus, logger, matcher: createNameMatcher(), namespace: config.VOP_KAFKA_NAMESPACE, metrics });
+const keySql = config.VOP_KEYSTORE_DATABASE_URL
+  ? createPostgresClient({ connectionString: config.VOP_KEYSTORE_DATABASE_URL, max: 4, applicationName: `vop-matching-keys-${config.VOP_INSTANCE_ID}` })
+  : sql;
+const matching = createMatchingService({ sql, bus, logger, matcher: createNameMatcher(), namespace: config.VOP_KAFKA_NAMESPACE, metrics, keySql });
 let ready = false;
 
 const probes = http.createServer((req, res) => {
@@ -48,6 +51,7 @@ async function shutdown(signal: string): Promise<void> {
   await matching.stop();
   probes.close();
   await bus.close();
+  if (keySql !== sql) await keySql.close();
   await sql.close();
   process.exit(0);
 }

@@ -1,10 +1,11 @@
 import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox, parseEnvelope } from '@vop/outbox';
+import { FieldCipher, KEYSTORE_SCHEMA, SubjectKeyStore } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { migrateAccountProjection, parseAccountEvent, projectAccountEvent } from './accounts/projection.js';
-import { createVerificationBatchHandler, type Decision } from './verifications/handler.js';
+import { createVerificationDecider, type Decision } from './verifications/handler.js';
 import type { NameMatcher } from './verifications/matcher.js';
 
 export const MATCHING_SCHEMA = 'matching';
@@ -28,6 +29,8 @@ export interface MatchingServiceOptions {
   /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
   namespace?: string;
   metrics?: ServiceMetrics;
+  /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
+  keySql?: SqlClient;
 }
 
 export interface MatchingService {
@@ -43,6 +46,13 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const namespace = options.namespace ?? '';
   const topics = topicNames(namespace);
   const store = new EventStore(sql, { schema });
+  const keys = new SubjectKeyStore(options.keySql ?? sql, { schema: KEYSTORE_SCHEMA });
+  const decider = createVerificationDecider({
+    store,
+    matcher,
+    cipher: new FieldCipher(keys),
+    ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+  });
   const relay = new OutboxRelay({
     store,
     bus,
@@ -59,6 +69,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       await store.migrate();
       await migrateInbox(sql, schema);
       await migrateAccountProjection(sql, schema);
+      await keys.migrate();
       await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
       subscriptions.push(
         await bus.subscribe({
@@ -82,12 +93,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           onHandlerError: logHandlerError(logger, 'verification-decisions'),
           topics: [topics.verificationRequested],
           partitionsConsumedConcurrently: 8,
-          batchHandler: idempotentBatchHandler({
-            sql,
-            schema,
-            consumer: 'verification-decisions',
-            applyBatch: createVerificationBatchHandler({ store, matcher, ...(options.metrics && { onDecided: recordDecision(options.metrics) }) }),
-          }),
+          batchHandler: async (messages) => {
+            const prepared = await decider.prepare(messages.map(parseEnvelope));
+            await idempotentBatchHandler({ sql, schema, consumer: 'verification-decisions', applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx) })(messages);
+          },
         }),
       );
       await relay.start();

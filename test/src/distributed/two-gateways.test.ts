@@ -59,7 +59,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     };
     for (const id of ['m1', 'm2']) {
       const port = await freePort();
-      processes.push(startServiceProcess(`matching-${id}`, matchingMain, { ...common, DATABASE_URL: matchingDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
+      processes.push(startServiceProcess(`matching-${id}`, matchingMain, { ...common, DATABASE_URL: matchingDatabase.url, VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
     }
     const tls = {
       caPem: await readFile(pki.caPath, 'utf8'),

@@ -1,6 +1,7 @@
 import { AccountEvent } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
 import { type AccountCommand, type AccountState, decideAccount, evolveAccount, initialAccountState } from './decider.js';
+import type { AccountEventProtector } from './protector.js';
 import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
 
 export const accountStreamId = (accountId: string): string => `account-${accountId}`;
@@ -16,6 +17,8 @@ export async function handleAccountCommand(
   command: AccountCommand,
   metadata: Record<string, string>,
   projection: ProjectionOptions = {},
+  /** Encrypts personal fields before they are stored (see personal-data.ts); every write of a name passes it. */
+  protect?: AccountEventProtector,
 ): Promise<AccountState> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -23,7 +26,8 @@ export async function handleAccountCommand(
         const streamId = accountStreamId(command.accountId);
         const stored = await store.readStream(streamId, { tx });
         const state = stored.map((event) => AccountEvent.parse({ type: event.type, data: event.data })).reduce(evolveAccount, initialAccountState);
-        const events = decideAccount(command, state);
+        const decided = decideAccount(command, state);
+        const events = protect ? await Promise.all(decided.map((event) => protect(event, tx))) : decided;
         await store.append(
           streamId,
           events.map((event) => ({ type: event.type, data: event.data, metadata })),

@@ -6,6 +6,7 @@ import { ApiError, errors } from '../http/errors.js';
 import { requestMetadata } from '../http/request-context.js';
 import { parseBody, parseParam } from '../http/validation.js';
 import { handleAccountCommand } from './command-handler.js';
+import type { AccountEventProtector } from './protector.js';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
 import { LIVE_IBAN_CONSTRAINT, findLiveAccount } from './read-model.js';
 
@@ -29,16 +30,19 @@ function openState(state: AccountState): Extract<AccountState, { status: 'open' 
 }
 
 /** Account records: the bank's own data, written as events, read from the gateway's inline view. */
-export function accountRoutes(store: EventStore): Router {
+export function accountRoutes(store: EventStore, protect: AccountEventProtector): Router {
   const router = Router();
 
   router.post('/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);
     const accountId = randomUUID();
     const now = new Date().toISOString();
-    const state = await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req)).catch(translateDomainError);
+    const state = await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), {}, protect).catch(
+      translateDomainError,
+    );
     const { account, createdAt, updatedAt } = openState(state);
-    res.status(201).json({ id: account.accountId, iban: account.iban, name: account.name, created_at: createdAt, updated_at: updatedAt });
+    // The stored name is encrypted; the create response echoes the name the bank sent.
+    res.status(201).json({ id: account.accountId, iban: account.iban, name: body.name, created_at: createdAt, updated_at: updatedAt });
   });
 
   router.get('/api/accounts/:id', async (req, res) => {
@@ -52,7 +56,9 @@ export function accountRoutes(store: EventStore): Router {
     const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
     const changes = parseBody(UpdateAccountRequest, req.body);
     const now = new Date().toISOString();
-    const state = await handleAccountCommand(store, { type: 'UpdateAccount', accountId: id, changes, now }, requestMetadata(req)).catch(translateDomainError);
+    const state = await handleAccountCommand(store, { type: 'UpdateAccount', accountId: id, changes, now }, requestMetadata(req), {}, protect).catch(
+      translateDomainError,
+    );
     const { account, createdAt, updatedAt } = openState(state);
     res.json({ id: account.accountId, iban: account.iban, created_at: createdAt, updated_at: updatedAt });
   });

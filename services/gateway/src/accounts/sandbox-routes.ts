@@ -6,6 +6,7 @@ import { errors } from '../http/errors.js';
 import { requestMetadata } from '../http/request-context.js';
 import { parseBody } from '../http/validation.js';
 import { handleAccountCommand } from './command-handler.js';
+import type { AccountEventProtector } from './protector.js';
 import { AccountAlreadyExistsError, AccountNotFoundError } from './decider.js';
 import { LIVE_IBAN_CONSTRAINT, isLiveTestAccount } from './read-model.js';
 
@@ -25,14 +26,14 @@ function isUniqueViolation(error: unknown): boolean {
  * The test-only endpoints (design §4): mounted only in `test` deployments, so a `live` one answers 404.
  * Live credentials never get here: a test deployment refuses them at authentication.
  */
-export function sandboxAccountRoutes(store: EventStore): Router {
+export function sandboxAccountRoutes(store: EventStore, protect: AccountEventProtector): Router {
   const router = Router();
 
   router.post('/api/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);
     const accountId = randomUUID();
     const now = new Date().toISOString();
-    await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), { testAccount: true }).catch((error: unknown) => {
+    await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), { testAccount: true }, protect).catch((error: unknown) => {
       if (error instanceof AccountAlreadyExistsError || isUniqueViolation(error)) throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
       throw error;
     });

@@ -1,10 +1,11 @@
 import { Router } from 'express';
-import { z } from '@vop/contracts';
+import { AccountIdParam, z } from '@vop/contracts';
+import { accountSubject, type SubjectKeyStore } from '@vop/personal-data';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditActorOf } from '../audit/actor.js';
 import { auditWrites, markAudited } from '../audit/audit-writes.js';
 import { ApiError, errors } from '../http/errors.js';
-import { parseBody } from '../http/validation.js';
+import { parseBody, parseParam } from '../http/validation.js';
 import { API_KEY_SCOPES, type KeyEnvironment } from '../security/api-keys/api-key-secret.js';
 import type { ApiKeyStore } from '../security/api-keys/api-key-store.js';
 import type { Logger } from '@vop/observability';
@@ -22,8 +23,14 @@ const AuditQuery = z.object({
 });
 
 /** Management endpoints: API keys and the audit log, for the admin certificate only. */
-export function adminRoutes(options: { keys: ApiKeyStore; audit: AuditLog; environment: KeyEnvironment; logger: Logger }): Router {
-  const { keys, audit } = options;
+export function adminRoutes(options: {
+  keys: ApiKeyStore;
+  audit: AuditLog;
+  environment: KeyEnvironment;
+  logger: Logger;
+  subjectKeys: SubjectKeyStore;
+}): Router {
+  const { keys, audit, subjectKeys } = options;
   const router = Router();
   router.use('/admin', auditWrites({ audit, logger: options.logger }), requireAdminCertificate);
 
@@ -52,6 +59,20 @@ export function adminRoutes(options: { keys: ApiKeyStore; audit: AuditLog; envir
     if (!revoked) throw errors.notFound('KEY_NOT_FOUND', 'No such API key');
     markAudited(res.locals);
     res.json({ keyId, revoked: true });
+  });
+
+  /**
+   * Erasure of an account holder (GDPR): destroying the holder's key makes every stored copy of the names
+   * unreadable — events, read models, Kafka — so verifications against the IBAN answer NOAP.
+   */
+  router.post('/admin/accounts/:id/erasure', async (req, res) => {
+    const accountId = parseParam(AccountIdParam, req.params.id, () => errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist'));
+    await keys.sql.transaction(async (tx) => {
+      await subjectKeys.destroy(accountSubject(accountId), tx);
+      await audit.append({ operation: 'account.erased', user: auditActorOf(res), result: 'success', target: accountId, status: 200 }, tx);
+    });
+    markAudited(res.locals);
+    res.json({ accountId, erased: true });
   });
 
   router.get('/admin/audit', async (req, res) => {

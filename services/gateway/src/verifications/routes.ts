@@ -9,12 +9,16 @@ import { completedDataOf, findVerification } from './read-model.js';
 import type { VerificationRequest } from './request.js';
 import { epcResponse, requestResultResponse, schemeResponse } from './responses.js';
 import type { CompletionWaiters } from './waiters.js';
+import type { FieldCipher } from '@vop/personal-data';
+import { revealCompletion } from '../personal-data.js';
 
 export interface VerificationRoutesOptions {
   store: EventStore;
   /** Records a request (event + pending row); see verificationRecorder. */
   record: (request: VerificationRequest) => Promise<void>;
   waiters: CompletionWaiters;
+  /** Decrypts the disclosed holder name for the answer. */
+  cipher: FieldCipher;
   /** How long a synchronous caller waits for the outcome before the timeout error (design §4: 2 s). */
   deadlineMs: number;
 }
@@ -25,7 +29,7 @@ function newRequest(fields: Omit<VerificationRequestedData, 'verificationId' | '
 
 const unknownVerification = () => errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
-export function verificationRoutes({ store, record, waiters, deadlineMs }: VerificationRoutesOptions): Router {
+export function verificationRoutes({ store, record, waiters, cipher, deadlineMs }: VerificationRoutesOptions): Router {
   const router = Router();
 
   /** Records the request and waits for its outcome; the waiter is registered before the commit. */
@@ -39,7 +43,7 @@ export function verificationRoutes({ store, record, waiters, deadlineMs }: Verif
     }
     const completed = await completion;
     if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
-    return completed;
+    return revealCompletion(cipher, completed);
   }
 
   router.post('/vop/verify', async (req, res) => {
@@ -96,7 +100,7 @@ export function verificationRoutes({ store, record, waiters, deadlineMs }: Verif
       res.status(202).json({ request_id: row.id, status: 'PENDING' });
       return;
     }
-    res.json(requestResultResponse(completed, new Date(row.requested_at).toISOString()));
+    res.json(requestResultResponse(await revealCompletion(cipher, completed), new Date(row.requested_at).toISOString()));
   });
   router.use('/verify', getResult);
   router.use('/api/verify', getResult);

@@ -9,7 +9,8 @@ export interface MatchingAccount {
   holderType: HolderType | undefined;
   alternateNames: string[];
   identifiers: PartyIdentifiers | undefined;
-  status: 'active' | 'closed' | 'blocked' | 'deleted';
+  /** `erased`: the holder's key was destroyed (crypto-shredding); the names can no longer be read. */
+  status: 'active' | 'closed' | 'blocked' | 'deleted' | 'erased';
 }
 
 /**

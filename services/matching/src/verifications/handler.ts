@@ -1,6 +1,7 @@
-import { VERIFICATION_EVENT_VERSION, VerificationRequested, type IntegrationEnvelope } from '@vop/contracts';
+import { VERIFICATION_EVENT_VERSION, VerificationRequested, type IntegrationEnvelope, type VerificationCompletedData } from '@vop/contracts';
 import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
-import { findAccountsByIbans } from '../accounts/projection.js';
+import { accountSubject, type FieldCipher } from '@vop/personal-data';
+import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
 import { decideVerification } from './decide.js';
 import type { NameMatcher } from './matcher.js';
 
@@ -13,19 +14,27 @@ export interface Decision {
 
 export const completionStreamId = (verificationId: string): string => `verification-${verificationId}`;
 
+type CompletionStream = { streamId: string; events: NewEvent[] };
+
 /**
- * Decides a batch of verifications and records their VerificationCompleted events in this service's
- * store (the outbox relay publishes them), inside the transaction that marks the requests processed.
- * A request already answered (the same verification id) is not answered again.
+ * Verifications in two steps. `prepare` decides a delivered batch outside any transaction (names are
+ * decrypted and the disclosed name encrypted with cached keys; on PGlite a key lookup inside a
+ * transaction would also wait behind it). `record` then stores the completions of the requests not
+ * processed before, in the transaction that marks them processed; the outbox relay publishes them.
  */
-export function createVerificationBatchHandler(options: { store: EventStore; matcher: NameMatcher; onDecided?: (decision: Decision) => void }) {
-  const { store, matcher, onDecided } = options;
-  return async (envelopes: IntegrationEnvelope[], tx: SqlExecutor): Promise<void> => {
+export function createVerificationDecider(options: { store: EventStore; matcher: NameMatcher; cipher: FieldCipher; onDecided?: (decision: Decision) => void }) {
+  const { store, matcher, cipher, onDecided } = options;
+
+  async function prepare(envelopes: IntegrationEnvelope[]): Promise<Map<string, CompletionStream>> {
     const requests = envelopes.map((envelope) => ({ envelope, request: VerificationRequested.parse({ type: envelope.type, data: envelope.data }).data }));
-    const accounts = await findAccountsByIbans(tx, store.schema, requests.map(({ request }) => request.iban));
-    const streams = requests.map(({ envelope, request }) => {
+    const typedNames = await cipher.decryptMany(requests.map(({ request }) => request.name ?? ''));
+    const accounts = await revealAccounts(cipher, await findAccountsByIbans(store.sql, store.schema, requests.map(({ request }) => request.iban)));
+    const prepared = new Map<string, CompletionStream>();
+    for (const [index, { envelope, request }] of requests.entries()) {
+      const typedName = request.name === undefined ? undefined : typedNames[index];
       const started = process.hrtime.bigint();
-      const completed = decideVerification(request, accounts.get(request.iban), matcher, new Date());
+      const account = accounts.get(request.iban);
+      const completed = decideVerification({ ...request, name: typedName }, account, matcher, new Date());
       onDecided?.({ family: completed.family, outcome: completed.outcome, reasons: completed.reasons, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
       const metadata: Record<string, string> = {
         correlationId: envelope.correlationId,
@@ -33,9 +42,43 @@ export function createVerificationBatchHandler(options: { store: EventStore; mat
         schemaVersion: String(VERIFICATION_EVENT_VERSION),
       };
       if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
-      const event: NewEvent = { type: 'VerificationCompleted', data: completed, metadata };
-      return { streamId: completionStreamId(request.verificationId), events: [event] };
-    });
+      const data = await protectMatchedName(cipher, completed, account);
+      prepared.set(envelope.eventId, { streamId: completionStreamId(request.verificationId), events: [{ type: 'VerificationCompleted', data, metadata }] });
+    }
+    return prepared;
+  }
+
+  async function record(prepared: Map<string, CompletionStream>, fresh: IntegrationEnvelope[], tx: SqlExecutor): Promise<void> {
+    const streams = fresh.map((envelope) => prepared.get(envelope.eventId)).filter((stream): stream is CompletionStream => stream !== undefined);
     await store.startStreams(streams, { tx, ifExists: 'skip' });
-  };
+  }
+
+  return { prepare, record };
+}
+
+/** Holder names in plain text for matching; an erased holder (key destroyed) reads as an account no longer active. */
+async function revealAccounts(cipher: FieldCipher, accounts: Map<string, MatchingAccount>): Promise<Map<string, MatchingAccount>> {
+  const list = [...accounts.values()];
+  const encrypted = list.flatMap((account) => [account.name, ...account.alternateNames]);
+  const plain = await cipher.decryptMany(encrypted);
+  const revealed = new Map<string, MatchingAccount>();
+  let offset = 0;
+  for (const account of list) {
+    const names = plain.slice(offset, offset + 1 + account.alternateNames.length);
+    offset += names.length;
+    const [name, ...alternateNames] = names;
+    revealed.set(
+      account.iban,
+      name === undefined
+        ? { ...account, name: '', alternateNames: [], status: 'erased' }
+        : { ...account, name, alternateNames: alternateNames.filter((alternate): alternate is string => alternate !== undefined) },
+    );
+  }
+  return revealed;
+}
+
+/** The disclosed holder name travels encrypted under the holder's key, so erasure reaches it too. */
+async function protectMatchedName(cipher: FieldCipher, completed: VerificationCompletedData, account: MatchingAccount | undefined): Promise<VerificationCompletedData> {
+  if (completed.matchedName === undefined || account === undefined) return completed;
+  return { ...completed, matchedName: await cipher.encrypt(accountSubject(account.accountId), completed.matchedName) };
 }
