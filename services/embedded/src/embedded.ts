@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceConfig } from '@vop/config';
-import { createPgliteClient } from '@vop/event-store';
+import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings, startHttpsServer } from '@vop/gateway';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
@@ -21,6 +21,8 @@ export interface EmbeddedOptions {
 export interface EmbeddedService {
   url: string;
   pki: DevPki;
+  /** The embedded database, for operational inspection (and tests that look at what is stored). */
+  sql: SqlClient;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   return {
     url: server.url,
     pki,
+    sql,
     async stop() {
       await server.close();
       await gateway.stop();
