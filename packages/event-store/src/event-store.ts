@@ -105,7 +105,7 @@ export class EventStore {
   ): Promise<RecordedEvent[]> {
     if (streams.length === 0) return [];
     const skip = options.ifExists === 'skip';
-    const payload = JSON.stringify(streams.map(({ streamId, events }) => ({ streamId, events: JSON.parse(serialiseEvents(events)) as unknown })));
+    const payload = JSON.stringify(streams.map(({ streamId, events }) => ({ streamId, events: storedForm(events) })));
     const statement = `
       INSERT INTO ${this.messagesTable} (stream_id, stream_position, event_id, type, data, metadata)
       SELECT stream.body->>'streamId', event.ordinality::integer, (event.body->>'eventId')::uuid, event.body->>'type',
@@ -235,16 +235,19 @@ function expectedStreamVersion(expectedVersion: ExpectedVersion): number | null 
   return expectedVersion;
 }
 
+/** The events as the append statements read them (JSON), ids assigned. */
+function storedForm(events: NewEvent[]): { eventId: string; type: string; data: unknown; metadata: Record<string, string> }[] {
+  return events.map((event) => ({
+    eventId: event.eventId ?? randomUUID(),
+    type: event.type,
+    // JSON has no undefined; store it as null rather than dropping the key.
+    data: event.data === undefined ? null : event.data,
+    metadata: event.metadata ?? {},
+  }));
+}
+
 function serialiseEvents(events: NewEvent[]): string {
-  return JSON.stringify(
-    events.map((event) => ({
-      eventId: event.eventId ?? randomUUID(),
-      type: event.type,
-      // JSON has no undefined; store it as null rather than dropping the key.
-      data: event.data === undefined ? null : event.data,
-      metadata: event.metadata ?? {},
-    })),
-  );
+  return JSON.stringify(storedForm(events));
 }
 
 function isInsertedRow(row: AppendRow): row is AppendRow & MessageRow {

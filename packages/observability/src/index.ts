@@ -13,7 +13,6 @@ export type {
   MetricsRegistryOptions,
   ServiceMetrics,
 } from './service-metrics.js';
-export { metrics } from './default-metrics.js';
 export {
   CLIENT_CLOSED_REQUEST,
   httpMetricsMiddleware,

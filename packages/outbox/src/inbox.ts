@@ -21,24 +21,17 @@ export interface IdempotentHandlerOptions {
   /** Names the read model; each read model records its own processed ids. */
   consumer: string;
   /** Applies the event inside the transaction that also records its id. */
-  apply: (envelope: IntegrationEnvelope, tx: SqlExecutor, message: IncomingMessage) => Promise<void>;
+  apply: (envelope: IntegrationEnvelope, tx: SqlExecutor) => Promise<void>;
 }
 
 /**
  * Wraps a read-model update so each event is applied once: the event id is recorded in the same
- * transaction as the change, and a redelivered event finds its id and is skipped.
+ * transaction as the change, and a redelivered event finds its id and is skipped (a batch of one).
  */
 export function idempotentHandler(options: IdempotentHandlerOptions): (message: IncomingMessage) => Promise<void> {
-  const { sql, schema, consumer, apply } = options;
-  const record = `INSERT INTO ${schema}.processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`;
-  return async (message) => {
-    const envelope = parseEnvelope(message);
-    await sql.transaction(async (tx) => {
-      const inserted = await tx.query(record, [consumer, envelope.eventId]);
-      if (inserted.rowCount === 0) return;
-      await apply(envelope, tx, message);
-    });
-  };
+  const { apply, ...common } = options;
+  const handleBatch = idempotentBatchHandler({ ...common, applyBatch: async ([envelope], tx) => envelope && apply(envelope, tx) });
+  return (message) => handleBatch([message]);
 }
 
 export interface IdempotentBatchHandlerOptions {

@@ -1,3 +1,4 @@
+import type { NameMatcher } from '@vop/name-matching';
 import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
@@ -6,7 +7,7 @@ import { FieldCipher, KEYSTORE_SCHEMA, SubjectKeyStore } from '@vop/personal-dat
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { migrateAccountProjection, parseAccountEvent, projectAccountEvent } from './accounts/projection.js';
 import { createVerificationDecider, type Decision } from './verifications/handler.js';
-import type { NameMatcher } from './verifications/matcher.js';
+
 
 export const MATCHING_SCHEMA = 'matching';
 

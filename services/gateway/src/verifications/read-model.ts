@@ -60,10 +60,11 @@ export async function recordCompletedVerifications(tx: SqlExecutor, schema: stri
   );
 }
 
+const VERIFICATION_COLUMNS = 'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at';
+
 export async function findVerification(sql: SqlExecutor, schema: string, id: string): Promise<VerificationRow | undefined> {
   const { rows } = await sql.query<VerificationRow>(
-    `SELECT id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at
-       FROM ${schema}.verifications WHERE id = $1`,
+    `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = $1`,
     [id],
   );
   return rows[0];
@@ -72,8 +73,7 @@ export async function findVerification(sql: SqlExecutor, schema: string, id: str
 /** The completed ones among these verifications, by primary key. */
 export async function findCompletedVerifications(sql: SqlExecutor, schema: string, ids: string[]): Promise<VerificationCompletedData[]> {
   const { rows } = await sql.query<VerificationRow>(
-    `SELECT id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at
-       FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'`,
+    `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'`,
     [`{${ids.join(',')}}`],
   );
   return rows.map(completedDataOf).filter((completed): completed is VerificationCompletedData => completed !== undefined);

@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import type { VerificationRequestedData } from '@vop/contracts';
 import type { MatchingAccount } from '../accounts/projection.js';
 import { decideVerification, matchIdentification } from './decide.js';
-import { exactFoldMatcher } from './matcher.js';
+import { createNameMatcher } from '@vop/name-matching';
 
+const matcher = createNameMatcher();
 const now = new Date('2026-02-01T10:00:00.000Z');
 const request = (name: string, extra: Partial<VerificationRequestedData> = {}): VerificationRequestedData => ({
   verificationId: '6f1f6a43-5a52-4c1f-8f57-0d5d3f3d1a11',
@@ -26,41 +27,41 @@ const account: MatchingAccount = {
 
 describe('decideVerification', () => {
   it('given no account for the IBAN, then NOAP with no name disclosed', () => {
-    const completed = decideVerification(request('Jürgen Groß'), undefined, exactFoldMatcher, now);
+    const completed = decideVerification(request('Jürgen Groß'), undefined, matcher, now);
     assert.equal(completed.outcome, 'NOAP');
     assert.equal(completed.matchedName, undefined);
     assert.deepEqual(completed.reasons, ['ACCOUNT_NOT_FOUND']);
   });
 
   it('given a closed account, then NOAP', () => {
-    const completed = decideVerification(request('Jürgen Groß'), { ...account, status: 'closed' }, exactFoldMatcher, now);
+    const completed = decideVerification(request('Jürgen Groß'), { ...account, status: 'closed' }, matcher, now);
     assert.equal(completed.outcome, 'NOAP');
     assert.deepEqual(completed.reasons, ['ACCOUNT_NOT_ACTIVE']);
   });
 
   it('given the holder name with other case, accents and spacing, then MTCH with the held name', () => {
-    const completed = decideVerification(request('  JURGEN   gross '.replace('gross', 'groß')), account, exactFoldMatcher, now);
+    const completed = decideVerification(request('  JURGEN   gross '.replace('gross', 'groß')), account, matcher, now);
     assert.equal(completed.outcome, 'MTCH');
     assert.equal(completed.matchedName, 'Jürgen Groß');
     assert.equal(completed.completedAt, now.toISOString());
   });
 
   it('given a joint holder name, then MTCH discloses that holder', () => {
-    const completed = decideVerification(request('anna gross'.replace('ss', 'ß')), account, exactFoldMatcher, now);
+    const completed = decideVerification(request('anna gross'.replace('ss', 'ß')), account, matcher, now);
     assert.equal(completed.outcome, 'MTCH');
     assert.equal(completed.matchedName, 'Anna Groß');
   });
 
   it('given another name, then NMTC and no name disclosed', () => {
-    const completed = decideVerification(request('Max Mustermann'), account, exactFoldMatcher, now);
+    const completed = decideVerification(request('Max Mustermann'), account, matcher, now);
     assert.equal(completed.outcome, 'NMTC');
     assert.equal(completed.matchedName, undefined);
   });
 
   it('given identification, then idMatch compares it with the account identifiers', () => {
-    assert.equal(decideVerification(request('Jürgen Groß', { identification: { lei: '5299000J2N45DDNE4Y28' } }), account, exactFoldMatcher, now).idMatch, 'MTCH');
-    assert.equal(decideVerification(request('Jürgen Groß', { identification: { lei: '529900T8BM49AURSDO55' } }), account, exactFoldMatcher, now).idMatch, 'NMTC');
-    assert.equal(decideVerification(request('Jürgen Groß'), account, exactFoldMatcher, now).idMatch, undefined);
+    assert.equal(decideVerification(request('Jürgen Groß', { identification: { lei: '5299000J2N45DDNE4Y28' } }), account, matcher, now).idMatch, 'MTCH');
+    assert.equal(decideVerification(request('Jürgen Groß', { identification: { lei: '529900T8BM49AURSDO55' } }), account, matcher, now).idMatch, 'NMTC');
+    assert.equal(decideVerification(request('Jürgen Groß'), account, matcher, now).idMatch, undefined);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { PartyIdentifiers, VerificationCompletedData, VerificationRequestedData } from '@vop/contracts';
-import { matchPartyIdentification } from '@vop/name-matching';
+import { matchPartyIdentification, type NameMatcher } from '@vop/name-matching';
 import type { MatchingAccount } from '../accounts/projection.js';
-import type { NameMatcher } from './matcher.js';
+
 
 /** Identifier check (LEI, other schemes): NOAP when the account holds nothing comparable. */
 export function matchIdentification(given: PartyIdentifiers, held: PartyIdentifiers | undefined): 'MTCH' | 'NMTC' | 'NOAP' {

@@ -1,9 +1,10 @@
+import type { NameMatcher } from '@vop/name-matching';
 import { VERIFICATION_EVENT_VERSION, VerificationRequested, type IntegrationEnvelope, type VerificationCompletedData } from '@vop/contracts';
 import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
 import { accountSubject, type FieldCipher } from '@vop/personal-data';
 import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
 import { decideVerification } from './decide.js';
-import type { NameMatcher } from './matcher.js';
+
 
 export interface Decision {
   family: string;
