@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
-# The whole test suite: starts the real PostgreSQL and Kafka through infra/local, builds, runs every test
-# file with Node's test runner, stops the servers. The runner's summary is the last thing printed.
+# The test suite. `pnpm test`: everything; starts the real PostgreSQL and Kafka through infra/local, builds,
+# runs every test file with Node's test runner, stops the servers. `pnpm test:unit` (--unit): the tests that
+# need no server (not *.postgres.test.*, *.kafka.test.* or test/src/distributed/). The runner's summary is
+# the last thing printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mkdir -p .infra
-echo "starting PostgreSQL and Kafka (log: .infra/up.log)"
-if ! bash infra/local/up.sh > .infra/up.log 2>&1; then
-  cat .infra/up.log
-  exit 1
-fi
-trap 'bash infra/local/down.sh > .infra/down.log 2>&1' EXIT
+unit=false
+[ "${1:-}" = "--unit" ] && unit=true
 
-export VOP_TEST_DATABASE_URL="$(bash infra/local/postgres.sh url)"
-export VOP_TEST_KAFKA_BROKERS="$(bash infra/local/kafka.sh brokers)"
+if ! $unit; then
+  mkdir -p .infra
+  echo "starting PostgreSQL and Kafka (log: .infra/up.log)"
+  if ! bash infra/local/up.sh > .infra/up.log 2>&1; then
+    cat .infra/up.log
+    exit 1
+  fi
+  trap 'bash infra/local/down.sh > .infra/down.log 2>&1' EXIT
+  export VOP_TEST_DATABASE_URL="$(bash infra/local/postgres.sh url)"
+  export VOP_TEST_KAFKA_BROKERS="$(bash infra/local/kafka.sh brokers)"
+fi
 
 pnpm exec tsc -b
 
 mapfile -t files < <(find packages services test bench -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
+if $unit; then
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vE '\.(postgres|kafka)\.test\.js$|^test/dist/distributed/')
+fi
 node --test --test-reporter=spec --test-concurrency=1 "${files[@]}"

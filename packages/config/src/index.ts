@@ -41,6 +41,23 @@ export const ServiceConfig = z.object({
   /** Prefix of every topic and consumer group of this deployment (e.g. "live." or a test run's id). */
   VOP_KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/).default(''),
   SCHEMA_REGISTRY_URL: z.string().optional(),
+  /**
+   * Distributed run: the internal listener of each service that owns route families, e.g.
+   * {"matching":"http://127.0.0.1:8601"}; the gateway forwards those families there.
+   */
+  VOP_SERVICE_URLS: z
+    .string()
+    .default('{}')
+    .transform((value, context) => {
+      const parsed = z.partialRecord(z.enum(['matching', 'batch', 'webhook-dispatcher', 'analytics']), z.url()).safeParse(safeJson(value));
+      if (!parsed.success) {
+        context.addIssue({ code: 'custom', message: 'must be a JSON object of service name to URL, e.g. {"matching":"http://127.0.0.1:8601"}' });
+        return z.NEVER;
+      }
+      return parsed.data;
+    }),
+  /** Shared by the gateway and the services behind it: signs the principal the edge forwards (32+ characters). */
+  VOP_INTERNAL_SECRET: z.string().min(32).optional(),
   /** Live verification budget per participant per minute; "default" applies to every other caller. */
   VOP_RATE_LIMITS: z
     .string()
@@ -59,9 +76,9 @@ export const ServiceConfig = z.object({
   VOP_RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** Test accounts (sandbox endpoints) are removed this long after creation (the specification: 24 hours). */
   VOP_TEST_ACCOUNT_RETENTION_MS: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
-  /** How often the retention job looks for expired test accounts. */
   /** Typed payee names become unreadable (their day key is destroyed) after this long; whole UTC days. */
   VOP_TYPED_NAME_RETENTION_MS: z.coerce.number().int().positive().default(7 * 24 * 60 * 60 * 1000),
+  /** How often the retention job looks for expired test accounts. */
   VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

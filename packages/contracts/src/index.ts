@@ -1,12 +1,15 @@
 export { z } from './zod.js';
 export * from './identifiers.js';
 export * from './events/envelope.js';
+export * from './events/topics.js';
 export * from './events/accounts.js';
 export * from './events/verifications.js';
 export * from './http/accounts.js';
 export * from './http/scheme.js';
 export * from './http/request-result.js';
+export * from './http/matching.js';
 export * from './http/errors.js';
 export * from './outcomes.js';
+export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { buildEventJsonSchemas } from './event-schemas.js';

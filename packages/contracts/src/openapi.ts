@@ -2,6 +2,7 @@ import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-ope
 import { AccountCreatedResponse, AccountResponse, CreateAccountRequest, UpdateAccountRequest } from './http/accounts.js';
 import { FlatError, NestedError, SchemeError } from './http/errors.js';
 import { VerificationPending, VerificationReceipt, VerificationResult, VerifyRequest } from './http/request-result.js';
+import { MatchExplainRequest, MatchExplanation } from './http/matching.js';
 import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
 import { z } from './zod.js';
 
@@ -46,6 +47,12 @@ export function buildOpenApiDocument(version: string): ReturnType<OpenApiGenerat
   registry.registerPath({
     method: 'delete', path: '/api/accounts/{id}', request: { params: accountId },
     responses: { 204: { description: 'Removed' }, 404: json(NestedError, 'ACCOUNT_NOT_FOUND') },
+  });
+
+  registry.registerPath({
+    method: 'post', path: '/admin/matching/explain', summary: 'Explain how the engine compares a name with holder names (admin)',
+    request: { body: json(MatchExplainRequest, 'Typed name and holder names') },
+    responses: { 200: json(MatchExplanation, 'Outcome, score and reasons'), 400: json(FlatError, 'Validation'), 403: json(FlatError, 'ACCESS_DENIED') },
   });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConcurrencyError } from './concurrency-error.js';
 import { isUniqueViolation } from './database-errors.js';
 import { MESSAGE_COLUMNS, toRecordedEvent, type MessageRow } from './message-row.js';
+import { withMigrationLock } from './migration-lock.js';
 import { assertValidSchemaName, migrationStatements, quoteIdentifier } from './schema-sql.js';
 import {
   START,
@@ -57,9 +58,7 @@ export class EventStore {
 
   /** Creates the schema and tables when missing. Safe to run concurrently from several processes. */
   async migrate(): Promise<void> {
-    await this.sql.transaction(async (tx) => {
-      // CREATE ... IF NOT EXISTS still races on the catalog's unique keys; the lock makes migrations take turns.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`vop-event-store:migrate:${this.schema}`]);
+    await withMigrationLock(this.sql, this.schema, async (tx) => {
       for (const statement of migrationStatements(this.schema)) await tx.query(statement);
     });
   }

@@ -2,7 +2,7 @@ import type { IntegrationEnvelope } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 import type { IncomingMessage } from '@vop/messaging';
 import { parseEnvelope } from './envelope.js';
-import { migrateSchema } from './migration-lock.js';
+import { migrateSchema } from '@vop/event-store';
 
 export async function migrateInbox(sql: SqlClient, schema: string): Promise<void> {
   await migrateSchema(sql, schema, [

@@ -3,4 +3,3 @@ export * from './inbox.js';
 export * from './relay.js';
 export { Lease } from './lease.js';
 export { logHandlerError } from './handler-errors.js';
-export { migrateSchema, withMigrationLock } from './migration-lock.js';

@@ -1,5 +1,5 @@
 import type { SqlClient } from '@vop/event-store';
-import { migrateSchema } from './migration-lock.js';
+import { migrateSchema } from '@vop/event-store';
 
 /**
  * A time-limited lease in the database so that one relay per store publishes while others stand by;

@@ -3,3 +3,6 @@ export { FieldCipher, isEncrypted, type DecryptedFields } from './field-cipher.j
 export { dailySubject } from './daily-subject.js';
 export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';
 export { accountSubject, KEYSTORE_SCHEMA, TYPED_NAME_PREFIX, typedNameSubject } from './subjects.js';
+export { accountEventProtector, type AccountEventProtector } from './account-event-protection.js';
+export { protectMatchedName, protectTypedName, revealMatchedName } from './verification-names.js';
+export { createPersonalData, type PersonalData } from './personal-data.js';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SqlClient, SqlExecutor } from '@vop/event-store';
-import { migrateSchema } from '@vop/outbox';
+import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { utcDay } from './daily-subject.js';
 import { SubjectKeyDestroyedError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceConfig } from '@vop/config';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
-import { createGateway, gatewaySecuritySettings, startHttpsServer } from '@vop/gateway';
+import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
+import { startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus } from '@vop/messaging';
@@ -50,6 +51,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
     security: gatewaySecuritySettings(config),
+    // The families other services own run in this process, behind the same edge.
+    serviceRouters: matching.routers,
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: { trustAnchorsPem: caPem, admin: { fingerprints: [certificateFingerprint(adminCertPem)] } },
   });

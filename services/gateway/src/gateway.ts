@@ -1,33 +1,47 @@
-import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import { randomUUID } from 'node:crypto';
+import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
+import {
+  authorizeByFamily,
+  createHttpApp,
+  forwardToOwner,
+  opsRoutes,
+  type ReadinessCheck,
+  type ServiceName,
+} from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { httpMetricsMiddleware, metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox } from '@vop/outbox';
-import type { Express } from 'express';
+import { accountEventProtector, createPersonalData } from '@vop/personal-data';
+import { verificationRecorder } from '@vop/verifications';
+import type { Express, Router } from 'express';
 import type { ServiceConfig } from '@vop/config';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
-import { requireAdminCertificate } from './admin/require-admin.js';
 import { AuditLog } from './audit/audit-log.js';
+import { auditWrites } from './audit/audit-writes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
 import { createTestAccountSweeper, type TestAccountRetention } from './accounts/test-account-sweeper.js';
-import { createHttpApp } from './http/app.js';
-import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { bearerAuthentication } from './security/api-keys/bearer-authentication.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
-import { authorizeRequest } from './security/authorization.js';
 import { createRateLimits } from './security/rate-limit.js';
 import type { RateLimitSettings } from './security/rate-limit-policy.js';
-import { clientCertificateAuth, requireCertificateOnSchemePaths, type ClientCertificateAuthOptions } from './security/client-certificate.js';
+import {
+  clientCertificateAuth,
+  requireCertificateByFamily,
+  type ClientCertificateAuthOptions,
+} from './security/client-certificate.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
-import { findCompletedVerifications, migrateVerificationsReadModel } from './verifications/read-model.js';
-import { verificationRecorder } from './verifications/request.js';
+import {
+  findCompletedVerifications,
+  insertPendingVerifications,
+  migrateVerificationsReadModel,
+} from './verifications/read-model.js';
 import { verificationRoutes } from './verifications/routes.js';
 import { TypedNameRetention } from './verifications/typed-name-retention.js';
-import { accountEventProtector, createPersonalData } from './personal-data.js';
 import { CompletionWaiters } from './verifications/waiters.js';
 
 export const GATEWAY_SCHEMA = 'gateway';
@@ -50,6 +64,12 @@ export interface GatewayOptions {
   clientCertificates?: Omit<ClientCertificateAuthOptions, 'logger' | 'required'>;
   /** Environment, keys and rate limits; defaults: test environment, no development key, default limits. */
   security?: GatewaySecuritySettings;
+  /** Embedded run: the routers of the services composed in this process, mounted behind this edge. */
+  serviceRouters?: Router[];
+  /** Distributed run: where the families of other services are forwarded (packages/http/src/forward.ts). */
+  forwarding?: { serviceUrls: Partial<Record<ServiceName, string>>; internalSecret: string };
+  clock?: () => Date;
+  newId?: () => string;
 }
 
 export interface GatewaySecuritySettings {
@@ -105,12 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     store,
     bus,
     name: OUTBOX_RELAY_NAME,
-    route: (event) => {
-      const data = event.data as { iban?: string };
-      if (event.type.startsWith('Account') && data.iban) return { topic: topics.accountEvents, key: data.iban };
-      if (event.type === 'VerificationRequested' && data.iban) return { topic: topics.verificationRequested, key: data.iban };
-      return null;
-    },
+    route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
@@ -126,7 +141,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       : undefined;
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
   const personalData = createPersonalData(sql);
-  const protectAccount = accountEventProtector(personalData.cipher);
+  const clock = options.clock ?? (() => new Date());
+  const newId = options.newId ?? randomUUID;
+  const accountWrites = { store, protect: accountEventProtector(personalData.cipher), clock, newId };
   const typedNameRetention = new TypedNameRetention(personalData.keys, security.typedNameRetentionMs ?? DEFAULT_TYPED_NAME_RETENTION_MS, logger);
 
   const app = createHttpApp({
@@ -135,12 +152,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     beforeRoutes: [
       ...(options.metrics ? [httpMetricsMiddleware(options.metrics)] : []),
       ...(options.clientCertificates
-        ? [clientCertificateAuth({ ...options.clientCertificates, required: false, logger: logger.child({ component: 'mtls' }) }), requireCertificateOnSchemePaths]
+        ? [clientCertificateAuth({ ...options.clientCertificates, required: false, logger: logger.child({ component: 'mtls' }) }), requireCertificateByFamily]
         : []),
       bearerAuthentication({ keys: apiKeys, environment }),
-      authorizeRequest,
+      // Before authorization, so refused management attempts are audited too.
+      auditWrites({ audit, logger }),
+      authorizeByFamily,
       rateLimits.middleware,
     ],
+    forwarders: Object.entries(options.forwarding?.serviceUrls ?? {}).map(([owner, target]) =>
+      forwardToOwner({ owner: owner as ServiceName, target, secret: options.forwarding?.internalSecret ?? '', logger, now: clock }),
+    ),
     routers: [
       opsRoutes({
         version: SERVICE_VERSION,
@@ -148,22 +170,33 @@ export function createGateway(options: GatewayOptions): Gateway {
         isShuttingDown: () => shuttingDown,
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         detailed: {
-          guard: requireAdminCertificate,
           report: () => detailedHealth({ version: SERVICE_VERSION, startedAt, store, bus, topics: topicSpecs, relayNames: [OUTBOX_RELAY_NAME] }),
         },
         checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
       }),
-      adminRoutes({ keys: apiKeys, audit, environment, logger, subjectKeys: personalData.keys }),
+      adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
-      ...(environment === 'test' ? [sandboxAccountRoutes(store, protectAccount)] : []),
-      accountRoutes(store, protectAccount),
+      ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
+      accountRoutes(accountWrites),
       verificationRoutes({
         store,
-        record: verificationRecorder(store, personalData.cipher),
+        record: verificationRecorder({
+          store,
+          cipher: personalData.cipher,
+          inline: (tx, requests) =>
+            insertPendingVerifications(
+              tx,
+              schema,
+              requests.map(({ verificationId, family, requestedAt }) => ({ id: verificationId, family, requestedAt })),
+            ),
+        }),
         waiters,
         cipher: personalData.cipher,
         deadlineMs: options.verifyDeadlineMs,
+        clock,
+        newId,
       }),
+      ...(options.serviceRouters ?? []),
     ],
   });
 

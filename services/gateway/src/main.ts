@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { ConfigError, loadConfig, requireDistributed } from '@vop/config';
+import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { createGateway, gatewaySecuritySettings } from './gateway.js';
-import { startHttpsServer } from './http/server.js';
+import { startHttpsServer } from '@vop/http';
 import type { AdminCertificateIdentity } from './security/client-certificate.js';
 
 /** Distributed run: one gateway process on real Postgres and Kafka. */
@@ -40,6 +40,14 @@ async function tlsMaterial(): Promise<TlsMaterial> {
   return { certPem, keyPem, caPem, admin: { fingerprints: [devAdmin, ...config.VOP_ADMIN_CERT_FINGERPRINTS] } };
 }
 
+/** Forwarding signs the principal: without the shared secret the owners could not trust it. */
+function requireInternalSecret(settings: ServiceConfig): string {
+  if (settings.VOP_INTERNAL_SECRET === undefined) {
+    throw new ConfigError(['VOP_INTERNAL_SECRET: required when VOP_SERVICE_URLS names a service']);
+  }
+  return settings.VOP_INTERNAL_SECRET;
+}
+
 const tls = await tlsMaterial();
 const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-gateway-${config.VOP_INSTANCE_ID}` });
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}` });
@@ -53,6 +61,9 @@ const gateway = createGateway({
   namespace: config.VOP_KAFKA_NAMESPACE,
   metrics: createMetricsRegistry({ service: 'gateway' }),
   security: gatewaySecuritySettings(config),
+  ...(Object.keys(config.VOP_SERVICE_URLS).length > 0 && {
+    forwarding: { serviceUrls: config.VOP_SERVICE_URLS, internalSecret: requireInternalSecret(config) },
+  }),
   clientCertificates: { trustAnchorsPem: tls.caPem, admin: tls.admin },
 });
 await gateway.start();

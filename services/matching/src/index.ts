@@ -1,3 +1,3 @@
 export { createMatchingService, MATCHING_SCHEMA, type MatchingService, type MatchingServiceOptions } from './service.js';
 export type { NameMatcher } from '@vop/name-matching';
-export { decideVerification, matchIdentification } from './verifications/decide.js';
+export { decideOutcome, matchIdentification } from './verifications/decide.js';

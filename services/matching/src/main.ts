@@ -1,46 +1,58 @@
-import http from 'node:http';
 import { loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
+import { createInternalApp, startHttpServer } from '@vop/http';
 import { createKafkaBus } from '@vop/messaging';
+import { createNameMatcher } from '@vop/name-matching';
 import { createLogger, createMetricsRegistry, metricsEndpoint } from '@vop/observability';
 import { createMatchingService } from './service.js';
-import { createNameMatcher } from '@vop/name-matching';
 
-/** Distributed run: one matching process; its HTTP port serves only probes. */
+/** Distributed run: one matching process; its internal listener serves probes and its own families. */
 const config = loadConfig();
 const logger = createLogger({ service: 'matching', level: config.LOG_LEVEL });
 const { databaseUrl, kafkaBrokers } = requireDistributed(config);
 const metrics = createMetricsRegistry({ service: 'matching' });
-const serveMetrics = metricsEndpoint(metrics);
 
-const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-matching-${config.VOP_INSTANCE_ID}` });
+const sql = createPostgresClient({
+  connectionString: databaseUrl,
+  max: config.DATABASE_POOL_MAX,
+  applicationName: `vop-matching-${config.VOP_INSTANCE_ID}`,
+});
 const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}` });
 const keySql = config.VOP_KEYSTORE_DATABASE_URL
-  ? createPostgresClient({ connectionString: config.VOP_KEYSTORE_DATABASE_URL, max: 4, applicationName: `vop-matching-keys-${config.VOP_INSTANCE_ID}` })
+  ? createPostgresClient({
+      connectionString: config.VOP_KEYSTORE_DATABASE_URL,
+      max: 4,
+      applicationName: `vop-matching-keys-${config.VOP_INSTANCE_ID}`,
+    })
   : sql;
-const matching = createMatchingService({ sql, bus, logger, matcher: createNameMatcher(), namespace: config.VOP_KAFKA_NAMESPACE, metrics, keySql });
+const matching = createMatchingService({
+  sql,
+  bus,
+  logger,
+  matcher: createNameMatcher(),
+  namespace: config.VOP_KAFKA_NAMESPACE,
+  metrics,
+  keySql,
+});
 let ready = false;
+if (config.VOP_INTERNAL_SECRET === undefined) logger.warn('VOP_INTERNAL_SECRET is not set: serving probes only');
 
-const probes = http.createServer((req, res) => {
-  const send = (status: number, body: unknown) => {
-    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
-  };
-  if (req.url === '/livez') return send(200, { status: 'ok' });
-  if (req.url === '/metrics') return serveMetrics(req, res);
-  if (req.url === '/readyz') {
-    sql.query('SELECT 1').then(
-      () => send(ready ? 200 : 503, { status: ready ? 'ready' : 'not_ready' }),
-      () => send(503, { status: 'not_ready' }),
-    );
-    return;
-  }
-  send(404, { error: { code: 'NOT_FOUND', message: 'No such endpoint' } });
+const app = createInternalApp({
+  logger,
+  respondingPsp: config.VOP_RESPONDING_PSP,
+  version: '0.1.0',
+  startedAt: Date.now(),
+  checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }],
+  isShuttingDown: () => !ready,
+  metrics: metricsEndpoint(metrics),
+  routers: matching.routers,
+  internalSecret: config.VOP_INTERNAL_SECRET,
 });
 
 await matching.start();
 ready = true;
-await new Promise<void>((resolve) => probes.listen(config.VOP_PORT, config.VOP_HOST, resolve));
-logger.info({ port: config.VOP_PORT }, 'matching ready');
+const server = await startHttpServer({ handler: app, host: config.VOP_HOST, port: config.VOP_PORT });
+logger.info({ url: server.url }, 'matching ready');
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -49,7 +61,7 @@ async function shutdown(signal: string): Promise<void> {
   ready = false;
   logger.info({ signal }, 'shutting down');
   await matching.stop();
-  probes.close();
+  await server.close();
   await bus.close();
   if (keySql !== sql) await keySql.close();
   await sql.close();

@@ -1,13 +1,14 @@
 import type { NameMatcher } from '@vop/name-matching';
-import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import { parseAccountEvent, routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox, parseEnvelope } from '@vop/outbox';
-import { FieldCipher, KEYSTORE_SCHEMA, SubjectKeyStore } from '@vop/personal-data';
+import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { migrateAccountProjection, parseAccountEvent, projectAccountEvent } from './accounts/projection.js';
+import type { Router } from 'express';
+import { migrateAccountProjection, projectAccountEvent } from './accounts/projection.js';
+import { explainRoutes } from './explain/routes.js';
 import { createVerificationDecider, type Decision } from './verifications/handler.js';
-
 
 export const MATCHING_SCHEMA = 'matching';
 
@@ -32,10 +33,13 @@ export interface MatchingServiceOptions {
   metrics?: ServiceMetrics;
   /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
   keySql?: SqlClient;
+  clock?: () => Date;
 }
 
 export interface MatchingService {
   readonly store: EventStore;
+  /** The routes of the families this service owns, served behind the gateway's edge. */
+  readonly routers: Router[];
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -47,25 +51,26 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const namespace = options.namespace ?? '';
   const topics = topicNames(namespace);
   const store = new EventStore(sql, { schema });
-  const keys = new SubjectKeyStore(options.keySql ?? sql, { schema: KEYSTORE_SCHEMA });
+  const { keys, cipher } = createPersonalData(options.keySql ?? sql);
   const decider = createVerificationDecider({
     store,
     matcher,
-    cipher: new FieldCipher(keys),
+    cipher,
+    clock: options.clock ?? (() => new Date()),
     ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
   });
   const relay = new OutboxRelay({
     store,
     bus,
     name: 'matching-outbox',
-    route: (event) =>
-      event.type === 'VerificationCompleted' ? { topic: topics.verificationCompleted, key: (event.data as { verificationId: string }).verificationId } : null,
+    route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
 
   return {
     store,
+    routers: [explainRoutes(matcher)],
     async start() {
       await store.migrate();
       await migrateInbox(sql, schema);

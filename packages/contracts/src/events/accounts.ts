@@ -39,3 +39,8 @@ export const AccountDeleted = z.object({
 export const AccountEvent = z.discriminatedUnion('type', [AccountOpened, AccountUpdated, AccountDeleted]);
 export type AccountEvent = z.infer<typeof AccountEvent>;
 export const ACCOUNT_EVENT_VERSION = 1;
+
+/** The one parser of account events, from the type and data of a stored or delivered event. */
+export function parseAccountEvent(type: string, data: unknown): AccountEvent {
+  return AccountEvent.parse({ type, data });
+}

@@ -17,26 +17,3 @@ export const IntegrationEnvelope = z.object({
   data: z.unknown(),
 });
 export type IntegrationEnvelope = z.infer<typeof IntegrationEnvelope>;
-
-export const Topics = {
-  accountEvents: 'vop.account-events.v1',
-  verificationRequested: 'vop.verification-requested.v1',
-  verificationCompleted: 'vop.verification-completed.v1',
-} as const;
-export type TopicName = (typeof Topics)[keyof typeof Topics];
-export type TopicNames = { [K in keyof typeof Topics]: string };
-
-/**
- * Topic names under a deployment's namespace prefix, so several deployments (or test runs) can share one
- * Kafka cluster without reading each other's events.
- */
-export function topicNames(namespace = ''): TopicNames {
-  return {
-    accountEvents: `${namespace}${Topics.accountEvents}`,
-    verificationRequested: `${namespace}${Topics.verificationRequested}`,
-    verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
-  };
-}
-
-/** Same partition count on the IBAN-keyed topics, so a key lands on the same partition index in both. */
-export const TOPIC_PARTITIONS = 8;

@@ -44,3 +44,13 @@ export type VerificationEvent = z.infer<typeof VerificationEvent>;
 export type VerificationRequestedData = z.infer<typeof VerificationRequested>['data'];
 export type VerificationCompletedData = z.infer<typeof VerificationCompleted>['data'];
 export const VERIFICATION_EVENT_VERSION = 1;
+
+/** The one parser of verification-requested data, from the type and data of a stored or delivered event. */
+export function parseVerificationRequested(type: string, data: unknown): VerificationRequestedData {
+  return VerificationRequested.parse({ type, data }).data;
+}
+
+/** The one parser of verification-completed data, from the type and data of a stored or delivered event. */
+export function parseVerificationCompleted(type: string, data: unknown): VerificationCompletedData {
+  return VerificationCompleted.parse({ type, data }).data;
+}

@@ -1,7 +1,7 @@
 import { AccountEvent } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
 import { type AccountCommand, type AccountState, decideAccount, evolveAccount, initialAccountState } from './decider.js';
-import type { AccountEventProtector } from './protector.js';
+import type { AccountEventProtector } from '@vop/personal-data';
 import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
 
 export const accountStreamId = (accountId: string): string => `account-${accountId}`;

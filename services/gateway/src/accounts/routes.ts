@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { AccountIdParam, CreateAccountRequest, UpdateAccountRequest } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { Router } from 'express';
-import { ApiError, errors } from '../http/errors.js';
-import { requestMetadata } from '../http/request-context.js';
-import { parseBody, parseParam } from '../http/validation.js';
+import { ApiError, errors, parseBody, parseParam, requestMetadata } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
-import type { AccountEventProtector } from './protector.js';
+import type { AccountEventProtector } from '@vop/personal-data';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
 import { LIVE_IBAN_CONSTRAINT, findLiveAccount } from './read-model.js';
 
@@ -29,14 +26,21 @@ function openState(state: AccountState): Extract<AccountState, { status: 'open' 
   return state;
 }
 
+export interface AccountRoutesOptions {
+  store: EventStore;
+  protect: AccountEventProtector;
+  clock: () => Date;
+  newId: () => string;
+}
+
 /** Account records: the bank's own data, written as events, read from the gateway's inline view. */
-export function accountRoutes(store: EventStore, protect: AccountEventProtector): Router {
+export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
   const router = Router();
 
   router.post('/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);
-    const accountId = randomUUID();
-    const now = new Date().toISOString();
+    const accountId = newId();
+    const now = clock().toISOString();
     const state = await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), {}, protect).catch(
       translateDomainError,
     );
@@ -55,7 +59,7 @@ export function accountRoutes(store: EventStore, protect: AccountEventProtector)
   router.put('/api/accounts/:id', async (req, res) => {
     const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
     const changes = parseBody(UpdateAccountRequest, req.body);
-    const now = new Date().toISOString();
+    const now = clock().toISOString();
     const state = await handleAccountCommand(store, { type: 'UpdateAccount', accountId: id, changes, now }, requestMetadata(req), {}, protect).catch(
       translateDomainError,
     );
@@ -65,7 +69,7 @@ export function accountRoutes(store: EventStore, protect: AccountEventProtector)
 
   router.delete('/api/accounts/:id', async (req, res) => {
     const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
-    await handleAccountCommand(store, { type: 'DeleteAccount', accountId: id, now: new Date().toISOString() }, requestMetadata(req)).catch(translateDomainError);
+    await handleAccountCommand(store, { type: 'DeleteAccount', accountId: id, now: clock().toISOString() }, requestMetadata(req)).catch(translateDomainError);
     res.status(204).end();
   });
 

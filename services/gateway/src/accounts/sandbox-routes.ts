@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { CreateAccountRequest } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { Router } from 'express';
-import { errors } from '../http/errors.js';
-import { requestMetadata } from '../http/request-context.js';
-import { parseBody } from '../http/validation.js';
+import { errors, parseBody, requestMetadata } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
-import type { AccountEventProtector } from './protector.js';
+import type { AccountRoutesOptions } from './routes.js';
 import { AccountAlreadyExistsError, AccountNotFoundError } from './decider.js';
 import { LIVE_IBAN_CONSTRAINT, isLiveTestAccount } from './read-model.js';
 
@@ -26,13 +23,13 @@ function isUniqueViolation(error: unknown): boolean {
  * The test-only endpoints (design §4): mounted only in `test` deployments, so a `live` one answers 404.
  * Live credentials never get here: a test deployment refuses them at authentication.
  */
-export function sandboxAccountRoutes(store: EventStore, protect: AccountEventProtector): Router {
+export function sandboxAccountRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
   const router = Router();
 
   router.post('/api/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);
-    const accountId = randomUUID();
-    const now = new Date().toISOString();
+    const accountId = newId();
+    const now = clock().toISOString();
     await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), { testAccount: true }, protect).catch((error: unknown) => {
       if (error instanceof AccountAlreadyExistsError || isUniqueViolation(error)) throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
       throw error;
@@ -46,7 +43,7 @@ export function sandboxAccountRoutes(store: EventStore, protect: AccountEventPro
     if (!match) return next();
     const accountId = (match[1] as string).toLowerCase();
     if (!(await isLiveTestAccount(store.sql, store.schema, accountId))) throw testAccountNotFound();
-    await handleAccountCommand(store, { type: 'DeleteAccount', accountId, now: new Date().toISOString() }, requestMetadata(req)).catch((error: unknown) => {
+    await handleAccountCommand(store, { type: 'DeleteAccount', accountId, now: clock().toISOString() }, requestMetadata(req)).catch((error: unknown) => {
       throw error instanceof AccountNotFoundError ? testAccountNotFound() : error;
     });
     res.json({ status: 'deleted', message: `Test account ${testAccountId(accountId)} was deleted` });

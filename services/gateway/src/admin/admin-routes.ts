@@ -3,13 +3,10 @@ import { AccountIdParam, z } from '@vop/contracts';
 import { accountSubject, type SubjectKeyStore } from '@vop/personal-data';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditActorOf } from '../audit/actor.js';
-import { auditWrites, markAudited } from '../audit/audit-writes.js';
-import { ApiError, errors } from '../http/errors.js';
-import { parseBody, parseParam } from '../http/validation.js';
+import { markAudited } from '../audit/audit-writes.js';
+import { ApiError, errors, parseBody, parseParam } from '@vop/http';
 import { API_KEY_SCOPES, type KeyEnvironment } from '../security/api-keys/api-key-secret.js';
 import type { ApiKeyStore } from '../security/api-keys/api-key-store.js';
-import type { Logger } from '@vop/observability';
-import { requireAdminCertificate } from './require-admin.js';
 
 const IssueApiKeyRequest = z.strictObject({
   participantId: z.string().trim().min(1).max(100),
@@ -22,17 +19,18 @@ const AuditQuery = z.object({
   cursor: z.string().regex(/^\d{1,18}$/).optional(),
 });
 
-/** Management endpoints: API keys and the audit log, for the admin certificate only. */
+/**
+ * Management endpoints: API keys, erasure and the audit log. The edge lets only the admin certificate
+ * reach them and audits every write (the management row of packages/http/src/route-families.ts).
+ */
 export function adminRoutes(options: {
   keys: ApiKeyStore;
   audit: AuditLog;
   environment: KeyEnvironment;
-  logger: Logger;
   subjectKeys: SubjectKeyStore;
 }): Router {
   const { keys, audit, subjectKeys } = options;
   const router = Router();
-  router.use('/admin', auditWrites({ audit, logger: options.logger }), requireAdminCertificate);
 
   router.post('/admin/api-keys', async (req, res) => {
     const body = parseBody(IssueApiKeyRequest, req.body);

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { principalOf } from '../security/principal.js';
+import { principalOf } from '@vop/http';
 
 /** Who to name in the audit log: a participant or key id, never a person. */
 export function auditActorOf(res: Response): string {

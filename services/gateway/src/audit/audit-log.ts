@@ -1,5 +1,4 @@
-import type { SqlClient, SqlExecutor } from '@vop/event-store';
-import { migrateSchema } from '@vop/outbox';
+import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 /** `user` is a participant id, key id or "system": never a person's name. */
 export interface AuditEntry {

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { canonicalPath, familyFor } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { auditActorOf } from './actor.js';
 import type { AuditLog } from './audit-log.js';
@@ -11,17 +12,24 @@ export function markAudited(locals: Record<string, unknown>): void {
 }
 
 /**
- * Every write through this router (denied and failed attempts included) leaves an audit entry once answered,
- * unless the handler recorded its own.
+ * At the edge, before authorization: every write to an audited family (management), denied, failed and
+ * forwarded attempts included, leaves an audit entry once answered, unless its handler recorded its own.
+ * The operation names the route template when one matched, else the path.
  */
 export function auditWrites(options: { audit: AuditLog; logger: Logger }): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    if (!familyFor(req.path).audited) return next();
     res.once('finish', () => {
       if ((res.locals as Record<symbol, unknown>)[AUDITED]) return;
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched';
+      const route = (req.route as { path?: string } | undefined)?.path ?? canonicalPath(req.originalUrl.split('?')[0] ?? '/');
       options.audit
-        .append({ operation: `${req.method} /admin${route.replace(/^\/admin/, '')}`, user: auditActorOf(res), result: res.statusCode < 400 ? 'success' : 'failure', status: res.statusCode })
+        .append({
+          operation: `${req.method} ${route}`,
+          user: auditActorOf(res),
+          result: res.statusCode < 400 ? 'success' : 'failure',
+          status: res.statusCode,
+        })
         .catch((error: unknown) => options.logger.error({ err: error }, 'audit entry could not be written'));
     });
     next();

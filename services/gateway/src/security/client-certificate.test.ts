@@ -5,11 +5,8 @@ import { Router } from 'express';
 import { createLogger } from '@vop/observability';
 import { certificateFingerprint, createCertificateAuthority, issueCertificate, type PemPair } from '@vop/pki';
 import { httpsClient, type HttpsClient } from '@vop/testing';
-import { createHttpApp } from '../http/app.js';
-import { startHttpsServer, type RunningServer } from '../http/server.js';
-import { requireAdminCertificate } from '../admin/require-admin.js';
-import { clientCertificateAuth, requireCertificateOnSchemePaths } from './client-certificate.js';
-import { principalOf } from './principal.js';
+import { authorizeByFamily, createHttpApp, principalOf, startHttpsServer, type RunningServer } from '@vop/http';
+import { clientCertificateAuth, requireCertificateByFamily } from './client-certificate.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -41,7 +38,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     const routes = Router();
     routes.get('/vop/whoami', (_req, res) => void res.json(principalOf(res)));
     routes.get('/open', (_req, res) => void res.json({ principal: principalOf(res) ?? null }));
-    routes.get('/admin/thing', requireAdminCertificate, (_req, res) => void res.json({ ok: true }));
+    routes.get('/admin/thing', authorizeByFamily, (_req, res) => void res.json({ ok: true }));
     const app = createHttpApp({
       logger,
       respondingPsp: 'VOPBDEFFXXX',
@@ -57,7 +54,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
             return new Date();
           },
         }),
-        requireCertificateOnSchemePaths,
+        requireCertificateByFamily,
       ],
     });
     server = await startHttpsServer({ handler: app, host: '127.0.0.1', port: 0, certPem: serverCertificate.certPem, keyPem: serverCertificate.keyPem, caPem: ca.certPem });

@@ -3,8 +3,7 @@ import type { Socket } from 'node:net';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '@vop/observability';
 import { createClientCertificateValidator, type CertifiedParticipant, type ClientCertificateRejection, type ClientCertificateVerdict } from '@vop/pki';
-import { ApiError, canonicalPath } from '../http/errors.js';
-import { principalOf, setPrincipal } from './principal.js';
+import { ApiError, familyFor, principalOf, setPrincipal } from '@vop/http';
 
 /** Which certificate carries admin rights: by SHA-256 fingerprint, or by subject attributes (all given must match). */
 export interface AdminCertificateIdentity {
@@ -107,8 +106,8 @@ export const requireCertificate: RequestHandler = (_req, res, next) => {
   next(principalOf(res)?.kind === 'certificate' ? undefined : unauthorized(rejectionOf(res)));
 };
 
-/** The scheme family (/vop/*, under every base path) always needs the certificate. */
-export const requireCertificateOnSchemePaths: RequestHandler = (req, res, next) => {
-  if (!canonicalPath(req.path).startsWith('/vop/')) return next();
+/** Families whose access is `participant-certificate` (the scheme family) refuse a request without one, with the reason. */
+export const requireCertificateByFamily: RequestHandler = (req, res, next) => {
+  if (familyFor(req.path).access !== 'participant-certificate') return next();
   requireCertificate(req, res, next);
 };

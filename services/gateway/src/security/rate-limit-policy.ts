@@ -1,6 +1,5 @@
 import type { Request, Response } from 'express';
-import { canonicalPath } from '../http/errors.js';
-import { principalOf } from './principal.js';
+import { familyFor, principalOf } from '@vop/http';
 
 export interface RateLimitSettings {
   environment: 'test' | 'live';
@@ -20,14 +19,6 @@ export interface Budget {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function isVerificationPath(path: string): boolean {
-  return /^\/(verify|api\/verify|api\/v1\/|vop\/)/.test(path);
-}
-
-function isTestAccountWrite(method: string, path: string): boolean {
-  return WRITE_METHODS.has(method) && /^\/(accounts|api\/accounts)(\/|$)/.test(path);
-}
-
 /** The credential a budget belongs to: the key, else the certificate's participant, else the caller's address. */
 function credentialOf(req: Request, res: Response): string {
   const principal = principalOf(res);
@@ -43,20 +34,23 @@ function participantOf(req: Request, res: Response): { subject: string; particip
   return { subject: credentialOf(req, res), participantId: undefined };
 }
 
-/** Which budget, if any, a request draws from (design §6; test endpoints are today's account writes). */
+/** Which budget, if any, a request draws from: the rateBudget of its family in the route-family table. */
 export function budgetFor(req: Request, res: Response, settings: RateLimitSettings): Budget | undefined {
-  const path = canonicalPath(req.path);
-  if (path === '/admin' || path.startsWith('/admin/')) {
-    return { bucket: 'admin', subject: credentialOf(req, res), points: settings.adminPerMinute, durationSeconds: 60 };
+  switch (familyFor(req.path).rateBudget) {
+    case 'none':
+      return undefined;
+    case 'admin':
+      return { bucket: 'admin', subject: credentialOf(req, res), points: settings.adminPerMinute, durationSeconds: 60 };
+    case 'sandbox-writes':
+      if (settings.environment !== 'test' || !WRITE_METHODS.has(req.method)) return undefined;
+      return { bucket: 'test', subject: credentialOf(req, res), points: settings.testPerHour, durationSeconds: 3600 };
+    case 'live-verifications': {
+      if (settings.environment !== 'live') return undefined;
+      const { subject, participantId } = participantOf(req, res);
+      const perParticipant = participantId !== undefined ? settings.livePerMinute[participantId] : undefined;
+      const points = perParticipant ?? settings.livePerMinute.default;
+      if (points === undefined) return undefined;
+      return { bucket: 'live', subject, points, durationSeconds: 60 };
+    }
   }
-  if (settings.environment === 'test' && isTestAccountWrite(req.method, path)) {
-    return { bucket: 'test', subject: credentialOf(req, res), points: settings.testPerHour, durationSeconds: 3600 };
-  }
-  if (settings.environment === 'live' && isVerificationPath(path)) {
-    const { subject, participantId } = participantOf(req, res);
-    const points = (participantId !== undefined ? settings.livePerMinute[participantId] : undefined) ?? settings.livePerMinute.default;
-    if (points === undefined) return undefined;
-    return { bucket: 'live', subject, points, durationSeconds: 60 };
-  }
-  return undefined;
 }

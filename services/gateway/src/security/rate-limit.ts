@@ -1,9 +1,8 @@
-import type { SqlClient } from '@vop/event-store';
+import { withMigrationLock, type SqlClient } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
-import { withMigrationLock } from '@vop/outbox';
 import type { RequestHandler } from 'express';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '@vop/http';
 import { type Budget, type RateLimitSettings, budgetFor } from './rate-limit-policy.js';
 
 const TABLE = 'rate_limits';

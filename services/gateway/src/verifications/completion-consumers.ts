@@ -1,14 +1,10 @@
-import { VerificationCompleted, type VerificationCompletedData } from '@vop/contracts';
+import { parseVerificationCompleted } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError, parseEnvelope } from '@vop/outbox';
 import { recordCompletedVerifications } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
-
-function completedData(type: string, data: unknown): VerificationCompletedData {
-  return VerificationCompleted.parse({ type, data }).data;
-}
 
 /**
  * Two readers of verification-completed: the shared, durable results read model (one group for all
@@ -36,7 +32,7 @@ export async function subscribeToCompletions(options: {
       schema,
       consumer: 'verification-results',
       applyBatch: async (envelopes, tx) => {
-        const completions = envelopes.map((envelope) => completedData(envelope.type, envelope.data));
+        const completions = envelopes.map((envelope) => parseVerificationCompleted(envelope.type, envelope.data));
         await recordCompletedVerifications(tx, schema, completions);
         for (const completed of completions) waiters.notify(completed);
       },
@@ -51,7 +47,7 @@ export async function subscribeToCompletions(options: {
     batchHandler: async (messages) => {
       for (const message of messages) {
         const envelope = parseEnvelope(message);
-        waiters.notify(completedData(envelope.type, envelope.data));
+        waiters.notify(parseVerificationCompleted(envelope.type, envelope.data));
       }
     },
   });

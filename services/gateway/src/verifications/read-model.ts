@@ -1,6 +1,5 @@
-import { migrateSchema } from '@vop/outbox';
 import type { VerificationCompletedData, VerificationFamily } from '@vop/contracts';
-import type { SqlClient, SqlExecutor } from '@vop/event-store';
+import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 export interface VerificationRow {
   id: string;

@@ -1,36 +1,47 @@
-import { randomUUID } from 'node:crypto';
-import { EpcVerifyRequest, SchemeVerifyRequest, VerificationIdParam, type VerificationCompletedData, type VerificationRequestedData, VerifyRequest } from '@vop/contracts';
+import {
+  EpcVerifyRequest,
+  renderEpcResponse,
+  renderRequestResultResponse,
+  renderSchemeResponse,
+  SchemeVerifyRequest,
+  VerificationIdParam,
+  VerifyRequest,
+  type VerificationCompletedData,
+  type VerificationRequestedData,
+} from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { Router } from 'express';
-import { errors } from '../http/errors.js';
-import { requestMetadata } from '../http/request-context.js';
-import { parseBody, parseParam } from '../http/validation.js';
+import { errors, parseBody, parseParam, principalOf, requestMetadata } from '@vop/http';
+import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
+import { requestVerification, type RecordVerification, type VerificationRequestFields } from '@vop/verifications';
+import { Router, type Response } from 'express';
 import { completedDataOf, findVerification } from './read-model.js';
-import type { VerificationRequest } from './request.js';
-import { epcResponse, requestResultResponse, schemeResponse } from './responses.js';
 import type { CompletionWaiters } from './waiters.js';
-import type { FieldCipher } from '@vop/personal-data';
-import { revealCompletion } from '../personal-data.js';
 
 export interface VerificationRoutesOptions {
   store: EventStore;
-  /** Records a request (event + pending row); see verificationRecorder. */
-  record: (request: VerificationRequest) => Promise<void>;
+  /** Records a request (event + pending row); see packages/verifications/src/recorder.ts. */
+  record: RecordVerification;
   waiters: CompletionWaiters;
   /** Decrypts the disclosed holder name for the answer. */
   cipher: FieldCipher;
-  /** How long a synchronous caller waits for the outcome before the timeout error (design §4: 2 s). */
+  /** How long a synchronous caller waits for the outcome before the timeout error (2 s by default). */
   deadlineMs: number;
-}
-
-function newRequest(fields: Omit<VerificationRequestedData, 'verificationId' | 'requestedAt'>): VerificationRequestedData {
-  return { ...fields, verificationId: randomUUID(), requestedAt: new Date().toISOString() };
+  clock: () => Date;
+  newId: () => string;
 }
 
 const unknownVerification = () => errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
-export function verificationRoutes({ store, record, waiters, cipher, deadlineMs }: VerificationRoutesOptions): Router {
+export function verificationRoutes(options: VerificationRoutesOptions): Router {
+  const { store, record, waiters, cipher, deadlineMs } = options;
+  const ids = { newId: options.newId, now: options.clock };
   const router = Router();
+
+  /** The request for fields, from the participant the edge authenticated. */
+  function requestFor(res: Response, fields: Omit<VerificationRequestFields, 'participant'>): VerificationRequestedData {
+    const participant = principalOf(res)?.participantId;
+    return requestVerification({ ...fields, ...(participant !== undefined && { participant }) }, ids);
+  }
 
   /** Records the request and waits for its outcome; the waiter is registered before the commit. */
   async function verifyNow(request: VerificationRequestedData, metadata: Record<string, string>): Promise<VerificationCompletedData> {
@@ -43,13 +54,13 @@ export function verificationRoutes({ store, record, waiters, cipher, deadlineMs 
     }
     const completed = await completion;
     if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
-    return revealCompletion(cipher, completed);
+    return revealMatchedName(cipher, completed);
   }
 
   router.post('/vop/verify', async (req, res) => {
     const body = parseBody(SchemeVerifyRequest, req.body);
     const identification = body.party.identification;
-    const request = newRequest({
+    const request = requestFor(res, {
       family: 'scheme',
       iban: body.partyAccount.iban,
       name: body.party.name,
@@ -59,13 +70,13 @@ export function verificationRoutes({ store, record, waiters, cipher, deadlineMs 
     });
     const completed = await verifyNow(request, requestMetadata(req));
     res.setHeader('X-Verification-ID', request.verificationId);
-    res.json(schemeResponse(completed));
+    res.json(renderSchemeResponse(completed));
   });
 
   router.post('/vop/v1/payee-verifications', async (req, res) => {
     const body = parseBody(EpcVerifyRequest, req.body);
     const { name, identification } = body.party;
-    const request = newRequest({
+    const request = requestFor(res, {
       family: 'epc',
       iban: body.partyAccount.iban,
       ...(name !== undefined && { name }),
@@ -75,12 +86,12 @@ export function verificationRoutes({ store, record, waiters, cipher, deadlineMs 
     });
     const completed = await verifyNow(request, requestMetadata(req));
     res.setHeader('X-Verification-ID', request.verificationId);
-    res.json(epcResponse(completed, name !== undefined));
+    res.json(renderEpcResponse(completed, name !== undefined));
   });
 
   router.post('/verify', async (req, res) => {
     const body = parseBody(VerifyRequest, req.body);
-    const request = newRequest({
+    const request = requestFor(res, {
       family: 'request-result',
       iban: body.iban,
       name: body.name,
@@ -100,7 +111,8 @@ export function verificationRoutes({ store, record, waiters, cipher, deadlineMs 
       res.status(202).json({ request_id: row.id, status: 'PENDING' });
       return;
     }
-    res.json(requestResultResponse(await revealCompletion(cipher, completed), new Date(row.requested_at).toISOString()));
+    const revealed = await revealMatchedName(cipher, completed);
+    res.json(renderRequestResultResponse(revealed, new Date(row.requested_at).toISOString()));
   });
   router.use('/verify', getResult);
   router.use('/api/verify', getResult);

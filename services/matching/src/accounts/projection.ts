@@ -1,6 +1,5 @@
-import { migrateSchema } from '@vop/outbox';
-import { AccountEvent, type HolderType, type PartyIdentifiers } from '@vop/contracts';
-import type { SqlClient, SqlExecutor } from '@vop/event-store';
+import type { AccountEvent, HolderType, PartyIdentifiers } from '@vop/contracts';
+import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 export interface MatchingAccount {
   accountId: string;
@@ -98,8 +97,4 @@ function toMatchingAccount(row: AccountRow): MatchingAccount {
     identifiers: row.identifiers === null ? undefined : json<PartyIdentifiers>(row.identifiers),
     status: row.status,
   };
-}
-
-export function parseAccountEvent(type: string, data: unknown): AccountEvent {
-  return AccountEvent.parse({ type, data });
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { VerificationRequestedData } from '@vop/contracts';
 import type { MatchingAccount } from '../accounts/projection.js';
-import { decideVerification, matchIdentification } from './decide.js';
+import { decideOutcome, matchIdentification } from './decide.js';
 import { createNameMatcher } from '@vop/name-matching';
 
 const matcher = createNameMatcher();
@@ -25,43 +25,43 @@ const account: MatchingAccount = {
   status: 'active',
 };
 
-describe('decideVerification', () => {
+describe('decideOutcome', () => {
   it('given no account for the IBAN, then NOAP with no name disclosed', () => {
-    const completed = decideVerification(request('Jürgen Groß'), undefined, matcher, now);
+    const completed = decideOutcome(request('Jürgen Groß'), undefined, matcher, now);
     assert.equal(completed.outcome, 'NOAP');
     assert.equal(completed.matchedName, undefined);
     assert.deepEqual(completed.reasons, ['ACCOUNT_NOT_FOUND']);
   });
 
   it('given a closed account, then NOAP', () => {
-    const completed = decideVerification(request('Jürgen Groß'), { ...account, status: 'closed' }, matcher, now);
+    const completed = decideOutcome(request('Jürgen Groß'), { ...account, status: 'closed' }, matcher, now);
     assert.equal(completed.outcome, 'NOAP');
     assert.deepEqual(completed.reasons, ['ACCOUNT_NOT_ACTIVE']);
   });
 
   it('given the holder name with other case, accents and spacing, then MTCH with the held name', () => {
-    const completed = decideVerification(request('  JURGEN   gross '.replace('gross', 'groß')), account, matcher, now);
+    const completed = decideOutcome(request('  JURGEN   gross '.replace('gross', 'groß')), account, matcher, now);
     assert.equal(completed.outcome, 'MTCH');
     assert.equal(completed.matchedName, 'Jürgen Groß');
     assert.equal(completed.completedAt, now.toISOString());
   });
 
   it('given a joint holder name, then MTCH discloses that holder', () => {
-    const completed = decideVerification(request('anna gross'.replace('ss', 'ß')), account, matcher, now);
+    const completed = decideOutcome(request('anna gross'.replace('ss', 'ß')), account, matcher, now);
     assert.equal(completed.outcome, 'MTCH');
     assert.equal(completed.matchedName, 'Anna Groß');
   });
 
   it('given another name, then NMTC and no name disclosed', () => {
-    const completed = decideVerification(request('Max Mustermann'), account, matcher, now);
+    const completed = decideOutcome(request('Max Mustermann'), account, matcher, now);
     assert.equal(completed.outcome, 'NMTC');
     assert.equal(completed.matchedName, undefined);
   });
 
   it('given identification, then idMatch compares it with the account identifiers', () => {
-    assert.equal(decideVerification(request('Jürgen Groß', { identification: { lei: '5299000J2N45DDNE4Y28' } }), account, matcher, now).idMatch, 'MTCH');
-    assert.equal(decideVerification(request('Jürgen Groß', { identification: { lei: '529900T8BM49AURSDO55' } }), account, matcher, now).idMatch, 'NMTC');
-    assert.equal(decideVerification(request('Jürgen Groß'), account, matcher, now).idMatch, undefined);
+    assert.equal(decideOutcome(request('Jürgen Groß', { identification: { lei: '5299000J2N45DDNE4Y28' } }), account, matcher, now).idMatch, 'MTCH');
+    assert.equal(decideOutcome(request('Jürgen Groß', { identification: { lei: '529900T8BM49AURSDO55' } }), account, matcher, now).idMatch, 'NMTC');
+    assert.equal(decideOutcome(request('Jürgen Groß'), account, matcher, now).idMatch, undefined);
   });
 });
 

@@ -9,7 +9,7 @@ export function matchIdentification(given: PartyIdentifiers, held: PartyIdentifi
 }
 
 /** Pure: the outcome for one request against the account found for its IBAN (if any). */
-export function decideVerification(
+export function decideOutcome(
   request: VerificationRequestedData,
   account: MatchingAccount | undefined,
   matcher: NameMatcher,

@@ -1,9 +1,15 @@
 import type { NameMatcher } from '@vop/name-matching';
-import { VERIFICATION_EVENT_VERSION, VerificationRequested, type IntegrationEnvelope, type VerificationCompletedData } from '@vop/contracts';
+import { parseVerificationRequested, VERIFICATION_EVENT_VERSION, type IntegrationEnvelope } from '@vop/contracts';
 import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
-import { accountSubject, type FieldCipher } from '@vop/personal-data';
+import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
+import {
+  decideVerification,
+  evolveVerification,
+  initialVerificationState,
+  verificationStreamId,
+} from '@vop/verifications';
 import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
-import { decideVerification } from './decide.js';
+import { decideOutcome } from './decide.js';
 
 
 export interface Decision {
@@ -13,8 +19,6 @@ export interface Decision {
   seconds: number;
 }
 
-export const completionStreamId = (verificationId: string): string => `verification-${verificationId}`;
-
 type CompletionStream = { streamId: string; events: NewEvent[] };
 
 /**
@@ -23,11 +27,17 @@ type CompletionStream = { streamId: string; events: NewEvent[] };
  * transaction would also wait behind it). `record` then stores the completions of the requests not
  * processed before, in the transaction that marks them processed; the outbox relay publishes them.
  */
-export function createVerificationDecider(options: { store: EventStore; matcher: NameMatcher; cipher: FieldCipher; onDecided?: (decision: Decision) => void }) {
-  const { store, matcher, cipher, onDecided } = options;
+export function createVerificationDecider(options: {
+  store: EventStore;
+  matcher: NameMatcher;
+  cipher: FieldCipher;
+  clock: () => Date;
+  onDecided?: (decision: Decision) => void;
+}) {
+  const { store, matcher, cipher, clock, onDecided } = options;
 
   async function prepare(envelopes: IntegrationEnvelope[]): Promise<Map<string, CompletionStream>> {
-    const requests = envelopes.map((envelope) => ({ envelope, request: VerificationRequested.parse({ type: envelope.type, data: envelope.data }).data }));
+    const requests = envelopes.map((envelope) => ({ envelope, request: parseVerificationRequested(envelope.type, envelope.data) }));
     const typedNames = await cipher.decryptMany(requests.map(({ request }) => request.name ?? ''));
     const accounts = await revealAccounts(cipher, await findAccountsByIbans(store.sql, store.schema, requests.map(({ request }) => request.iban)));
     const prepared = new Map<string, CompletionStream>();
@@ -35,7 +45,7 @@ export function createVerificationDecider(options: { store: EventStore; matcher:
       const typedName = request.name === undefined ? undefined : typedNames[index];
       const started = process.hrtime.bigint();
       const account = accounts.get(request.iban);
-      const completed = decideVerification({ ...request, name: typedName }, account, matcher, new Date());
+      const completed = decideOutcome({ ...request, name: typedName }, account, matcher, clock());
       onDecided?.({ family: completed.family, outcome: completed.outcome, reasons: completed.reasons, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
       const metadata: Record<string, string> = {
         correlationId: envelope.correlationId,
@@ -43,8 +53,10 @@ export function createVerificationDecider(options: { store: EventStore; matcher:
         schemaVersion: String(VERIFICATION_EVENT_VERSION),
       };
       if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
-      const data = await protectMatchedName(cipher, completed, account);
-      prepared.set(envelope.eventId, { streamId: completionStreamId(request.verificationId), events: [{ type: 'VerificationCompleted', data, metadata }] });
+      const completion = await protectMatchedName(cipher, completed, account?.accountId);
+      const requested = evolveVerification(initialVerificationState, { type: 'VerificationRequested', data: request });
+      const events = decideVerification({ type: 'CompleteVerification', completion }, requested).map(({ type, data }) => ({ type, data, metadata }));
+      prepared.set(envelope.eventId, { streamId: verificationStreamId(request.verificationId), events });
     }
     return prepared;
   }
@@ -76,10 +88,4 @@ async function revealAccounts(cipher: FieldCipher, accounts: Map<string, Matchin
     );
   }
   return revealed;
-}
-
-/** The disclosed holder name travels encrypted under the holder's key, so erasure reaches it too. */
-async function protectMatchedName(cipher: FieldCipher, completed: VerificationCompletedData, account: MatchingAccount | undefined): Promise<VerificationCompletedData> {
-  if (completed.matchedName === undefined || account === undefined) return completed;
-  return { ...completed, matchedName: await cipher.encrypt(accountSubject(account.accountId), completed.matchedName) };
 }

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKeyScope } from '@vop/http';
 
+export type { ApiKeyScope };
 export type KeyEnvironment = 'test' | 'live';
-export const API_KEY_SCOPES = ['verify', 'accounts'] as const;
-export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+export const API_KEY_SCOPES = ['verify', 'accounts'] as const satisfies readonly ApiKeyScope[];
 
 const SECRET_BYTES = 32;
 const KEY_PATTERN = /^vop_(test|live)_[A-Za-z0-9_-]{43,}$/;

@@ -1,5 +1,4 @@
-import type { SqlClient, SqlExecutor } from '@vop/event-store';
-import { migrateSchema } from '@vop/outbox';
+import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { type ApiKeyScope, type KeyEnvironment, generateApiKeySecret, hashApiKeySecret, newKeyId } from './api-key-secret.js';
 
 /** What may be shown about a key: never the secret nor its hash. */

@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
-import { type EpcVerifyResponse, NOAP_REASON, outcomeTable, type SchemeVerifyResponse, type VerificationCompletedData, type VerificationResult } from '@vop/contracts';
+import type { VerificationCompletedData } from './events/verifications.js';
+import type { VerificationResult } from './http/request-result.js';
+import type { EpcVerifyResponse, SchemeVerifyResponse } from './http/scheme.js';
+import { NOAP_REASON, outcomeTable } from './outcomes.js';
 
-/** Scheme family: matchedName on MTCH and CMTC (specification), idMatch only when identification was sent. */
-export function schemeResponse(completed: VerificationCompletedData): SchemeVerifyResponse {
+// One renderer per family, from a completion and the outcome table beside this file (outcomes.ts).
+
+/** Scheme family: matchedName on MTCH and CMTC, idMatch only when identification was sent. */
+export function renderSchemeResponse(completed: VerificationCompletedData): SchemeVerifyResponse {
   const disclose = completed.outcome === 'MTCH' || completed.outcome === 'CMTC';
   return {
     partyNameMatch: completed.outcome,
@@ -12,7 +17,7 @@ export function schemeResponse(completed: VerificationCompletedData): SchemeVeri
 }
 
 /** EPC inter-PSP family: the name is disclosed only on a close match. */
-export function epcResponse(completed: VerificationCompletedData, nameProvided: boolean): EpcVerifyResponse {
+export function renderEpcResponse(completed: VerificationCompletedData, nameProvided: boolean): EpcVerifyResponse {
   return {
     ...(nameProvided && { partyNameMatch: completed.outcome }),
     ...(nameProvided && completed.outcome === 'CMTC' && completed.matchedName !== undefined && { matchedName: completed.matchedName }),
@@ -22,7 +27,7 @@ export function epcResponse(completed: VerificationCompletedData, nameProvided: 
 
 const ID_MATCH_CODES = { MTCH: 'MATCH', NMTC: 'NO_MATCH', NOAP: 'NOT_APPLICABLE' } as const;
 
-export function requestResultResponse(completed: VerificationCompletedData, requestedAt: string): VerificationResult {
+export function renderRequestResultResponse(completed: VerificationCompletedData, requestedAt: string): VerificationResult {
   const disclose = completed.outcome === 'MTCH' || completed.outcome === 'CMTC';
   return {
     response_id: responseIdFor(completed.verificationId),

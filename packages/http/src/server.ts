@@ -1,3 +1,4 @@
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
@@ -16,7 +17,7 @@ export interface HttpsServerOptions {
 }
 
 export interface RunningServer {
-  server: https.Server;
+  server: https.Server | http.Server;
   url: string;
   close(): Promise<void>;
 }
@@ -52,6 +53,31 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
   return {
     server,
     url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/**
+ * Plain HTTP for a service's internal listener: reached only from inside the deployment (the edge
+ * forwards to it with a signed principal), and for probes.
+ */
+export async function startHttpServer(options: { handler: RequestListener; host: string; port: number }): Promise<RunningServer> {
+  const server = http.createServer({ headersTimeout: 10_000, requestTimeout: 15_000, keepAliveTimeout: 65_000 }, options.handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${options.host}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError, canonicalPath, errorFormatFor, toErrorBody } from './errors.js';
+import { canonicalPath } from './base-paths.js';
+import { ApiError, toErrorBody } from './errors.js';
+import { errorFormatFor } from './route-families.js';
 
-describe('error format by path (design §4)', () => {
+describe('error format by path (the route-family table)', () => {
   it('picks scheme, flat or nested from the path, under every base form', () => {
     const cases: [string, string][] = [
       ['/vop/verify', 'scheme'],

@@ -1,19 +1,19 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Logger } from '@vop/observability';
-import { ApiError, canonicalPath, errorFormatFor, errors, toErrorBody } from './errors.js';
+import { BASE_PATHS } from './base-paths.js';
+import { ApiError, errors, toErrorBody } from './errors.js';
+import { errorFormatFor, familyFor } from './route-families.js';
 
 export interface HttpAppOptions {
   routers: Router[];
   respondingPsp: string;
   logger: Logger;
-  /** A request still unanswered after this long gets the timeout error of its path (design §4: 3 s). */
-  requestTimeoutMs?: number;
   bodyLimit?: string;
+  /** Authentication, authorization, rate budgets: run before any route or forwarder. */
   beforeRoutes?: RequestHandler[];
+  /** Families owned by another service, forwarded with the body still unread (see forward.ts). */
+  forwarders?: RequestHandler[];
 }
-
-/** Every route is served at the root and under the /v1 and /vop/api/v1 base forms. */
-export const BASE_PATHS = ['/', '/v1', '/vop/api/v1'];
 
 /** On every answer, errors included. A JSON API embeds nothing and is framed by no one. */
 export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
@@ -25,9 +25,11 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Cache-Control', 'no-store'],
 ];
 
-function sendError(req: Request, res: Response, error: ApiError): void {
+/** Answers an ApiError in the error format of the request path's family. */
+export function sendError(req: Request, res: Response, error: ApiError): void {
   if (res.headersSent) return;
-  const format = errorFormatFor(req.originalUrl);
+  // originalUrl: inside a mounted router req.path has lost its mount point.
+  const format = errorFormatFor(req.originalUrl.split('?')[0] ?? '/');
   const { retryAfterSeconds } = error.extra;
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
   res.status(error.status).json(toErrorBody(error, { format, respondingPsp: res.locals.respondingPsp as string, requestId: req.get('x-request-id') }));
@@ -35,7 +37,7 @@ function sendError(req: Request, res: Response, error: ApiError): void {
 
 /** Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included. */
 const schemeTimingHeaders: RequestHandler = (req, res, next) => {
-  if (!canonicalPath(req.path).startsWith('/vop/')) return next();
+  if (familyFor(req.path).errorFormat !== 'scheme') return next();
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
   res.writeHead = function patchedWriteHead(this: Response, ...args: Parameters<Response['writeHead']>) {
@@ -62,11 +64,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
-    const timeoutMs = options.requestTimeoutMs ?? 3000;
+    const family = familyFor(req.path);
     const timer = setTimeout(() => {
-      const path = canonicalPath(req.path);
-      sendError(req, res, path.startsWith('/vop/') ? errors.timeout('The request timed out') : errors.unavailable('The request timed out', 1));
-    }, timeoutMs);
+      const timedOut = family.errorFormat === 'scheme' ? errors.timeout('The request timed out') : errors.unavailable('The request timed out', 1);
+      sendError(req, res, timedOut);
+    }, family.deadlineMs);
     res.once('finish', () => clearTimeout(timer));
     res.once('close', () => clearTimeout(timer));
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
@@ -75,6 +77,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(schemeTimingHeaders);
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   app.use(requireJsonBody);
+  for (const forwarder of options.forwarders ?? []) app.use(forwarder);
   app.use(express.json({ limit: options.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
@@ -86,7 +89,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     if (bodyParserError.type === 'entity.too.large') return sendError(req, res, errors.tooLarge());
     if (bodyParserError.type === 'entity.parse.failed') return sendError(req, res, errors.malformedJson());
     if (bodyParserError.type === 'encoding.unsupported' || bodyParserError.type === 'charset.unsupported') return sendError(req, res, errors.unsupportedMediaType());
-    options.logger.error({ err: error, route: canonicalPath(req.path) }, 'unhandled request error');
+    options.logger.error({ err: error, family: familyFor(req.path).name }, 'unhandled request error');
     sendError(req, res, errors.internal());
   };
   app.use(handleError);

@@ -1,22 +1,6 @@
 import { randomUUID } from 'node:crypto';
-
-/** Which of the specification's three error bodies a path answers with (design §4). */
-export type ErrorFormat = 'nested' | 'flat' | 'scheme';
-
-const VERSION_PREFIX = /^\/(?:v1|vop\/api\/v1)(?=\/)/;
-
-/** Strips the /v1 and /vop/api/v1 base forms so every base path shares one route table. */
-export function canonicalPath(path: string): string {
-  return path.replace(VERSION_PREFIX, '');
-}
-
-export function errorFormatFor(path: string): ErrorFormat {
-  const canonical = canonicalPath(path);
-  if (canonical.startsWith('/vop/')) return 'scheme';
-  // Management endpoints (admin, the detailed health) answer in the flat format too (issue 4).
-  if (/^\/(verify|api\/verify|api\/v1\/|admin|health\/detailed)/.test(canonical)) return 'flat';
-  return 'nested';
-}
+import type { FlatError, NestedError, SchemeError, z } from '@vop/contracts';
+import type { ErrorFormat } from './route-families.js';
 
 /**
  * One failure, described once; `toBody` renders it in the path's format. The codes are the format-2
@@ -34,7 +18,9 @@ export class ApiError extends Error {
   }
 }
 
-const SCHEME_CODES: Record<number, { code: string; category: string }> = {
+type SchemeCode = z.infer<typeof SchemeError>['error']['code'];
+
+const SCHEME_CODES: Record<number, { code: SchemeCode; category: string }> = {
   400: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
   401: { code: 'VOP_002', category: 'SECURITY_ERROR' },
   403: { code: 'VOP_002', category: 'SECURITY_ERROR' },
@@ -60,7 +46,9 @@ export interface ErrorContext {
   requestId: string | undefined;
 }
 
-export function toErrorBody(error: ApiError, context: ErrorContext): Record<string, unknown> {
+export type ErrorBody = z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError>;
+
+export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
   const { field, reason, retryAfterSeconds, action } = error.extra;
   switch (context.format) {
     case 'flat':
@@ -105,6 +93,8 @@ export function toErrorBody(error: ApiError, context: ErrorContext): Record<stri
 }
 
 export const errors = {
+  unauthorized: (message = 'A valid credential is required') => new ApiError(401, 'UNAUTHORIZED', message),
+  accessDenied: (message = 'This credential may not use this endpoint') => new ApiError(403, 'ACCESS_DENIED', message),
   notFound: (code: string, message: string) => new ApiError(404, code, message),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
   timeout: (message: string) => new ApiError(504, 'TIMEOUT', message, { retryAfterSeconds: 1 }),

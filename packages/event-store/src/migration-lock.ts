@@ -1,4 +1,4 @@
-import type { SqlClient, SqlExecutor } from '@vop/event-store';
+import type { SqlClient, SqlExecutor } from './types.js';
 
 /**
  * Runs DDL for one schema under the transaction-scoped advisory lock the event store's own migration

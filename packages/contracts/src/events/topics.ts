@@ -1,0 +1,50 @@
+import { AccountEvent } from './accounts.js';
+import { VerificationCompleted, VerificationRequested } from './verifications.js';
+
+export const Topics = {
+  accountEvents: 'vop.account-events.v1',
+  verificationRequested: 'vop.verification-requested.v1',
+  verificationCompleted: 'vop.verification-completed.v1',
+} as const;
+export type TopicName = (typeof Topics)[keyof typeof Topics];
+export type TopicNames = { [K in keyof typeof Topics]: string };
+
+/**
+ * Topic names under a deployment's namespace prefix, so several deployments (or test runs) can share one
+ * Kafka cluster without reading each other's events.
+ */
+export function topicNames(namespace = ''): TopicNames {
+  return {
+    accountEvents: `${namespace}${Topics.accountEvents}`,
+    verificationRequested: `${namespace}${Topics.verificationRequested}`,
+    verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
+  };
+}
+
+/** Same partition count on the IBAN-keyed topics, so a key lands on the same partition index in both. */
+export const TOPIC_PARTITIONS = 8;
+
+export interface TopicRoute {
+  topic: string;
+  key: string;
+}
+
+/**
+ * Where a stored event is published, and under which key: account events and verification requests by
+ * IBAN (a matching instance holds the accounts of its partitions), completions by verification id.
+ * Events that stay inside their service route nowhere (null).
+ */
+export function routeIntegrationEvent(topics: TopicNames, event: { type: string; data: unknown }): TopicRoute | null {
+  switch (event.type) {
+    case 'AccountOpened':
+    case 'AccountUpdated':
+    case 'AccountDeleted':
+      return { topic: topics.accountEvents, key: AccountEvent.parse(event).data.iban };
+    case 'VerificationRequested':
+      return { topic: topics.verificationRequested, key: VerificationRequested.parse(event).data.iban };
+    case 'VerificationCompleted':
+      return { topic: topics.verificationCompleted, key: VerificationCompleted.parse(event).data.verificationId };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,41 @@
+import type { RequestHandler } from 'express';
+import { errors } from './errors.js';
+import { type Principal, principalOf } from './principal.js';
+import { type Access, familyFor } from './route-families.js';
+
+export function isAdmin(principal: Principal | undefined): boolean {
+  return principal?.kind === 'certificate' && principal.admin;
+}
+
+export function mayWriteAccountRecords(principal: Principal | undefined): boolean {
+  if (principal === undefined) return false;
+  return principal.kind === 'certificate' ? principal.admin : principal.scopes.includes('accounts');
+}
+
+const adminRequired = () => errors.accessDenied('The admin certificate is required');
+
+/** The error for a caller who may not use a family, or undefined when it may. */
+export function refusalFor(access: Access, principal: Principal | undefined) {
+  switch (access) {
+    case 'open':
+      return undefined;
+    // Every non-admin caller, anonymous included, is refused with 403 on management.
+    case 'admin':
+      return isAdmin(principal) ? undefined : adminRequired();
+    case 'participant':
+      return principal === undefined ? errors.unauthorized() : undefined;
+    case 'participant-certificate':
+      // clientCertificateAuth answers a missing or refused certificate with its reason first.
+      return principal?.kind === 'certificate' ? undefined : errors.unauthorized('A valid client certificate is required');
+    case 'account-records':
+      if (principal === undefined) return errors.unauthorized();
+      return mayWriteAccountRecords(principal)
+        ? undefined
+        : errors.accessDenied('Account records need the admin certificate or a key with the accounts scope');
+  }
+}
+
+/** Authentication is mandatory where the family says so; a principal without the right gets 403. */
+export const authorizeByFamily: RequestHandler = (req, res, next) => {
+  next(refusalFor(familyFor(req.path).access, principalOf(res)));
+};

@@ -1,0 +1,32 @@
+export { authorizeByFamily, isAdmin, mayWriteAccountRecords, refusalFor } from './access.js';
+export { createHttpApp, SECURITY_HEADERS, sendError, type HttpAppOptions } from './app.js';
+export { BASE_PATHS, canonicalPath } from './base-paths.js';
+export { ApiError, errors, toErrorBody, type ErrorBody, type ErrorContext } from './errors.js';
+export { forwardToOwner, type ForwardOptions } from './forward.js';
+export {
+  principalHeaders,
+  trustedPrincipal,
+  verifyPrincipalHeaders,
+  PRINCIPAL_HEADER,
+  PRINCIPAL_SIGNATURE_HEADER,
+} from './internal-principal.js';
+export { createInternalApp, type InternalAppOptions } from './internal-app.js';
+export { formatUptime, opsRoutes, type ReadinessCheck } from './ops-routes.js';
+export { principalOf, setPrincipal, type Principal } from './principal.js';
+export { correlationIdOf, requestMetadata } from './request-context.js';
+export { mountedRoutes, uncoveredRoutes } from './route-coverage.js';
+export {
+  errorFormatFor,
+  familyFor,
+  ownedBy,
+  ROUTE_FAMILIES,
+  UNMATCHED_FAMILY,
+  type Access,
+  type ApiKeyScope,
+  type ErrorFormat,
+  type RateBudget,
+  type RouteFamily,
+  type ServiceName,
+} from './route-families.js';
+export { startHttpServer, startHttpsServer, type HttpsServerOptions, type RunningServer } from './server.js';
+export { parseBody, parseParam } from './validation.js';

@@ -1,0 +1,176 @@
+import { canonicalPath } from './base-paths.js';
+
+/** Which of the specification's three error bodies a family answers with. */
+export type ErrorFormat = 'nested' | 'flat' | 'scheme';
+
+/** The services that own HTTP routes; `each` is served by every service on its own listener. */
+export type ServiceName = 'gateway' | 'matching' | 'batch' | 'webhook-dispatcher' | 'analytics';
+
+/**
+ * Who may call a family:
+ * - `open`: no credential (probes);
+ * - `participant`: any authenticated caller, by certificate or API key;
+ * - `participant-certificate`: a valid client certificate, keys never suffice;
+ * - `account-records`: the bank's own data: the admin certificate or a key with the accounts scope;
+ * - `admin`: the admin certificate.
+ */
+export type Access = 'open' | 'participant' | 'participant-certificate' | 'account-records' | 'admin';
+
+export type ApiKeyScope = 'verify' | 'accounts';
+
+/**
+ * The budget a request draws from (limits in packages/config): `admin` per credential per minute;
+ * `sandbox-writes` writes per credential per hour in test deployments; `live-verifications` per
+ * participant per minute in live deployments.
+ */
+export type RateBudget = 'none' | 'admin' | 'sandbox-writes' | 'live-verifications';
+
+export interface RouteFamily {
+  name: string;
+  /** Canonical paths (base forms stripped): exact, `*` one segment, a trailing `/**` any depth. */
+  paths: string[];
+  owner: ServiceName | 'each';
+  errorFormat: ErrorFormat;
+  access: Access;
+  /** API keys are accepted with this scope; null: this family refuses keys. */
+  apiKeyScope: ApiKeyScope | null;
+  rateBudget: RateBudget;
+  /** A request still unanswered after this long gets the family's timeout error. */
+  deadlineMs: number;
+  /** Writes leave an audit entry (management). */
+  audited: boolean;
+}
+
+const DEADLINE_MS = 3000;
+
+/** One row per family; the first row whose path matches wins. Read by every middleware of the edge. */
+export const ROUTE_FAMILIES: readonly RouteFamily[] = [
+  {
+    name: 'operations',
+    paths: ['/livez', '/readyz', '/health', '/metrics'],
+    owner: 'each',
+    errorFormat: 'nested',
+    access: 'open',
+    apiKeyScope: null,
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    name: 'matching-management',
+    paths: ['/admin/matching/**'],
+    owner: 'matching',
+    errorFormat: 'flat',
+    access: 'admin',
+    apiKeyScope: null,
+    rateBudget: 'admin',
+    deadlineMs: DEADLINE_MS,
+    audited: true,
+  },
+  {
+    name: 'management',
+    paths: ['/admin/**', '/health/detailed'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'admin',
+    apiKeyScope: null,
+    rateBudget: 'admin',
+    deadlineMs: DEADLINE_MS,
+    audited: true,
+  },
+  {
+    name: 'scheme',
+    paths: ['/vop/**'],
+    owner: 'gateway',
+    errorFormat: 'scheme',
+    access: 'participant-certificate',
+    apiKeyScope: null,
+    rateBudget: 'live-verifications',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    name: 'request-result',
+    paths: ['/verify/**', '/api/verify/**'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'live-verifications',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    name: 'simple',
+    paths: ['/api/v1/**'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'live-verifications',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    name: 'account-records',
+    paths: ['/accounts/**'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'account-records',
+    apiKeyScope: null,
+    rateBudget: 'sandbox-writes',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    // The sandbox's POST /api/accounts and DELETE /api/accounts/acc_… are here too (test deployments).
+    name: 'account-records-api',
+    paths: ['/api/accounts/**'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'account-records',
+    apiKeyScope: 'accounts',
+    rateBudget: 'sandbox-writes',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+];
+
+/** What a path no row covers gets: 404 after authentication, in the nested format. */
+export const UNMATCHED_FAMILY: RouteFamily = {
+  name: 'unmatched',
+  paths: [],
+  owner: 'gateway',
+  errorFormat: 'nested',
+  access: 'participant',
+  apiKeyScope: null,
+  rateBudget: 'none',
+  deadlineMs: DEADLINE_MS,
+  audited: false,
+};
+
+function compile(pattern: string): RegExp {
+  const anyDepth = pattern.endsWith('/**');
+  const body = (anyDepth ? pattern.slice(0, -3) : pattern)
+    .split('/')
+    .map((segment) => (segment === '*' ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}${anyDepth ? '(?:/.*)?' : ''}/?$`);
+}
+
+const COMPILED = ROUTE_FAMILIES.map((family) => ({ family, patterns: family.paths.map(compile) }));
+
+/** The family of a request path, under any base form. */
+export function familyFor(path: string, families = COMPILED): RouteFamily {
+  const canonical = canonicalPath(path);
+  return families.find(({ patterns }) => patterns.some((pattern) => pattern.test(canonical)))?.family ?? UNMATCHED_FAMILY;
+}
+
+export function errorFormatFor(path: string): ErrorFormat {
+  return familyFor(path).errorFormat;
+}
+
+/** Whether a request path belongs to a family this service owns (its router or the edge's forwarder). */
+export function ownedBy(owner: ServiceName): (path: string) => boolean {
+  return (path) => familyFor(path).owner === owner;
+}

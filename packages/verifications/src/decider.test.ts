@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { VerificationCompletedData, VerificationEvent, VerificationRequestedData } from '@vop/contracts';
+import { deciderSpec } from '@vop/testing';
+import {
+  decideVerification,
+  evolveVerification,
+  initialVerificationState,
+  requestVerification,
+  VerificationAlreadyRequestedError,
+  VerificationNotPendingError,
+  type VerificationCommand,
+  type VerificationState,
+} from './decider.js';
+
+const spec = deciderSpec<VerificationCommand, VerificationEvent, VerificationState>({
+  decide: decideVerification,
+  evolve: evolveVerification,
+  initialState: initialVerificationState,
+});
+const verificationId = '5b7e3c1a-9d2f-4e8b-a1c3-7f6e5d4c3b2a';
+const requestedAt = '2026-03-01T09:00:00.000Z';
+const request: VerificationRequestedData = {
+  verificationId,
+  family: 'scheme',
+  iban: 'DE89370400440532013000',
+  name: 'Erika Mustermann',
+  participant: 'PSDDE-BAFIN-123456',
+  requestedAt,
+};
+const requested: VerificationEvent = { type: 'VerificationRequested', data: request };
+const completion: VerificationCompletedData = {
+  verificationId,
+  family: 'scheme',
+  outcome: 'MTCH',
+  score: 1,
+  reasons: [],
+  completedAt: '2026-03-01T09:00:00.020Z',
+};
+const { verificationId: _id, requestedAt: _at, ...fields } = request;
+
+describe('verification decider', () => {
+  it('given nothing, when a verification is requested, then VerificationRequested carries the given id, time and participant', () => {
+    spec.given([]).when({ type: 'RequestVerification', verificationId, requestedAt, fields }).then([requested]);
+  });
+
+  it('given a requested verification, when it is requested again, then it is refused', () => {
+    spec
+      .given([requested])
+      .when({ type: 'RequestVerification', verificationId, requestedAt, fields })
+      .thenThrows(VerificationAlreadyRequestedError);
+  });
+
+  it('given a requested verification, when it completes, then VerificationCompleted answers in the family asked in', () => {
+    spec
+      .given([requested])
+      .when({ type: 'CompleteVerification', completion: { ...completion, family: 'epc' } })
+      .then([{ type: 'VerificationCompleted', data: completion }]);
+  });
+
+  it('given a completed verification, when it completes again, then it is refused', () => {
+    spec
+      .given([requested, { type: 'VerificationCompleted', data: completion }])
+      .when({ type: 'CompleteVerification', completion })
+      .thenThrows(VerificationNotPendingError);
+  });
+
+  it('given nothing, when a completion arrives, then it is refused (no request to answer)', () => {
+    spec.given([]).when({ type: 'CompleteVerification', completion }).thenThrows(VerificationNotPendingError);
+  });
+
+  it('requestVerification takes its id and clock from the caller', () => {
+    const data = requestVerification(fields, { newId: () => verificationId, now: () => new Date(requestedAt) });
+    assert.deepEqual(data, request);
+  });
+});
