@@ -6,7 +6,8 @@ import https from 'node:https';
  * settings as the gateway (TLS 1.3, client certificate required). Prints its port on stdout.
  */
 const [certPath, keyPath, caPath] = process.argv.slice(2);
-if (!certPath || !keyPath || !caPath) throw new Error('usage: bare-server <cert.pem> <key.pem> <ca.pem>');
+if (!certPath || !keyPath || !caPath)
+  throw new Error('usage: bare-server <cert.pem> <key.pem> <ca.pem>');
 const server = https.createServer(
   {
     cert: await readFile(certPath, 'utf8'),
@@ -22,9 +23,16 @@ const server = https.createServer(
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { party?: { name?: string } };
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        party?: { name?: string };
+      };
       const payload = JSON.stringify({ partyNameMatch: body.party?.name ? 'MTCH' : 'NOAP' });
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
+      res
+        .writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(payload),
+        })
+        .end(payload);
     });
   },
 );

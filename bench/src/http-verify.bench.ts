@@ -5,7 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { ensureDevPki } from '@vop/pki';
-import { createTestDatabase, eventually, freePort, germanIban, httpsClient, startServiceProcess, type ServiceProcess } from '@vop/testing';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  germanIban,
+  httpsClient,
+  startServiceProcess,
+  type ServiceProcess,
+} from '@vop/testing';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
@@ -26,10 +34,17 @@ interface ClientTls {
   keyPem: string;
 }
 
-async function clientTlsFrom(pkiDir: string, holder: 'participant' | 'admin' = 'participant'): Promise<ClientTls> {
+async function clientTlsFrom(
+  pkiDir: string,
+  holder: 'participant' | 'admin' = 'participant',
+): Promise<ClientTls> {
   const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
   const prefix = holder === 'admin' ? 'admin' : 'client';
-  const [caPem, certPem, keyPem] = await Promise.all([read('ca.pem'), read(`${prefix}.pem`), read(`${prefix}-key.pem`)]);
+  const [caPem, certPem, keyPem] = await Promise.all([
+    read('ca.pem'),
+    read(`${prefix}.pem`),
+    read(`${prefix}-key.pem`),
+  ]);
   return { caPem, certPem, keyPem };
 }
 
@@ -52,7 +67,11 @@ function schemeBody(name: string, iban: string): string {
   });
 }
 
-async function load(target: string, url: string, options: { rate?: number; tls: ClientTls }): Promise<Figures> {
+async function load(
+  target: string,
+  url: string,
+  options: { rate?: number; tls: ClientTls },
+): Promise<Figures> {
   let counter = 0;
   const result = await autocannon({
     url: `${url}/vop/verify`,
@@ -65,7 +84,10 @@ async function load(target: string, url: string, options: { rate?: number; tls: 
       {
         setupRequest: (request) => {
           const index = counter++ % ACCOUNTS;
-          return { ...request, body: schemeBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)) };
+          return {
+            ...request,
+            body: schemeBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)),
+          };
         },
       },
     ],
@@ -73,7 +95,10 @@ async function load(target: string, url: string, options: { rate?: number; tls: 
   });
   return {
     target,
-    mode: options.rate === undefined ? `max, ${CONNECTIONS} connections` : `${options.rate} req/s offered`,
+    mode:
+      options.rate === undefined
+        ? `max, ${CONNECTIONS} connections`
+        : `${options.rate} req/s offered`,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -83,10 +108,13 @@ async function load(target: string, url: string, options: { rate?: number; tls: 
 }
 
 async function waitForPort(process: ServiceProcess): Promise<number> {
-  return eventually(async () => {
-    const match = /^(\d+)$/m.exec(process.output());
-    return match ? Number(match[1]) : undefined;
-  }, { what: `${process.name} port` });
+  return eventually(
+    async () => {
+      const match = /^(\d+)$/m.exec(process.output());
+      return match ? Number(match[1]) : undefined;
+    },
+    { what: `${process.name} port` },
+  );
 }
 
 /** Account records are the bank's own data: written with the admin certificate, verified as a participant. */
@@ -94,21 +122,37 @@ async function seedAccounts(url: string, tls: ClientTls, adminTls: ClientTls): P
   const client = httpsClient({ baseUrl: url, ...tls });
   const admin = httpsClient({ baseUrl: url, ...adminTls });
   for (let index = 0; index < ACCOUNTS; index++) {
-    const response = await admin.post('/accounts', { iban: germanIban(500_000 + index), name: `Holder ${index} Nilsson` });
-    if (response.status !== 201 && response.status !== 409) throw new Error(`seeding failed: ${response.status} ${response.text}`);
+    const response = await admin.post('/accounts', {
+      iban: germanIban(500_000 + index),
+      name: `Holder ${index} Nilsson`,
+    });
+    if (response.status !== 201 && response.status !== 409)
+      throw new Error(`seeding failed: ${response.status} ${response.text}`);
   }
   const last = ACCOUNTS - 1;
-  await eventually(async () => {
-    const response = await client.request('POST', '/vop/verify', { rawBody: schemeBody(`Holder ${last} Nilsson`, germanIban(500_000 + last)), headers: { 'content-type': 'application/json' } });
-    return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH' ? true : undefined;
-  }, { timeoutMs: 60_000, what: 'seeded accounts in the matching projection' });
+  await eventually(
+    async () => {
+      const response = await client.request('POST', '/vop/verify', {
+        rawBody: schemeBody(`Holder ${last} Nilsson`, germanIban(500_000 + last)),
+        headers: { 'content-type': 'application/json' },
+      });
+      return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH'
+        ? true
+        : undefined;
+    },
+    { timeoutMs: 60_000, what: 'seeded accounts in the matching projection' },
+  );
   client.close();
   admin.close();
 }
 
 async function waitReady(url: string, tls: ClientTls): Promise<void> {
   const client = httpsClient({ baseUrl: url, ...tls });
-  await eventually(async () => ((await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined), { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' });
+  await eventually(
+    async () =>
+      (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined,
+    { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' },
+  );
   client.close();
 }
 
@@ -119,44 +163,91 @@ const figures: Figures[] = [];
 const processes: ServiceProcess[] = [];
 
 async function run(): Promise<void> {
-  const bare = startServiceProcess('bare', path.join(repoRoot, 'bench/dist/bare-server.js'), {}, [pki.serverCertPath, pki.serverKeyPath, pki.caPath]);
+  const bare = startServiceProcess('bare', path.join(repoRoot, 'bench/dist/bare-server.js'), {}, [
+    pki.serverCertPath,
+    pki.serverKeyPath,
+    pki.caPath,
+  ]);
   processes.push(bare);
   const barePort = await waitForPort(bare);
   figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { tls }));
   await bare.stop();
 
   const embeddedPort = await freePort();
-  const embedded = startServiceProcess('embedded', path.join(repoRoot, 'services/embedded/dist/main.js'), {
-    VOP_DATA_DIR: path.join(dataDir, 'embedded'),
-    VOP_PORT: String(embeddedPort),
-    LOG_LEVEL: 'warn',
-    // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
-    VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
-  });
+  const embedded = startServiceProcess(
+    'embedded',
+    path.join(repoRoot, 'services/embedded/dist/main.js'),
+    {
+      VOP_DATA_DIR: path.join(dataDir, 'embedded'),
+      VOP_PORT: String(embeddedPort),
+      LOG_LEVEL: 'warn',
+      // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
+      VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+    },
+  );
   processes.push(embedded);
   const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
-  const embeddedTls = await eventually(async () => clientTlsFrom(path.join(dataDir, 'embedded/pki')).catch(() => undefined), { timeoutMs: 60_000 });
+  const embeddedTls = await eventually(
+    async () => clientTlsFrom(path.join(dataDir, 'embedded/pki')).catch(() => undefined),
+    { timeoutMs: 60_000 },
+  );
   await waitReady(embeddedUrl, embeddedTls);
-  await seedAccounts(embeddedUrl, embeddedTls, await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'));
+  await seedAccounts(
+    embeddedUrl,
+    embeddedTls,
+    await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'),
+  );
   figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }));
-  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }));
+  figures.push(
+    await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
+  );
   await embedded.stop();
 
   if (withDistributed) {
     const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
-    if (!brokers) throw new Error('--distributed needs VOP_TEST_DATABASE_URL and VOP_TEST_KAFKA_BROKERS (run infra/local/up.sh)');
+    if (!brokers)
+      throw new Error(
+        '--distributed needs VOP_TEST_DATABASE_URL and VOP_TEST_KAFKA_BROKERS (run infra/local/up.sh)',
+      );
     const gatewayDb = await createTestDatabase('bench_gateway');
     const matchingDb = await createTestDatabase('bench_matching');
     const namespace = `bench-${randomUUID().slice(0, 8)}.`;
-    const common = { KAFKA_BROKERS: brokers, VOP_KAFKA_NAMESPACE: namespace, VOP_DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_POOL_MAX: '20', VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000' };
-    processes.push(startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), { ...common, DATABASE_URL: matchingDb.url, VOP_KEYSTORE_DATABASE_URL: gatewayDb.url, VOP_PORT: String(await freePort()) }));
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_MAX: '20',
+      VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+    };
+    processes.push(
+      startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), {
+        ...common,
+        DATABASE_URL: matchingDb.url,
+        VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
+        VOP_PORT: String(await freePort()),
+      }),
+    );
     const gatewayPort = await freePort();
-    processes.push(startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) }));
+    processes.push(
+      startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), {
+        ...common,
+        DATABASE_URL: gatewayDb.url,
+        VOP_PORT: String(gatewayPort),
+      }),
+    );
     const url = `https://127.0.0.1:${gatewayPort}`;
     await waitReady(url, tls);
     await seedAccounts(url, tls, await clientTlsFrom(pki.dir, 'admin'));
-    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls }));
-    figures.push(await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls, rate: 1000 }));
+    figures.push(
+      await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls }),
+    );
+    figures.push(
+      await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, {
+        tls,
+        rate: 1000,
+      }),
+    );
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();
@@ -174,6 +265,11 @@ const bareRps = figures[0]?.requestsPerSecond ?? 1;
 const lines = [
   `| target | load | req/s | p50 ms | p99 ms | errors | non-2xx | vs bare |`,
   `|---|---|---:|---:|---:|---:|---:|---:|`,
-  ...figures.map((f) => `| ${f.target} | ${f.mode} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`),
+  ...figures.map(
+    (f) =>
+      `| ${f.target} | ${f.mode} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
+  ),
 ];
-process.stdout.write(`\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n`);
+process.stdout.write(
+  `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n`,
+);

@@ -5,27 +5,134 @@ import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { AccountHolder, NameMatcher } from '@vop/name-matching';
 
-const GIVEN = ['Hans', 'Jürgen', 'Ursula', 'François', 'Hélène', 'Giuseppe', 'Giulia', 'José', 'Lucía', 'Pieter', 'Anouk',
-  'Krzysztof', 'Małgorzata', 'Jiří', 'Kateřina', 'Lars', 'Åsa', 'Søren', 'Mette', 'Juha', 'Päivi', 'João', 'Inês',
-  'László', 'Erzsébet', 'Ștefan', 'Ioana', 'Ivan', 'Željka', 'William', 'Elizabeth', 'Maximilian', 'Anna', 'Thomas'];
-const SURNAMES = ['Müller', 'Schäfer', 'Lefèvre', 'Dubois', 'Rossi', 'Esposito', 'García', 'Fernández', 'de Vries',
-  'van den Berg', 'Kowalski', 'Wiśniewska', 'Novák', 'Dvořáková', 'Andersson', 'Sjöberg', 'Jensen', 'Østergaard',
-  'Korhonen', 'Mäkinen', 'Silva', 'Gonçalves', 'Nagy', 'Kovács', 'Popescu', 'Țurcanu', 'Horvat', 'Babić', 'Smith',
-  "O'Connor", 'Zimmermann', 'Schneider', 'Hoffmann', 'Bianchi'];
-const ORG_WORDS = ['Bau', 'Logistik', 'Transporte', 'Immobilien', 'Consulting', 'Bäckerei', 'Atelier', 'Vastgoed',
-  'Energia', 'Solutions', 'Trading', 'Holding', 'Software', 'Agro', 'Nordlicht', 'Alpenblick', 'Rheinwerk', 'Delta'];
-const FORMS = ['GmbH', 'AG', 'SARL', 'S.A.', 'S.r.l.', 'S.L.', 'B.V.', 'sp. z o.o.', 's.r.o.', 'AB', 'A/S', 'Oy', 'Lda.',
-  'Kft.', 'S.R.L.', 'd.o.o.', 'Ltd', 'GmbH & Co. KG'];
+const GIVEN = [
+  'Hans',
+  'Jürgen',
+  'Ursula',
+  'François',
+  'Hélène',
+  'Giuseppe',
+  'Giulia',
+  'José',
+  'Lucía',
+  'Pieter',
+  'Anouk',
+  'Krzysztof',
+  'Małgorzata',
+  'Jiří',
+  'Kateřina',
+  'Lars',
+  'Åsa',
+  'Søren',
+  'Mette',
+  'Juha',
+  'Päivi',
+  'João',
+  'Inês',
+  'László',
+  'Erzsébet',
+  'Ștefan',
+  'Ioana',
+  'Ivan',
+  'Željka',
+  'William',
+  'Elizabeth',
+  'Maximilian',
+  'Anna',
+  'Thomas',
+];
+const SURNAMES = [
+  'Müller',
+  'Schäfer',
+  'Lefèvre',
+  'Dubois',
+  'Rossi',
+  'Esposito',
+  'García',
+  'Fernández',
+  'de Vries',
+  'van den Berg',
+  'Kowalski',
+  'Wiśniewska',
+  'Novák',
+  'Dvořáková',
+  'Andersson',
+  'Sjöberg',
+  'Jensen',
+  'Østergaard',
+  'Korhonen',
+  'Mäkinen',
+  'Silva',
+  'Gonçalves',
+  'Nagy',
+  'Kovács',
+  'Popescu',
+  'Țurcanu',
+  'Horvat',
+  'Babić',
+  'Smith',
+  "O'Connor",
+  'Zimmermann',
+  'Schneider',
+  'Hoffmann',
+  'Bianchi',
+];
+const ORG_WORDS = [
+  'Bau',
+  'Logistik',
+  'Transporte',
+  'Immobilien',
+  'Consulting',
+  'Bäckerei',
+  'Atelier',
+  'Vastgoed',
+  'Energia',
+  'Solutions',
+  'Trading',
+  'Holding',
+  'Software',
+  'Agro',
+  'Nordlicht',
+  'Alpenblick',
+  'Rheinwerk',
+  'Delta',
+];
+const FORMS = [
+  'GmbH',
+  'AG',
+  'SARL',
+  'S.A.',
+  'S.r.l.',
+  'S.L.',
+  'B.V.',
+  'sp. z o.o.',
+  's.r.o.',
+  'AB',
+  'A/S',
+  'Oy',
+  'Lda.',
+  'Kft.',
+  'S.R.L.',
+  'd.o.o.',
+  'Ltd',
+  'GmbH & Co. KG',
+];
 
 let seed = 42;
-const random = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+const random = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 /** Name-length mix: persons 2 words 60 %, 3 words 30 %, 4 words 10 %; organisations 2-3 words + legal form. */
 function holderName(isOrganisation: boolean): string {
-  if (isOrganisation) return `${pick(SURNAMES)} ${pick(ORG_WORDS)}${random() < 0.4 ? ` ${pick(ORG_WORDS)}` : ''} ${pick(FORMS)}`;
+  if (isOrganisation)
+    return `${pick(SURNAMES)} ${pick(ORG_WORDS)}${random() < 0.4 ? ` ${pick(ORG_WORDS)}` : ''} ${pick(FORMS)}`;
   const r = random();
-  const given = r < 0.6 ? pick(GIVEN) : r < 0.9 ? `${pick(GIVEN)} ${pick(GIVEN)}` : `${pick(GIVEN)} ${pick(GIVEN)} ${pick(GIVEN)}`;
+  const given =
+    r < 0.6
+      ? pick(GIVEN)
+      : r < 0.9
+        ? `${pick(GIVEN)} ${pick(GIVEN)}`
+        : `${pick(GIVEN)} ${pick(GIVEN)} ${pick(GIVEN)}`;
   return `${given} ${pick(SURNAMES)}`;
 }
 
@@ -42,7 +149,10 @@ function typedName(holder: AccountHolder, isOrganisation: boolean): string {
   if (r < 0.45) return name.toUpperCase();
   if (r < 0.6) return name.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
   if (r < 0.75) return slip(name);
-  if (r < 0.85) return isOrganisation ? name.split(' ').slice(0, -1).join(' ') : `${name[0]}. ${name.split(' ').at(-1)}`;
+  if (r < 0.85)
+    return isOrganisation
+      ? name.split(' ').slice(0, -1).join(' ')
+      : `${name[0]}. ${name.split(' ').at(-1)}`;
   return holderName(isOrganisation);
 }
 
@@ -60,7 +170,8 @@ const pairs = Array.from({ length: PAIRS }, () => {
   const account = pick(accounts);
   return { typed: typedName(account.holder, account.isOrganisation), holder: account.holder };
 });
-const meanLength = (xs: readonly string[]): number => xs.reduce((n, x) => n + x.length, 0) / xs.length;
+const meanLength = (xs: readonly string[]): number =>
+  xs.reduce((n, x) => n + x.length, 0) / xs.length;
 
 interface Run {
   /** Pairs per second of wall-clock time. */
@@ -80,7 +191,11 @@ function run(matcher: NameMatcher, rounds: number): Run {
   const seconds = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  return { pairsPerSecond: (rounds * pairs.length) / seconds, pairsPerCpuSecond: (rounds * pairs.length) / cpuSeconds, outcomes };
+  return {
+    pairsPerSecond: (rounds * pairs.length) / seconds,
+    pairsPerCpuSecond: (rounds * pairs.length) / cpuSeconds,
+    outcomes,
+  };
 }
 
 // Heap taken by the library's tables: module load (the generated tables) plus the indexes built once.
@@ -99,11 +214,31 @@ run(uncached, 1);
 const cold = run(uncached, 2);
 
 const format = (n: number): string => Math.round(n).toLocaleString('en-GB');
-console.log(`machine            ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; node ${process.version}; one thread`);
-console.log(`pairs              ${format(PAIRS)} per round over ${format(ACCOUNTS)} accounts (30 % organisations, 10 % of persons joint)`);
-console.log(`name lengths       holder ${meanLength(pairs.map((p) => p.holder.names[0]!)).toFixed(1)} chars, typed ${meanLength(pairs.map((p) => p.typed)).toFixed(1)} chars on average`);
-console.log(`outcome mix        ${Object.entries(cached.outcomes).map(([k, v]) => `${k} ${((v / (3 * PAIRS)) * 100).toFixed(0)} %`).join(', ')}`);
-console.log(`throughput         ${format(cached.pairsPerSecond)} pairs/s wall clock, ${format(cached.pairsPerCpuSecond)} pairs per CPU-second, with the holder-name cache (default, 20,000 names)`);
-console.log(`                   ${format(cold.pairsPerSecond)} pairs/s wall clock, ${format(cold.pairsPerCpuSecond)} pairs per CPU-second, without any cache (every name normalised per pair)`);
-console.log(`load average       ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes share the machine's cores)`);
-console.log(`tables heap        ${(tablesHeap / 1024 / 1024).toFixed(1)} MiB${gc ? '' : ' (approximate: run with --expose-gc)'}`);
+console.log(
+  `machine            ${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}; node ${process.version}; one thread`,
+);
+console.log(
+  `pairs              ${format(PAIRS)} per round over ${format(ACCOUNTS)} accounts (30 % organisations, 10 % of persons joint)`,
+);
+console.log(
+  `name lengths       holder ${meanLength(pairs.map((p) => p.holder.names[0]!)).toFixed(1)} chars, typed ${meanLength(pairs.map((p) => p.typed)).toFixed(1)} chars on average`,
+);
+console.log(
+  `outcome mix        ${Object.entries(cached.outcomes)
+    .map(([k, v]) => `${k} ${((v / (3 * PAIRS)) * 100).toFixed(0)} %`)
+    .join(', ')}`,
+);
+console.log(
+  `throughput         ${format(cached.pairsPerSecond)} pairs/s wall clock, ${format(cached.pairsPerCpuSecond)} pairs per CPU-second, with the holder-name cache (default, 20,000 names)`,
+);
+console.log(
+  `                   ${format(cold.pairsPerSecond)} pairs/s wall clock, ${format(cold.pairsPerCpuSecond)} pairs per CPU-second, without any cache (every name normalised per pair)`,
+);
+console.log(
+  `load average       ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (other processes share the machine's cores)`,
+);
+console.log(
+  `tables heap        ${(tablesHeap / 1024 / 1024).toFixed(1)} MiB${gc ? '' : ' (approximate: run with --expose-gc)'}`,
+);

@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 
-const commaList = z
-  .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter((item) => item.length > 0));
+const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0),
+);
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -23,7 +26,10 @@ export const ServiceConfig = z.object({
   VOP_HOST: z.string().default('127.0.0.1'),
   VOP_PORT: port.default(8443),
   VOP_DATA_DIR: z.string().default('./.vop-data'),
-  VOP_INSTANCE_ID: z.string().min(1).default(() => randomUUID().slice(0, 8)),
+  VOP_INSTANCE_ID: z
+    .string()
+    .min(1)
+    .default(() => randomUUID().slice(0, 8)),
   /** Our bank's BIC, reported as respondingPSP in scheme errors. */
   VOP_RESPONDING_PSP: z.string().default('VOPBDEFFXXX'),
   VOP_VERIFY_DEADLINE_MS: z.coerce.number().int().positive().default(2000),
@@ -39,7 +45,10 @@ export const ServiceConfig = z.object({
   KAFKA_BROKERS: commaList.optional(),
   KAFKA_CLIENT_ID: z.string().default('vop'),
   /** Prefix of every topic and consumer group of this deployment (e.g. "live." or a test run's id). */
-  VOP_KAFKA_NAMESPACE: z.string().regex(/^[A-Za-z0-9._-]*$/).default(''),
+  VOP_KAFKA_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/)
+    .default(''),
   SCHEMA_REGISTRY_URL: z.string().optional(),
   /**
    * Distributed run: the internal listener of each service that owns route families, e.g.
@@ -49,9 +58,15 @@ export const ServiceConfig = z.object({
     .string()
     .default('{}')
     .transform((value, context) => {
-      const parsed = z.partialRecord(z.enum(['matching', 'batch', 'webhook-dispatcher', 'analytics']), z.url()).safeParse(safeJson(value));
+      const parsed = z
+        .partialRecord(z.enum(['matching', 'batch', 'webhook-dispatcher', 'analytics']), z.url())
+        .safeParse(safeJson(value));
       if (!parsed.success) {
-        context.addIssue({ code: 'custom', message: 'must be a JSON object of service name to URL, e.g. {"matching":"http://127.0.0.1:8601"}' });
+        context.addIssue({
+          code: 'custom',
+          message:
+            'must be a JSON object of service name to URL, e.g. {"matching":"http://127.0.0.1:8601"}',
+        });
         return z.NEVER;
       }
       return parsed.data;
@@ -65,7 +80,11 @@ export const ServiceConfig = z.object({
     .transform((value, context) => {
       const parsed = z.record(z.string(), z.number().int().positive()).safeParse(safeJson(value));
       if (!parsed.success) {
-        context.addIssue({ code: 'custom', message: 'must be a JSON object of positive integers per participant, e.g. {"default":6000}' });
+        context.addIssue({
+          code: 'custom',
+          message:
+            'must be a JSON object of positive integers per participant, e.g. {"default":6000}',
+        });
         return z.NEVER;
       }
       return parsed.data;
@@ -75,9 +94,17 @@ export const ServiceConfig = z.object({
   /** Management endpoints (/admin/*) per credential per minute. */
   VOP_RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().positive().default(60),
   /** Test accounts (sandbox endpoints) are removed this long after creation (the specification: 24 hours). */
-  VOP_TEST_ACCOUNT_RETENTION_MS: z.coerce.number().int().positive().default(24 * 60 * 60 * 1000),
+  VOP_TEST_ACCOUNT_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 60 * 60 * 1000),
   /** Typed payee names become unreadable (their day key is destroyed) after this long; whole UTC days. */
-  VOP_TYPED_NAME_RETENTION_MS: z.coerce.number().int().positive().default(7 * 24 * 60 * 60 * 1000),
+  VOP_TYPED_NAME_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 60 * 60 * 1000),
   /** How often the retention job looks for expired test accounts. */
   VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -94,17 +121,26 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServiceConfig {
   const parsed = ServiceConfig.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
   }
   return { ...parsed.data, VOP_DATA_DIR: path.resolve(parsed.data.VOP_DATA_DIR) };
 }
 
 /** Distributed mode needs both servers; naming what is missing beats a connection error later. */
-export function requireDistributed(config: ServiceConfig): { databaseUrl: string; kafkaBrokers: string[] } {
+export function requireDistributed(config: ServiceConfig): {
+  databaseUrl: string;
+  kafkaBrokers: string[];
+} {
   const missing = [
     config.DATABASE_URL ? undefined : 'DATABASE_URL',
     config.KAFKA_BROKERS && config.KAFKA_BROKERS.length > 0 ? undefined : 'KAFKA_BROKERS',
   ].filter((name): name is string => name !== undefined);
-  if (missing.length > 0) throw new ConfigError(missing.map((name) => `${name}: required in distributed mode`));
-  return { databaseUrl: config.DATABASE_URL as string, kafkaBrokers: config.KAFKA_BROKERS as string[] };
+  if (missing.length > 0)
+    throw new ConfigError(missing.map((name) => `${name}: required in distributed mode`));
+  return {
+    databaseUrl: config.DATABASE_URL as string,
+    kafkaBrokers: config.KAFKA_BROKERS as string[],
+  };
 }

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildEventJsonSchemas, buildOpenApiDocument, confidenceWord, CreateAccountRequest, Iban, outcomeTable, SchemeVerifyRequest, VerificationIdParam } from './index.js';
+import {
+  buildEventJsonSchemas,
+  buildOpenApiDocument,
+  confidenceWord,
+  CreateAccountRequest,
+  Iban,
+  outcomeTable,
+  SchemeVerifyRequest,
+  VerificationIdParam,
+} from './index.js';
 
 describe('IBAN contract', () => {
   it('accepts valid IBANs in print form and returns the electronic form', () => {
@@ -18,7 +27,11 @@ describe('IBAN contract', () => {
 
 describe('request contracts', () => {
   it('refuse unknown fields (strict bodies)', () => {
-    const result = CreateAccountRequest.safeParse({ iban: 'DE89370400440532013000', name: 'A', colour: 'blue' });
+    const result = CreateAccountRequest.safeParse({
+      iban: 'DE89370400440532013000',
+      name: 'A',
+      colour: 'blue',
+    });
     assert.equal(result.success, false);
     assert.equal(result.error?.issues[0]?.code, 'unrecognized_keys');
   });
@@ -30,7 +43,10 @@ describe('request contracts', () => {
       requestingAgent: { financialInstitutionId: { bicfi: bic } },
     });
     assert.equal(SchemeVerifyRequest.safeParse(body('DEUTDEFF')).success, true);
-    assert.equal(SchemeVerifyRequest.safeParse(body('NOT A BIC')).error?.issues[0]?.message, 'INVALID_BIC');
+    assert.equal(
+      SchemeVerifyRequest.safeParse(body('NOT A BIC')).error?.issues[0]?.message,
+      'INVALID_BIC',
+    );
   });
   it('verification ids are accepted bare and in the vrf_ form', () => {
     const id = '6f1f6a43-5a52-4c1f-8f57-0d5d3f3d1a11';
@@ -50,7 +66,14 @@ describe('outcome table', () => {
     assert.equal(outcomeTable.CMTC.immediate, false);
   });
   it('confidence words follow the thresholds', () => {
-    assert.deepEqual([0.95, 0.9, 0.89, 0.7, 0.69, 0].map(confidenceWord), ['HIGH', 'HIGH', 'MEDIUM', 'MEDIUM', 'LOW', 'LOW']);
+    assert.deepEqual([0.95, 0.9, 0.89, 0.7, 0.69, 0].map(confidenceWord), [
+      'HIGH',
+      'HIGH',
+      'MEDIUM',
+      'MEDIUM',
+      'LOW',
+      'LOW',
+    ]);
   });
 });
 

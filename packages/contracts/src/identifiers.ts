@@ -7,7 +7,11 @@ export const Iban = z
   .max(64)
   .transform((value) => electronicFormatIBAN(value) ?? '')
   .refine((value) => isValidIBAN(value), { message: 'INVALID_IBAN' })
-  .openapi({ type: 'string', example: 'DE89370400440532013000', description: 'IBAN (spaces allowed)' });
+  .openapi({
+    type: 'string',
+    example: 'DE89370400440532013000',
+    description: 'IBAN (spaces allowed)',
+  });
 
 export const Bic = z
   .string()

@@ -1,15 +1,23 @@
 import type { NameMatchOutcome } from './events/verifications.js';
 
 /**
- * One internal outcome, one word per family (design §4). NOAP answers NO_MATCH with a reason where the
+ * One internal outcome, one word per family (the outcome table of README.md). NOAP answers NO_MATCH with a reason where the
  * family has no word of its own for it.
  */
 export const outcomeTable = {
   MTCH: { requestResult: 'MATCH', immediate: true, simple: 'MATCH', accountNumber: 'FULL' },
-  CMTC: { requestResult: 'PARTIAL', immediate: false, simple: 'PARTIAL_MATCH', accountNumber: 'PARTIAL' },
+  CMTC: {
+    requestResult: 'PARTIAL',
+    immediate: false,
+    simple: 'PARTIAL_MATCH',
+    accountNumber: 'PARTIAL',
+  },
   NMTC: { requestResult: 'NO_MATCH', immediate: false, simple: 'NO_MATCH', accountNumber: 'NONE' },
   NOAP: { requestResult: 'NO_MATCH', immediate: false, simple: 'ERROR', accountNumber: 'NONE' },
-} as const satisfies Record<NameMatchOutcome, { requestResult: string; immediate: boolean; simple: string; accountNumber: string }>;
+} as const satisfies Record<
+  NameMatchOutcome,
+  { requestResult: string; immediate: boolean; simple: string; accountNumber: string }
+>;
 
 export const NOAP_REASON = 'ACCOUNT_NOT_FOUND_OR_CLOSED';
 

@@ -17,17 +17,25 @@ export function renderSchemeResponse(completed: VerificationCompletedData): Sche
 }
 
 /** EPC inter-PSP family: the name is disclosed only on a close match. */
-export function renderEpcResponse(completed: VerificationCompletedData, nameProvided: boolean): EpcVerifyResponse {
+export function renderEpcResponse(
+  completed: VerificationCompletedData,
+  nameProvided: boolean,
+): EpcVerifyResponse {
   return {
     ...(nameProvided && { partyNameMatch: completed.outcome }),
-    ...(nameProvided && completed.outcome === 'CMTC' && completed.matchedName !== undefined && { matchedName: completed.matchedName }),
+    ...(nameProvided &&
+      completed.outcome === 'CMTC' &&
+      completed.matchedName !== undefined && { matchedName: completed.matchedName }),
     ...(completed.idMatch !== undefined && { partyIdMatch: completed.idMatch }),
   };
 }
 
 const ID_MATCH_CODES = { MTCH: 'MATCH', NMTC: 'NO_MATCH', NOAP: 'NOT_APPLICABLE' } as const;
 
-export function renderRequestResultResponse(completed: VerificationCompletedData, requestedAt: string): VerificationResult {
+export function renderRequestResultResponse(
+  completed: VerificationCompletedData,
+  requestedAt: string,
+): VerificationResult {
   const disclose = completed.outcome === 'MTCH' || completed.outcome === 'CMTC';
   return {
     response_id: responseIdFor(completed.verificationId),

@@ -14,6 +14,8 @@ export class ConcurrencyError extends Error {
     /** The stream's version when the conflict was seen (a lower bound when another transaction raced ours). */
     readonly actual: number,
   ) {
-    super(`Concurrency conflict: expected the stream at version ${String(expected)}, but it is at version ${actual}`);
+    super(
+      `Concurrency conflict: expected the stream at version ${String(expected)}, but it is at version ${actual}`,
+    );
   }
 }

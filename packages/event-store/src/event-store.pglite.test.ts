@@ -43,9 +43,16 @@ describe('PGlite persistence', () => {
     const first = await createPgliteClient({ dataDir });
     const store = new EventStore(first, { schema: 'gateway' });
     await store.migrate();
-    const appended = await store.append('account-1', [{ type: 'Opened', data: { n: 1 } }, { type: 'Renamed', data: { n: 2 } }], {
-      expectedVersion: 'no_stream',
-    });
+    const appended = await store.append(
+      'account-1',
+      [
+        { type: 'Opened', data: { n: 1 } },
+        { type: 'Renamed', data: { n: 2 } },
+      ],
+      {
+        expectedVersion: 'no_stream',
+      },
+    );
     const read = await store.readAll({ after: START, limit: 10 });
     await store.saveCheckpoint('projector', read.checkpoint);
     await first.close();
@@ -57,11 +64,16 @@ describe('PGlite persistence', () => {
       assert.deepEqual(await reopened.readStream('account-1'), appended.events);
       assert.deepEqual(await reopened.loadCheckpoint('projector'), read.checkpoint);
 
-      const next = await reopened.append('account-1', [{ type: 'Closed', data: {} }], { expectedVersion: 2 });
+      const next = await reopened.append('account-1', [{ type: 'Closed', data: {} }], {
+        expectedVersion: 2,
+      });
       assert.equal(next.events[0]?.streamPosition, 3);
       assert.ok(next.events[0]!.globalPosition > appended.events[1]!.globalPosition);
       const after = await reopened.readAll({ after: read.checkpoint, limit: 10 });
-      assert.deepEqual(after.events.map((event) => event.type), ['Closed']);
+      assert.deepEqual(
+        after.events.map((event) => event.type),
+        ['Closed'],
+      );
     } finally {
       await second.close();
     }

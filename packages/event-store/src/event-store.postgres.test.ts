@@ -16,7 +16,10 @@ describe('EventStore on PostgreSQL', () => {
   let sql: SqlClient;
   const schemas: string[] = [];
 
-  async function freshStore(client: SqlClient = sql, schema = `es_pg_${randomBytes(5).toString('hex')}`): Promise<EventStore> {
+  async function freshStore(
+    client: SqlClient = sql,
+    schema = `es_pg_${randomBytes(5).toString('hex')}`,
+  ): Promise<EventStore> {
     if (!schemas.includes(schema)) schemas.push(schema);
     const store = new EventStore(client, { schema });
     await store.migrate();
@@ -25,10 +28,17 @@ describe('EventStore on PostgreSQL', () => {
 
   before(() => {
     // More connections than concurrent appenders in the spec, so they really run at the same time.
-    sql = createPostgresClient({ connectionString: url, max: 25, applicationName: 'event-store-test' });
+    sql = createPostgresClient({
+      connectionString: url,
+      max: 25,
+      applicationName: 'event-store-test',
+    });
   });
 
-  eventStoreSpec({ client: () => sql, settleNotifications: () => settlePostgresNotifications(sql) });
+  eventStoreSpec({
+    client: () => sql,
+    settleNotifications: () => settlePostgresNotifications(sql),
+  });
 
   it('never lets a reader pass an event whose transaction commits late', async () => {
     const store = await freshStore();
@@ -38,7 +48,10 @@ describe('EventStore on PostgreSQL', () => {
 
     // A begins first and appends, so it gets the smaller global position and xid, but commits last.
     const transactionA = sql.transaction(async (tx) => {
-      await store.append('stream-a', [{ type: 'A', data: 1 }], { expectedVersion: 'no_stream', tx });
+      await store.append('stream-a', [{ type: 'A', data: 1 }], {
+        expectedVersion: 'no_stream',
+        tx,
+      });
       appendedInA.resolve();
       await commitA.promise;
     });
@@ -54,7 +67,10 @@ describe('EventStore on PostgreSQL', () => {
     };
     try {
       await readPage();
-      assert.ok(!seen.some((event) => event.type === 'B'), 'B was read while A, begun before it, had not committed');
+      assert.ok(
+        !seen.some((event) => event.type === 'B'),
+        'B was read while A, begun before it, had not committed',
+      );
       assert.ok(!seen.some((event) => event.type === 'A'), 'an uncommitted event was read');
     } finally {
       // Even when an assertion fails, A must end, or it would hold its locks and hang the cleanup.
@@ -66,14 +82,21 @@ describe('EventStore on PostgreSQL', () => {
       return seen.length >= 3;
     }, 'A and B after A commits');
 
-    assert.deepEqual(seen.map((event) => event.type), ['Early', 'A', 'B']);
+    assert.deepEqual(
+      seen.map((event) => event.type),
+      ['Early', 'A', 'B'],
+    );
     assert.ok(seen[1]!.globalPosition < seen[2]!.globalPosition);
   });
 
   it('wakes a listener on another client (another process) after an append commits', async () => {
     const schema = `es_pg_${randomBytes(5).toString('hex')}`;
     const writer = await freshStore(sql, schema);
-    const otherClient = createPostgresClient({ connectionString: url, max: 2, applicationName: 'event-store-test-other' });
+    const otherClient = createPostgresClient({
+      connectionString: url,
+      max: 2,
+      applicationName: 'event-store-test-other',
+    });
     try {
       const reader = await freshStore(otherClient, schema);
       let wakeUps = 0;
@@ -98,12 +121,16 @@ describe('EventStore on PostgreSQL', () => {
 
   it('still makes exactly one winner when racing appenders come from separate clients', async () => {
     const schema = `es_pg_${randomBytes(5).toString('hex')}`;
-    const clients = Array.from({ length: 4 }, () => createPostgresClient({ connectionString: url, max: 5 }));
+    const clients = Array.from({ length: 4 }, () =>
+      createPostgresClient({ connectionString: url, max: 5 }),
+    );
     try {
       const stores = await Promise.all(clients.map((client) => freshStore(client, schema)));
       const outcomes = await Promise.allSettled(
         Array.from({ length: 20 }, (_, index) =>
-          stores[index % stores.length]!.append('shared', [{ type: 'E', data: index }], { expectedVersion: 'no_stream' }),
+          stores[index % stores.length]!.append('shared', [{ type: 'E', data: index }], {
+            expectedVersion: 'no_stream',
+          }),
         ),
       );
       assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1);

@@ -31,7 +31,7 @@ export interface ReadAllOptions {
   limit: number;
 }
 
-type AppendRow = { current_version: number } & ({ [K in keyof MessageRow]: MessageRow[K] | null });
+type AppendRow = { current_version: number } & { [K in keyof MessageRow]: MessageRow[K] | null };
 
 const STREAM_POSITION_CONSTRAINT = 'messages_stream_position_key';
 
@@ -67,12 +67,22 @@ export class EventStore {
    * Appends events at the end of a stream, with dense positions, if the stream is at the expected version.
    * @throws ConcurrencyError when it is not (or another appender won the race).
    */
-  async append(streamId: string, events: NewEvent[], options: AppendOptions): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: NewEvent[],
+    options: AppendOptions,
+  ): Promise<AppendResult> {
     const expected = expectedStreamVersion(options.expectedVersion);
     const appendIn = async (tx: SqlExecutor): Promise<AppendResult> => {
       // Appenders to one stream take turns, so `any` never collides and a loser sees the winner's version.
-      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${this.messagesTable}:${streamId}`]);
-      const { rows } = await tx.query<AppendRow>(this.appendSql(), [streamId, serialiseEvents(events), expected]);
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `${this.messagesTable}:${streamId}`,
+      ]);
+      const { rows } = await tx.query<AppendRow>(this.appendSql(), [
+        streamId,
+        serialiseEvents(events),
+        expected,
+      ]);
       const currentVersion = Number(rows[0]?.current_version ?? 0);
       if (expected !== null && currentVersion !== expected) {
         throw new ConcurrencyError(streamId, options.expectedVersion, currentVersion);
@@ -82,11 +92,14 @@ export class EventStore {
       return { nextExpectedVersion: currentVersion + recorded.length, events: recorded };
     };
     try {
-      return options.tx === undefined ? await this.sql.transaction(appendIn) : await appendIn(options.tx);
+      return options.tx === undefined
+        ? await this.sql.transaction(appendIn)
+        : await appendIn(options.tx);
     } catch (error) {
       // Backstop for transactions whose snapshot predates the winner's commit (REPEATABLE READ callers).
       if (isUniqueViolation(error, STREAM_POSITION_CONSTRAINT)) {
-        const actual = options.tx === undefined ? await this.streamVersion(streamId) : (expected ?? 0) + 1;
+        const actual =
+          options.tx === undefined ? await this.streamVersion(streamId) : (expected ?? 0) + 1;
         throw new ConcurrencyError(streamId, options.expectedVersion, actual);
       }
       throw error;
@@ -104,7 +117,9 @@ export class EventStore {
   ): Promise<RecordedEvent[]> {
     if (streams.length === 0) return [];
     const skip = options.ifExists === 'skip';
-    const payload = JSON.stringify(streams.map(({ streamId, events }) => ({ streamId, events: storedForm(events) })));
+    const payload = JSON.stringify(
+      streams.map(({ streamId, events }) => ({ streamId, events: storedForm(events) })),
+    );
     const statement = `
       INSERT INTO ${this.messagesTable} (stream_id, stream_position, event_id, type, data, metadata)
       SELECT stream.body->>'streamId', event.ordinality::integer, (event.body->>'eventId')::uuid, event.body->>'type',
@@ -118,10 +133,14 @@ export class EventStore {
     const insert = async (tx: SqlExecutor): Promise<RecordedEvent[]> => {
       const { rows } = await tx.query<MessageRow>(statement, [payload]);
       if (rows.length > 0) await this.sql.notify(this.appendedChannel, tx);
-      return rows.map(toRecordedEvent).sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1));
+      return rows
+        .map(toRecordedEvent)
+        .sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1));
     };
     try {
-      return options.tx === undefined ? await this.sql.transaction(insert) : await insert(options.tx);
+      return options.tx === undefined
+        ? await this.sql.transaction(insert)
+        : await insert(options.tx);
     } catch (error) {
       if (isUniqueViolation(error, STREAM_POSITION_CONSTRAINT)) {
         const first = streams[0] as { streamId: string };
@@ -152,7 +171,9 @@ export class EventStore {
    * Reads every stream in commit-safe order. Only transactions older than every transaction still running
    * are visible (xid < snapshot xmin), so an event committed late is read after, never skipped.
    */
-  async readAll(options: ReadAllOptions): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint }> {
+  async readAll(
+    options: ReadAllOptions,
+  ): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint }> {
     if (!Number.isInteger(options.limit) || options.limit < 1) {
       throw new RangeError(`readAll limit must be a positive integer, got ${options.limit}`);
     }
@@ -166,9 +187,10 @@ export class EventStore {
     );
     const events = rows.map(toRecordedEvent);
     const last = events.at(-1);
-    const checkpoint = last === undefined
-      ? { ...options.after }
-      : { transactionId: last.transactionId, globalPosition: last.globalPosition };
+    const checkpoint =
+      last === undefined
+        ? { ...options.after }
+        : { transactionId: last.transactionId, globalPosition: last.globalPosition };
     return { events, checkpoint };
   }
 
@@ -185,7 +207,11 @@ export class EventStore {
   }
 
   /** Saves a subscriber's position; pass `tx` to save it atomically with the subscriber's own writes. */
-  async saveCheckpoint(subscriberName: string, checkpoint: Checkpoint, tx?: SqlExecutor): Promise<void> {
+  async saveCheckpoint(
+    subscriberName: string,
+    checkpoint: Checkpoint,
+    tx?: SqlExecutor,
+  ): Promise<void> {
     await (tx ?? this.sql).query(
       `INSERT INTO ${this.checkpointsTable} (name, transaction_id, global_position)
        VALUES ($1, $2::xid8, $3::bigint)
@@ -229,13 +255,17 @@ function expectedStreamVersion(expectedVersion: ExpectedVersion): number | null 
   if (expectedVersion === 'any') return null;
   if (expectedVersion === 'no_stream') return 0;
   if (!Number.isInteger(expectedVersion) || expectedVersion < 0) {
-    throw new RangeError(`expectedVersion must be a non-negative integer, 'no_stream' or 'any', got ${expectedVersion}`);
+    throw new RangeError(
+      `expectedVersion must be a non-negative integer, 'no_stream' or 'any', got ${expectedVersion}`,
+    );
   }
   return expectedVersion;
 }
 
 /** The events as the append statements read them (JSON), ids assigned. */
-function storedForm(events: NewEvent[]): { eventId: string; type: string; data: unknown; metadata: Record<string, string> }[] {
+function storedForm(
+  events: NewEvent[],
+): { eventId: string; type: string; data: unknown; metadata: Record<string, string> }[] {
   return events.map((event) => ({
     eventId: event.eventId ?? randomUUID(),
     type: event.type,

@@ -1,6 +1,11 @@
 export * from './types.js';
 export { ConcurrencyError } from './concurrency-error.js';
-export { EventStore, type AppendOptions, type EventStoreOptions, type ReadAllOptions } from './event-store.js';
+export {
+  EventStore,
+  type AppendOptions,
+  type EventStoreOptions,
+  type ReadAllOptions,
+} from './event-store.js';
 export { createPgliteClient, type PgliteClientOptions } from './pglite-client.js';
 export { createPostgresClient, type PostgresClientOptions } from './postgres-client.js';
 export { migrateSchema, withMigrationLock } from './migration-lock.js';

@@ -26,7 +26,9 @@ describe('PGlite client', () => {
     });
     await inserted.promise;
     // Run inside the open transaction, this would see the uncommitted row on PGlite's single backend.
-    const countDuringTransaction = sql.query<{ count: number }>('SELECT count(*)::integer AS count FROM items');
+    const countDuringTransaction = sql.query<{ count: number }>(
+      'SELECT count(*)::integer AS count FROM items',
+    );
     finish.resolve();
 
     await assert.rejects(transaction, /roll back/);
@@ -40,7 +42,9 @@ describe('PGlite client', () => {
       return 'done';
     });
     assert.equal(result, 'done');
-    const { rows, rowCount } = await sql.query<{ label: string }>('SELECT label FROM items ORDER BY id');
+    const { rows, rowCount } = await sql.query<{ label: string }>(
+      'SELECT label FROM items ORDER BY id',
+    );
     assert.deepEqual(rows, [{ label: 'one' }, { label: 'two' }]);
     assert.equal(rowCount, 2);
   });

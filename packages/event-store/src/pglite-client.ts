@@ -69,7 +69,8 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
           let finished = false;
           const tx: SqlExecutor = {
             query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]) {
-              if (finished) return Promise.reject(new Error('This transaction has already finished'));
+              if (finished)
+                return Promise.reject(new Error('This transaction has already finished'));
               return runQuery<R>(pgliteTx, text, params);
             },
           };
@@ -104,7 +105,8 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
         inTransaction.add(channel);
         return;
       }
-      if (tx !== undefined && transactionExecutors.has(tx)) throw new Error('This transaction has already finished');
+      if (tx !== undefined && transactionExecutors.has(tx))
+        throw new Error('This transaction has already finished');
       // Outside any transaction (tx omitted or the client itself): there is nothing to wait for.
       deliver([channel]);
     },

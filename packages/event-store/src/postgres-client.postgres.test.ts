@@ -14,7 +14,11 @@ describe('Postgres client', () => {
   const table = `pg_client_items_${randomBytes(5).toString('hex')}`;
 
   before(async () => {
-    sql = createPostgresClient({ connectionString: url, max: 4, applicationName: 'postgres-client-test' });
+    sql = createPostgresClient({
+      connectionString: url,
+      max: 4,
+      applicationName: 'postgres-client-test',
+    });
     await sql.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, label text NOT NULL)`);
   });
   after(async () => {
@@ -34,14 +38,19 @@ describe('Postgres client', () => {
       }),
       (error: unknown) => error === failure,
     );
-    const { rows, rowCount } = await sql.query<{ label: string }>(`SELECT label FROM ${table} ORDER BY id`);
+    const { rows, rowCount } = await sql.query<{ label: string }>(
+      `SELECT label FROM ${table} ORDER BY id`,
+    );
     assert.deepEqual(rows, [{ label: 'kept' }]);
     assert.equal(rowCount, 1);
   });
 
   it('returns the connection to the pool after a failed statement inside a transaction', async () => {
     for (let attempt = 0; attempt < 6; attempt += 1) {
-      await assert.rejects(sql.transaction((tx) => tx.query('SELECT * FROM no_such_table')), /no_such_table/);
+      await assert.rejects(
+        sql.transaction((tx) => tx.query('SELECT * FROM no_such_table')),
+        /no_such_table/,
+      );
     }
     assert.equal((await sql.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
   });

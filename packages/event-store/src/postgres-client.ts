@@ -18,7 +18,9 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
 
 /** A SqlClient over a node-postgres Pool; LISTEN runs on its own connection, opened on first use. */
 export function createPostgresClient(options: PostgresClientOptions): SqlClient {
-  const onError = options.onError ?? ((error: Error) => process.emitWarning(error.message, 'PostgresClientWarning'));
+  const onError =
+    options.onError ??
+    ((error: Error) => process.emitWarning(error.message, 'PostgresClientWarning'));
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     ...(options.max !== undefined ? { max: options.max } : {}),
@@ -91,7 +93,8 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
         try {
           await connection.query('ROLLBACK');
         } catch (rollbackError) {
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+          broken =
+            rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
         }
         throw error;
       } finally {

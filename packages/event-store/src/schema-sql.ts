@@ -5,7 +5,9 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,39}$/;
 /** Schema names end up in SQL text and NOTIFY channel names (at most 63 bytes), so they are restricted. */
 export function assertValidSchemaName(schema: string): void {
   if (!SCHEMA_NAME.test(schema)) {
-    throw new Error(`Invalid event store schema name "${schema}": use 1-40 of a-z, 0-9, _ (not starting with a digit)`);
+    throw new Error(
+      `Invalid event store schema name "${schema}": use 1-40 of a-z, 0-9, _ (not starting with a digit)`,
+    );
   }
 }
 

@@ -1,6 +1,9 @@
 /** A SQL connection that runs one statement. Both node-postgres and PGlite sit behind it. */
 export interface SqlExecutor {
-  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  query<R = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: R[]; rowCount: number }>;
 }
 
 /** A database handle: statements, transactions and wake-up hints. */

@@ -26,12 +26,16 @@ export function refusalFor(access: Access, principal: Principal | undefined) {
       return principal === undefined ? errors.unauthorized() : undefined;
     case 'participant-certificate':
       // clientCertificateAuth answers a missing or refused certificate with its reason first.
-      return principal?.kind === 'certificate' ? undefined : errors.unauthorized('A valid client certificate is required');
+      return principal?.kind === 'certificate'
+        ? undefined
+        : errors.unauthorized('A valid client certificate is required');
     case 'account-records':
       if (principal === undefined) return errors.unauthorized();
       return mayWriteAccountRecords(principal)
         ? undefined
-        : errors.accessDenied('Account records need the admin certificate or a key with the accounts scope');
+        : errors.accessDenied(
+            'Account records need the admin certificate or a key with the accounts scope',
+          );
   }
 }
 

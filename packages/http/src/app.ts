@@ -1,4 +1,10 @@
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { Logger } from '@vop/observability';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, toErrorBody } from './errors.js';
@@ -32,7 +38,13 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
   const format = errorFormatFor(req.originalUrl.split('?')[0] ?? '/');
   const { retryAfterSeconds } = error.extra;
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
-  res.status(error.status).json(toErrorBody(error, { format, respondingPsp: res.locals.respondingPsp as string, requestId: req.get('x-request-id') }));
+  res.status(error.status).json(
+    toErrorBody(error, {
+      format,
+      respondingPsp: res.locals.respondingPsp as string,
+      requestId: req.get('x-request-id'),
+    }),
+  );
 }
 
 /** Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included. */
@@ -40,10 +52,16 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   if (familyFor(req.path).errorFormat !== 'scheme') return next();
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
-  res.writeHead = function patchedWriteHead(this: Response, ...args: Parameters<Response['writeHead']>) {
+  res.writeHead = function patchedWriteHead(
+    this: Response,
+    ...args: Parameters<Response['writeHead']>
+  ) {
     if (!this.headersSent) {
       this.setHeader('X-Response-Timestamp', new Date().toISOString());
-      this.setHeader('X-Processing-Time-Ms', String(Number((process.hrtime.bigint() - started) / 1_000_000n)));
+      this.setHeader(
+        'X-Processing-Time-Ms',
+        String(Number((process.hrtime.bigint() - started) / 1_000_000n)),
+      );
     }
     return writeHead.apply(this, args);
   } as Response['writeHead'];
@@ -51,7 +69,9 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
 };
 
 const requireJsonBody: RequestHandler = (req, _res, next) => {
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined ||
+    Number(req.headers['content-length'] ?? 0) > 0;
   if (hasBody && !req.is('application/json')) return next(errors.unsupportedMediaType());
   next();
 };
@@ -66,7 +86,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     res.locals.respondingPsp = options.respondingPsp;
     const family = familyFor(req.path);
     const timer = setTimeout(() => {
-      const timedOut = family.errorFormat === 'scheme' ? errors.timeout('The request timed out') : errors.unavailable('The request timed out', 1);
+      const timedOut =
+        family.errorFormat === 'scheme'
+          ? errors.timeout('The request timed out')
+          : errors.unavailable('The request timed out', 1);
       sendError(req, res, timedOut);
     }, family.deadlineMs);
     res.once('finish', () => clearTimeout(timer));
@@ -78,7 +101,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   app.use(requireJsonBody);
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
-  app.use(express.json({ limit: options.bodyLimit ?? '64kb', type: ['application/json', 'application/*+json'] }));
+  app.use(
+    express.json({
+      limit: options.bodyLimit ?? '64kb',
+      type: ['application/json', 'application/*+json'],
+    }),
+  );
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
 
@@ -87,9 +115,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     if (error instanceof ApiError) return sendError(req, res, error);
     const bodyParserError = error as { type?: string; status?: number };
     if (bodyParserError.type === 'entity.too.large') return sendError(req, res, errors.tooLarge());
-    if (bodyParserError.type === 'entity.parse.failed') return sendError(req, res, errors.malformedJson());
-    if (bodyParserError.type === 'encoding.unsupported' || bodyParserError.type === 'charset.unsupported') return sendError(req, res, errors.unsupportedMediaType());
-    options.logger.error({ err: error, family: familyFor(req.path).name }, 'unhandled request error');
+    if (bodyParserError.type === 'entity.parse.failed')
+      return sendError(req, res, errors.malformedJson());
+    if (
+      bodyParserError.type === 'encoding.unsupported' ||
+      bodyParserError.type === 'charset.unsupported'
+    )
+      return sendError(req, res, errors.unsupportedMediaType());
+    options.logger.error(
+      { err: error, family: familyFor(req.path).name },
+      'unhandled request error',
+    );
     sendError(req, res, errors.internal());
   };
   app.use(handleError);

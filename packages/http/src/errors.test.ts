@@ -26,16 +26,33 @@ describe('error format by path (the route-family table)', () => {
   });
 
   it('renders one failure in the three bodies', () => {
-    const error = new ApiError(400, 'MISSING_FIELD', 'Missing required field: party.name', { field: 'party.name', reason: 'MISSING_FIELD' });
-    assert.deepEqual(toErrorBody(error, { format: 'flat', respondingPsp: 'B', requestId: undefined }), {
-      error: 'MISSING_FIELD',
-      message: 'Missing required field: party.name',
+    const error = new ApiError(400, 'MISSING_FIELD', 'Missing required field: party.name', {
       field: 'party.name',
+      reason: 'MISSING_FIELD',
     });
-    assert.deepEqual(toErrorBody(error, { format: 'nested', respondingPsp: 'B', requestId: undefined }), {
-      error: { code: 'INVALID_REQUEST', message: 'Missing required field: party.name', details: { field: 'party.name', reason: 'MISSING_FIELD' } },
-    });
-    const scheme = toErrorBody(error, { format: 'scheme', respondingPsp: 'BANKDEFFXXX', requestId: 'r-1' }) as Record<string, any>;
+    assert.deepEqual(
+      toErrorBody(error, { format: 'flat', respondingPsp: 'B', requestId: undefined }),
+      {
+        error: 'MISSING_FIELD',
+        message: 'Missing required field: party.name',
+        field: 'party.name',
+      },
+    );
+    assert.deepEqual(
+      toErrorBody(error, { format: 'nested', respondingPsp: 'B', requestId: undefined }),
+      {
+        error: {
+          code: 'INVALID_REQUEST',
+          message: 'Missing required field: party.name',
+          details: { field: 'party.name', reason: 'MISSING_FIELD' },
+        },
+      },
+    );
+    const scheme = toErrorBody(error, {
+      format: 'scheme',
+      respondingPsp: 'BANKDEFFXXX',
+      requestId: 'r-1',
+    }) as Record<string, any>;
     assert.equal(scheme.error.code, 'VOP_004');
     assert.equal(scheme.error.category, 'VALIDATION_ERROR');
     assert.deepEqual(scheme.error.details, { field: 'party.name', reason: 'MISSING_FIELD' });
@@ -45,8 +62,15 @@ describe('error format by path (the route-family table)', () => {
 
   it('a timeout on a scheme path is VOP_003 and elsewhere carries retry_after', () => {
     const timeout = new ApiError(504, 'TIMEOUT', 't', { retryAfterSeconds: 1 });
-    assert.equal((toErrorBody(timeout, { format: 'scheme', respondingPsp: 'B', requestId: undefined }) as any).error.code, 'VOP_003');
+    assert.equal(
+      (toErrorBody(timeout, { format: 'scheme', respondingPsp: 'B', requestId: undefined }) as any)
+        .error.code,
+      'VOP_003',
+    );
     const unavailable = new ApiError(503, 'SERVICE_UNAVAILABLE', 'u', { retryAfterSeconds: 2 });
-    assert.deepEqual(toErrorBody(unavailable, { format: 'flat', respondingPsp: 'B', requestId: undefined }), { error: 'SERVICE_UNAVAILABLE', message: 'u', retry_after: 2 });
+    assert.deepEqual(
+      toErrorBody(unavailable, { format: 'flat', respondingPsp: 'B', requestId: undefined }),
+      { error: 'SERVICE_UNAVAILABLE', message: 'u', retry_after: 2 },
+    );
   });
 });

@@ -11,7 +11,12 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly extra: { field?: string; reason?: string; retryAfterSeconds?: number; action?: string } = {},
+    readonly extra: {
+      field?: string;
+      reason?: string;
+      retryAfterSeconds?: number;
+      action?: string;
+    } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -46,7 +51,8 @@ export interface ErrorContext {
   requestId: string | undefined;
 }
 
-export type ErrorBody = z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError>;
+export type ErrorBody =
+  z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError>;
 
 export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
   const { field, reason, retryAfterSeconds, action } = error.extra;
@@ -86,22 +92,31 @@ export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
             details: { ...(field !== undefined && { field }), reason: reason ?? error.code },
           }),
         },
-        metadata: { respondingPSP: context.respondingPsp, originalRequest: context.requestId ?? '' },
+        metadata: {
+          respondingPSP: context.respondingPsp,
+          originalRequest: context.requestId ?? '',
+        },
       };
     }
   }
 }
 
 export const errors = {
-  unauthorized: (message = 'A valid credential is required') => new ApiError(401, 'UNAUTHORIZED', message),
-  accessDenied: (message = 'This credential may not use this endpoint') => new ApiError(403, 'ACCESS_DENIED', message),
+  unauthorized: (message = 'A valid credential is required') =>
+    new ApiError(401, 'UNAUTHORIZED', message),
+  accessDenied: (message = 'This credential may not use this endpoint') =>
+    new ApiError(403, 'ACCESS_DENIED', message),
   notFound: (code: string, message: string) => new ApiError(404, code, message),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
   timeout: (message: string) => new ApiError(504, 'TIMEOUT', message, { retryAfterSeconds: 1 }),
   unavailable: (message: string, retryAfterSeconds = 1) =>
     new ApiError(503, 'SERVICE_UNAVAILABLE', message, { retryAfterSeconds }),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'An internal error occurred'),
-  unsupportedMediaType: () => new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
+  unsupportedMediaType: () =>
+    new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
   tooLarge: () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
-  malformedJson: () => new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON', { reason: 'MALFORMED_JSON' }),
+  malformedJson: () =>
+    new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON', {
+      reason: 'MALFORMED_JSON',
+    }),
 };

@@ -28,7 +28,9 @@ const UPSTREAM_MARGIN_MS = 250;
 export function forwardToOwner(options: ForwardOptions): RequestHandler {
   const now = options.now ?? (() => new Date());
   const owns = ownedBy(options.owner);
-  const deadlines = ROUTE_FAMILIES.filter((family) => family.owner === options.owner).map((family) => family.deadlineMs);
+  const deadlines = ROUTE_FAMILIES.filter((family) => family.owner === options.owner).map(
+    (family) => family.deadlineMs,
+  );
   return createProxyMiddleware<Request, Response>({
     target: options.target,
     pathFilter: (path) => owns(path),
@@ -36,13 +38,19 @@ export function forwardToOwner(options: ForwardOptions): RequestHandler {
     on: {
       proxyReq: (proxyReq, _req, res) => {
         // setHeader replaces whatever the outside caller sent under these names.
-        for (const [name, value] of Object.entries(principalHeaders(principalOf(res), options.secret, now()))) {
+        for (const [name, value] of Object.entries(
+          principalHeaders(principalOf(res), options.secret, now()),
+        )) {
           proxyReq.setHeader(name, value);
         }
       },
       error: (error, req, res) => {
-        options.logger.warn({ err: error, owner: options.owner, family: familyFor(req.path).name }, 'owner unreachable');
-        if ('setHeader' in res) sendError(req, res, errors.unavailable(`The ${options.owner} service is unavailable`, 1));
+        options.logger.warn(
+          { err: error, owner: options.owner, family: familyFor(req.path).name },
+          'owner unreachable',
+        );
+        if ('setHeader' in res)
+          sendError(req, res, errors.unavailable(`The ${options.owner} service is unavailable`, 1));
       },
     },
   });

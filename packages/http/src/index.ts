@@ -28,5 +28,10 @@ export {
   type RouteFamily,
   type ServiceName,
 } from './route-families.js';
-export { startHttpServer, startHttpsServer, type HttpsServerOptions, type RunningServer } from './server.js';
+export {
+  startHttpServer,
+  startHttpsServer,
+  type HttpsServerOptions,
+  type RunningServer,
+} from './server.js';
 export { parseBody, parseParam } from './validation.js';

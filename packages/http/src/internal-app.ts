@@ -42,7 +42,14 @@ export function createInternalApp(options: InternalAppOptions): Express {
     beforeRoutes:
       internalSecret === undefined
         ? []
-        : [trustedPrincipal({ secret: internalSecret, isOpen, ...(options.now && { now: options.now }) }), authorizeByFamily],
+        : [
+            trustedPrincipal({
+              secret: internalSecret,
+              isOpen,
+              ...(options.now && { now: options.now }),
+            }),
+            authorizeByFamily,
+          ],
     routers: internalSecret === undefined ? [ops] : [ops, ...options.routers],
   });
 }

@@ -24,7 +24,11 @@ function signature(payload: string, secret: string): Buffer {
  * deployment's internal secret (VOP_INTERNAL_SECRET), so a caller who reaches an internal listener
  * directly cannot claim to be someone else.
  */
-export function principalHeaders(principal: Principal | undefined, secret: string, now: Date): Record<string, string> {
+export function principalHeaders(
+  principal: Principal | undefined,
+  secret: string,
+  now: Date,
+): Record<string, string> {
   const signed: SignedPrincipal = { principal: principal ?? null, issuedAt: now.getTime() };
   const payload = Buffer.from(JSON.stringify(signed), 'utf8').toString('base64url');
   return {
@@ -38,7 +42,11 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /** The principal the edge vouched for, or undefined when the headers are missing, forged or stale. */
-export function verifyPrincipalHeaders(headers: IncomingHttpHeaders, secret: string, now: Date): SignedPrincipal | undefined {
+export function verifyPrincipalHeaders(
+  headers: IncomingHttpHeaders,
+  secret: string,
+  now: Date,
+): SignedPrincipal | undefined {
   const payload = single(headers[PRINCIPAL_HEADER]);
   const presented = single(headers[PRINCIPAL_SIGNATURE_HEADER]);
   if (payload === undefined || presented === undefined) return undefined;
@@ -54,12 +62,17 @@ export function verifyPrincipalHeaders(headers: IncomingHttpHeaders, secret: str
  * On an internal listener (a service's own routes, behind the edge): every request but the operations
  * probes must carry a principal signed by the edge; it is set as the request's principal.
  */
-export function trustedPrincipal(options: { secret: string; now?: () => Date; isOpen: (path: string) => boolean }): RequestHandler {
+export function trustedPrincipal(options: {
+  secret: string;
+  now?: () => Date;
+  isOpen: (path: string) => boolean;
+}): RequestHandler {
   const now = options.now ?? (() => new Date());
   return (req, res, next) => {
     if (options.isOpen(req.path)) return next();
     const signed = verifyPrincipalHeaders(req.headers, options.secret, now());
-    if (signed === undefined) return next(errors.unauthorized('Internal listener: requests come through the edge'));
+    if (signed === undefined)
+      return next(errors.unauthorized('Internal listener: requests come through the edge'));
     if (signed.principal !== null) setPrincipal(res, signed.principal);
     next();
   };

@@ -35,7 +35,11 @@ export function opsRoutes(options: {
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not_ready', checks: results });
   });
   router.get('/health', (_req, res) => {
-    res.json({ status: 'healthy', uptime: formatUptime(Date.now() - options.startedAt), version: options.version });
+    res.json({
+      status: 'healthy',
+      uptime: formatUptime(Date.now() - options.startedAt),
+      version: options.version,
+    });
   });
   if (options.detailed) {
     const { report } = options.detailed;

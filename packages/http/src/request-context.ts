@@ -13,6 +13,7 @@ export function correlationIdOf(req: Request): string {
 export function requestMetadata(req: Request): Record<string, string> {
   const metadata: Record<string, string> = { correlationId: correlationIdOf(req) };
   const traceparent = req.get('traceparent');
-  if (traceparent && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(traceparent)) metadata.traceparent = traceparent;
+  if (traceparent && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(traceparent))
+    metadata.traceparent = traceparent;
   return metadata;
 }

@@ -19,10 +19,12 @@ export function mountedRoutes(app: Express): string[] {
       if (layer.route) {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         const methods = Object.keys(layer.route.methods).map((method) => method.toUpperCase());
-        for (const path of paths) for (const method of methods) routes.push(`${method} ${join(prefix, path)}`);
+        for (const path of paths)
+          for (const method of methods) routes.push(`${method} ${join(prefix, path)}`);
       } else if (layer.handle?.stack) {
         const raw = layer.rawPath ?? '/';
-        for (const path of Array.isArray(raw) ? raw : [raw]) visit(layer.handle.stack, join(prefix, path));
+        for (const path of Array.isArray(raw) ? raw : [raw])
+          visit(layer.handle.stack, join(prefix, path));
       }
     }
   };

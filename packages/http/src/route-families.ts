@@ -14,7 +14,8 @@ export type ServiceName = 'gateway' | 'matching' | 'batch' | 'webhook-dispatcher
  * - `account-records`: the bank's own data: the admin certificate or a key with the accounts scope;
  * - `admin`: the admin certificate.
  */
-export type Access = 'open' | 'participant' | 'participant-certificate' | 'account-records' | 'admin';
+export type Access =
+  'open' | 'participant' | 'participant-certificate' | 'account-records' | 'admin';
 
 export type ApiKeyScope = 'verify' | 'accounts';
 
@@ -163,7 +164,10 @@ const COMPILED = ROUTE_FAMILIES.map((family) => ({ family, patterns: family.path
 /** The family of a request path, under any base form. */
 export function familyFor(path: string, families = COMPILED): RouteFamily {
   const canonical = canonicalPath(path);
-  return families.find(({ patterns }) => patterns.some((pattern) => pattern.test(canonical)))?.family ?? UNMATCHED_FAMILY;
+  return (
+    families.find(({ patterns }) => patterns.some((pattern) => pattern.test(canonical)))?.family ??
+    UNMATCHED_FAMILY
+  );
 }
 
 export function errorFormatFor(path: string): ErrorFormat {

@@ -65,8 +65,15 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
  * Plain HTTP for a service's internal listener: reached only from inside the deployment (the edge
  * forwards to it with a signed principal), and for probes.
  */
-export async function startHttpServer(options: { handler: RequestListener; host: string; port: number }): Promise<RunningServer> {
-  const server = http.createServer({ headersTimeout: 10_000, requestTimeout: 15_000, keepAliveTimeout: 65_000 }, options.handler);
+export async function startHttpServer(options: {
+  handler: RequestListener;
+  host: string;
+  port: number;
+}): Promise<RunningServer> {
+  const server = http.createServer(
+    { headersTimeout: 10_000, requestTimeout: 15_000, keepAliveTimeout: 65_000 },
+    options.handler,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

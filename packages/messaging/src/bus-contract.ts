@@ -6,7 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { partitionFor } from './partitioner.js';
-import type { Bus, IncomingMessage, OutgoingMessage, SubscribeOptions, Subscription } from './types.js';
+import type {
+  Bus,
+  IncomingMessage,
+  OutgoingMessage,
+  SubscribeOptions,
+  Subscription,
+} from './types.js';
 
 export interface BusContractOptions {
   /** How long to wait for deliveries before a test fails (Kafka needs longer than memory). */
@@ -45,7 +51,10 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       const received = new Recorder();
       await subscribe({ groupId: unique('group'), topics: [topic], handler: received.handler });
 
-      const sent = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((key) => ({ key, value: `value of ${key}` }));
+      const sent = ['alpha', 'bravo', 'charlie', 'delta', 'echo'].map((key) => ({
+        key,
+        value: `value of ${key}`,
+      }));
       await bus.publish(topic, sent);
       await waitFor(() => received.messages.length >= sent.length, 'all messages');
 
@@ -120,7 +129,10 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
 
       const sent = numberedMessages(40);
       await bus.publish(topic, sent);
-      await waitFor(() => first.distinctValues().size >= 40 && second.distinctValues().size >= 40, 'both groups');
+      await waitFor(
+        () => first.distinctValues().size >= 40 && second.distinctValues().size >= 40,
+        'both groups',
+      );
 
       const all = new Set(sent.map((message) => message.value));
       assert.deepEqual(first.distinctValues(), all);
@@ -134,27 +146,44 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       const first = new Recorder();
       const second = new Recorder();
       await subscribe({ groupId, topics: [topic], handler: first.handler });
-      const secondSubscription = await subscribe({ groupId, topics: [topic], handler: second.handler });
+      const secondSubscription = await subscribe({
+        groupId,
+        topics: [topic],
+        handler: second.handler,
+      });
 
       const sent = numberedMessages(200);
       await bus.publish(topic, sent);
-      const everyValue = (): Set<string> => new Set([...first.distinctValues(), ...second.distinctValues()]);
+      const everyValue = (): Set<string> =>
+        new Set([...first.distinctValues(), ...second.distinctValues()]);
       await waitFor(() => everyValue().size >= sent.length, 'every message in the group');
 
       assert.deepEqual(everyValue(), new Set(sent.map((message) => message.value)));
-      assert.ok(first.messages.length > 0 && second.messages.length > 0, 'both consumers got a share');
+      assert.ok(
+        first.messages.length > 0 && second.messages.length > 0,
+        'both consumers got a share',
+      );
       // Nothing rebalanced while these were handled, so nothing may be handled twice.
       assert.equal(first.messages.length + second.messages.length, sent.length);
       const firstPartitions = new Set(first.messages.map((message) => message.partition));
       for (const message of second.messages) {
-        assert.ok(!firstPartitions.has(message.partition), `partition ${message.partition} read by one consumer only`);
+        assert.ok(
+          !firstPartitions.has(message.partition),
+          `partition ${message.partition} read by one consumer only`,
+        );
       }
 
       await secondSubscription.close();
       const later = numberedMessages(40, 'later');
       await bus.publish(topic, later);
-      await waitFor(() => later.every((message) => first.distinctValues().has(message.value)), 'handover to the first');
-      assert.ok(!later.some((message) => second.distinctValues().has(message.value)), 'a closed consumer gets nothing');
+      await waitFor(
+        () => later.every((message) => first.distinctValues().has(message.value)),
+        'handover to the first',
+      );
+      assert.ok(
+        !later.some((message) => second.distinctValues().has(message.value)),
+        'a closed consumer gets nothing',
+      );
     });
 
     it('delivers a message again after its handler failed, and holds back the rest of its partition', async () => {
@@ -173,10 +202,14 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
             throw new Error('handler failed on purpose');
           }
         },
-        onHandlerError: (_error, message, attempt) => reported.push({ value: message.value, attempt }),
+        onHandlerError: (_error, message, attempt) =>
+          reported.push({ value: message.value, attempt }),
       });
 
-      await bus.publish(topic, ['m1', 'm2', 'm3', 'm4'].map((value) => ({ key: 'one-key', value })));
+      await bus.publish(
+        topic,
+        ['m1', 'm2', 'm3', 'm4'].map((value) => ({ key: 'one-key', value })),
+      );
       await waitFor(() => attempts.includes('m4'), 'the last message');
 
       assert.deepEqual(attempts, ['m1', 'm2', 'm2', 'm2', 'm3', 'm4']);
@@ -199,8 +232,14 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
           if (message.value === 'm3') throw new Error('cannot handle m3 yet');
         },
       });
-      await bus.publish(topic, ['m1', 'm2', 'm3', 'm4', 'm5'].map((value) => ({ key: 'one-key', value })));
-      await waitFor(() => firstAttempts.filter((value) => value === 'm3').length >= 2, 'm3 to fail twice');
+      await bus.publish(
+        topic,
+        ['m1', 'm2', 'm3', 'm4', 'm5'].map((value) => ({ key: 'one-key', value })),
+      );
+      await waitFor(
+        () => firstAttempts.filter((value) => value === 'm3').length >= 2,
+        'm3 to fail twice',
+      );
       await first.close();
       assert.ok(!firstAttempts.includes('m4'), 'm4 waited behind the failing m3');
 
@@ -219,17 +258,27 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       const groupId = unique('group');
       await bus.ensureTopics([{ name: topic, partitions: 4 }]);
       const first = new Recorder();
-      const firstSubscription = await subscribe({ groupId, topics: [topic], handler: first.handler });
+      const firstSubscription = await subscribe({
+        groupId,
+        topics: [topic],
+        handler: first.handler,
+      });
       const before = numberedMessages(20, 'before');
       await bus.publish(topic, before);
-      await waitFor(() => first.distinctValues().size >= before.length, 'the first consumer to handle everything');
+      await waitFor(
+        () => first.distinctValues().size >= before.length,
+        'the first consumer to handle everything',
+      );
       await firstSubscription.close();
 
       const after = numberedMessages(10, 'after');
       await bus.publish(topic, after);
       const successor = new Recorder();
       await subscribe({ groupId, topics: [topic], handler: successor.handler });
-      await waitFor(() => successor.distinctValues().size >= after.length, 'the successor to handle the new messages');
+      await waitFor(
+        () => successor.distinctValues().size >= after.length,
+        'the successor to handle the new messages',
+      );
 
       assert.deepEqual(successor.distinctValues(), new Set(after.map((message) => message.value)));
       assert.equal(successor.messages.length, after.length);
@@ -243,7 +292,12 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
         { key: 'same-key', value: 'old-2' },
       ]);
       const received = new Recorder();
-      await subscribe({ groupId: unique('group'), topics: [topic], fromBeginning: false, handler: received.handler });
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        fromBeginning: false,
+        handler: received.handler,
+      });
       await bus.publish(topic, [{ key: 'same-key', value: 'new-1' }]);
       // Same key, same partition: an old message would have arrived before the new one.
       await waitFor(() => received.distinctValues().has('new-1'), 'the new message');
@@ -296,7 +350,10 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       const expected = Array.from({ length: perKey }, (_, step) => String(step));
       for (const key of keys) {
         assert.deepEqual(
-          received.messages().filter((message) => message.key === key).map((message) => message.value),
+          received
+            .messages()
+            .filter((message) => message.key === key)
+            .map((message) => message.value),
           expected,
           `order of ${key}`,
         );
@@ -306,7 +363,11 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       for (const batch of received.batches) {
         assertWellFormedBatch(batch, topic, 500);
         const first = Number(batch[0]!.offset);
-        assert.equal(first, nextOffsetByPartition.get(batch[0]!.partition) ?? 0, 'batch starts after the previous one');
+        assert.equal(
+          first,
+          nextOffsetByPartition.get(batch[0]!.partition) ?? 0,
+          'batch starts after the previous one',
+        );
         nextOffsetByPartition.set(batch[0]!.partition, first + batch.length);
       }
     });
@@ -318,7 +379,12 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       // Published before subscribing, so a backlog is waiting and batches can fill up.
       await bus.publish(topic, sent);
       const received = new BatchRecorder();
-      await subscribe({ groupId: unique('group'), topics: [topic], batchHandler: received.batchHandler, maxBatchSize: 7 });
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        batchHandler: received.batchHandler,
+        maxBatchSize: 7,
+      });
       await waitFor(() => received.messages().length >= sent.length, 'every message');
 
       assert.equal(received.messages().length, sent.length);
@@ -336,7 +402,11 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       const sent = numberedMessages(1_200);
       await bus.publish(topic, sent);
       const received = new BatchRecorder();
-      await subscribe({ groupId: unique('group'), topics: [topic], batchHandler: received.batchHandler });
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        batchHandler: received.batchHandler,
+      });
       await waitFor(() => received.messages().length >= sent.length, 'every message');
 
       for (const batch of received.batches) assertWellFormedBatch(batch, topic, 500);
@@ -367,12 +437,19 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
           });
           if (failed) throw new Error('batch handler failed on purpose');
         },
-        onHandlerError: (_error, message, attempt) => reported.push({ offset: message.offset, attempt }),
+        onHandlerError: (_error, message, attempt) =>
+          reported.push({ offset: message.offset, attempt }),
       });
 
       const values = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'];
-      await bus.publish(topic, values.map((value) => ({ key: 'one-key', value })));
-      await waitFor(() => calls.some((call) => !call.failed && call.values.includes('m8')), 'the last message');
+      await bus.publish(
+        topic,
+        values.map((value) => ({ key: 'one-key', value })),
+      );
+      await waitFor(
+        () => calls.some((call) => !call.failed && call.values.includes('m8')),
+        'the last message',
+      );
 
       const firstFailure = calls.findIndex((call) => call.failed);
       assert.ok(firstFailure >= 0, 'the batch with m5 failed');
@@ -414,14 +491,22 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
         },
       });
       const values = ['m1', 'm2', 'm3', 'm4', 'm5'];
-      await bus.publish(topic, values.map((value) => ({ key: 'one-key', value })));
-      await waitFor(() => calls.filter((call) => call.failed).length >= 2, 'the batch with m3 to fail twice');
+      await bus.publish(
+        topic,
+        values.map((value) => ({ key: 'one-key', value })),
+      );
+      await waitFor(
+        () => calls.filter((call) => call.failed).length >= 2,
+        'the batch with m3 to fail twice',
+      );
       await first.close();
 
       const firstFailure = calls.findIndex((call) => call.failed);
       const failedBatch = calls[firstFailure]!.values;
       assert.ok(
-        calls.slice(firstFailure).every((call) => call.failed && call.values.join() === failedBatch.join()),
+        calls
+          .slice(firstFailure)
+          .every((call) => call.failed && call.values.join() === failedBatch.join()),
         'after the failure only the failed batch was tried again',
       );
       const handledBeforeFailure = calls.slice(0, firstFailure).flatMap((call) => call.values);
@@ -442,7 +527,11 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       const topic = unique('batch-lone');
       await bus.ensureTopics([{ name: topic, partitions: 2 }]);
       const received = new BatchRecorder();
-      await subscribe({ groupId: unique('group'), topics: [topic], batchHandler: received.batchHandler });
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        batchHandler: received.batchHandler,
+      });
 
       // Nothing else is published while waiting: a bus that held out for a fuller batch would time out.
       await bus.publish(topic, [{ key: 'lone-key', value: 'lone-1' }]);
@@ -467,10 +556,18 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       // @ts-expect-error: nor neither
       const neither: SubscribeOptions = { groupId, topics: [topic] };
       // @ts-expect-error: maxBatchSize belongs to batchHandler
-      const sizedHandler: SubscribeOptions = { groupId, topics: [topic], handler, maxBatchSize: 10 };
+      const sizedHandler: SubscribeOptions = {
+        groupId,
+        topics: [topic],
+        handler,
+        maxBatchSize: 10,
+      };
       await assert.rejects(bus.subscribe(both), /exactly one of handler and batchHandler/);
       await assert.rejects(bus.subscribe(neither), /exactly one of handler and batchHandler/);
-      await assert.rejects(bus.subscribe(sizedHandler), /maxBatchSize applies only with batchHandler/);
+      await assert.rejects(
+        bus.subscribe(sizedHandler),
+        /maxBatchSize applies only with batchHandler/,
+      );
       for (const maxBatchSize of [0, -1, 2.5, Number.NaN]) {
         await assert.rejects(
           bus.subscribe({ groupId, topics: [topic], batchHandler, maxBatchSize }),
@@ -514,8 +611,15 @@ class BatchRecorder {
 }
 
 /** 1..maxBatchSize messages of one partition of `topic`, with consecutive offsets. */
-function assertWellFormedBatch(batch: readonly IncomingMessage[], topic: string, maxBatchSize: number): void {
-  assert.ok(batch.length >= 1 && batch.length <= maxBatchSize, `batch of ${batch.length} within 1..${maxBatchSize}`);
+function assertWellFormedBatch(
+  batch: readonly IncomingMessage[],
+  topic: string,
+  maxBatchSize: number,
+): void {
+  assert.ok(
+    batch.length >= 1 && batch.length <= maxBatchSize,
+    `batch of ${batch.length} within 1..${maxBatchSize}`,
+  );
   const first = batch[0]!;
   batch.forEach((message, index) => {
     assert.equal(message.topic, topic);
@@ -525,14 +629,22 @@ function assertWellFormedBatch(batch: readonly IncomingMessage[], topic: string,
 }
 
 function numberedMessages(count: number, prefix = 'msg'): OutgoingMessage[] {
-  return Array.from({ length: count }, (_, index) => ({ key: `${prefix}-key-${index}`, value: `${prefix}-${index}` }));
+  return Array.from({ length: count }, (_, index) => ({
+    key: `${prefix}-key-${index}`,
+    value: `${prefix}-${index}`,
+  }));
 }
 
 /** Polls `condition`; fails the test with `what` if it does not hold within `timeoutMs`. */
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs: number): Promise<void> {
+export async function waitUntil(
+  condition: () => boolean,
+  what: string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -21,11 +21,13 @@ export function deliveryFor(options: SubscribeOptions): Delivery {
   }
   if (options.handler !== undefined) {
     if (typeof options.handler !== 'function') throw new TypeError('handler must be a function');
-    if (options.maxBatchSize !== undefined) throw new TypeError('maxBatchSize applies only with batchHandler');
+    if (options.maxBatchSize !== undefined)
+      throw new TypeError('maxBatchSize applies only with batchHandler');
     const handler = options.handler;
     return { deliver: (messages) => handler(messages[0]!), maxBatchSize: 1 };
   }
-  if (typeof options.batchHandler !== 'function') throw new TypeError('batchHandler must be a function');
+  if (typeof options.batchHandler !== 'function')
+    throw new TypeError('batchHandler must be a function');
   const maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new RangeError(`maxBatchSize must be a positive integer, got ${maxBatchSize}`);

@@ -5,7 +5,9 @@ import { createInProcessBus } from './in-process/in-process-bus.js';
 import { partitionFor } from './partitioner.js';
 import type { IncomingMessage } from './types.js';
 
-busContract('in-process', () => createInProcessBus({ redeliveryDelayMs: 10 }), { waitTimeoutMs: 5_000 });
+busContract('in-process', () => createInProcessBus({ redeliveryDelayMs: 10 }), {
+  waitTimeoutMs: 5_000,
+});
 
 /** A promise the test opens by hand, to hold handlers at a known point. */
 function gate(): { opened: Promise<void>; open(): void } {
@@ -35,9 +37,16 @@ describe('in-process bus', () => {
   it('creates unknown topics with the default partition count', async () => {
     const bus = createInProcessBus({ defaultPartitions: 3 });
     const received: IncomingMessage[] = [];
-    await bus.subscribe({ groupId: 'g', topics: ['auto'], handler: async (message) => void received.push(message) });
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['auto'],
+      handler: async (message) => void received.push(message),
+    });
     const keys = Array.from({ length: 30 }, (_, index) => `key-${index}`);
-    await bus.publish('auto', keys.map((key) => ({ key, value: key })));
+    await bus.publish(
+      'auto',
+      keys.map((key) => ({ key, value: key })),
+    );
     await bus.settled();
     for (const message of received) assert.equal(message.partition, partitionFor(message.key, 3));
     assert.deepEqual(new Set(received.map((message) => message.partition)), new Set([0, 1, 2]));
@@ -49,7 +58,11 @@ describe('in-process bus', () => {
     const slow = gate();
     const fast: string[] = [];
     const held: string[] = [];
-    await bus.subscribe({ groupId: 'fast', topics: ['t'], handler: async (message) => void fast.push(message.value) });
+    await bus.subscribe({
+      groupId: 'fast',
+      topics: ['t'],
+      handler: async (message) => void fast.push(message.value),
+    });
     await bus.subscribe({
       groupId: 'slow',
       topics: ['t'],
@@ -101,7 +114,11 @@ describe('in-process bus', () => {
   it('settled() stops waiting for a group whose last consumer left', async () => {
     const bus = createInProcessBus();
     const never = gate();
-    const subscription = await bus.subscribe({ groupId: 'g', topics: ['t'], handler: () => never.opened });
+    const subscription = await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handler: () => never.opened,
+    });
     await bus.publish('t', [{ key: 'k', value: 'v' }]);
     const settling = bus.settled();
     const closing = subscription.close();
@@ -125,13 +142,20 @@ describe('in-process bus', () => {
         handledBySlow++;
       },
     });
-    await bus.publish('t', Array.from({ length: 10 }, (_, index) => ({ key: 'k', value: String(index) })));
+    await bus.publish(
+      't',
+      Array.from({ length: 10 }, (_, index) => ({ key: 'k', value: String(index) })),
+    );
     await waitUntil(() => handledBySlow === 5, 'the slow group to reach offset 5', 5_000);
     await drainEventLoop();
     assert.deepEqual(bus.retainedMessages('t'), [5], 'offsets 0-4 are committed by both groups');
 
     const late: string[] = [];
-    await bus.subscribe({ groupId: 'late', topics: ['t'], handler: async (message) => void late.push(message.offset) });
+    await bus.subscribe({
+      groupId: 'late',
+      topics: ['t'],
+      handler: async (message) => void late.push(message.offset),
+    });
     release.open();
     await bus.settled();
     assert.deepEqual(late, ['5', '6', '7', '8', '9']);
@@ -145,7 +169,10 @@ describe('in-process bus', () => {
     let handled = 0;
     await bus.subscribe({ groupId: 'g', topics: ['t'], handler: async () => void handled++ });
     for (let round = 0; round < 20; round++) {
-      await bus.publish('t', Array.from({ length: 1_000 }, (_, index) => ({ key: `k${index}`, value: 'v' })));
+      await bus.publish(
+        't',
+        Array.from({ length: 1_000 }, (_, index) => ({ key: `k${index}`, value: 'v' })),
+      );
       await bus.settled();
     }
     assert.equal(handled, 20_000);
@@ -158,14 +185,28 @@ describe('in-process bus', () => {
     await bus.ensureTopics([{ name: 't', partitions: 4 }]);
     const first: IncomingMessage[] = [];
     const second: IncomingMessage[] = [];
-    await bus.subscribe({ groupId: 'g', topics: ['t'], handler: async (message) => void first.push(message) });
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handler: async (message) => void first.push(message),
+    });
     const keys = Array.from({ length: 40 }, (_, index) => `k${index}`);
-    await bus.publish('t', keys.map((key) => ({ key, value: 'before' })));
+    await bus.publish(
+      't',
+      keys.map((key) => ({ key, value: 'before' })),
+    );
     await bus.settled();
     assert.equal(first.length, 40);
 
-    await bus.subscribe({ groupId: 'g', topics: ['t'], handler: async (message) => void second.push(message) });
-    await bus.publish('t', keys.map((key) => ({ key, value: 'after' })));
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      handler: async (message) => void second.push(message),
+    });
+    await bus.publish(
+      't',
+      keys.map((key) => ({ key, value: 'after' })),
+    );
     await bus.settled();
     const firstAfter = first.filter((message) => message.value === 'after');
     assert.equal(firstAfter.length + second.length, 40);
@@ -193,7 +234,10 @@ describe('in-process bus', () => {
           active--;
         },
       });
-      await bus.publish('t', Array.from({ length: 64 }, (_, index) => ({ key: `k${index}`, value: 'v' })));
+      await bus.publish(
+        't',
+        Array.from({ length: 64 }, (_, index) => ({ key: `k${index}`, value: 'v' })),
+      );
       await waitUntil(() => active === concurrency, `${concurrency} handlers running`, 5_000);
       await drainEventLoop();
       assert.equal(active, concurrency);
@@ -207,13 +251,17 @@ describe('in-process bus', () => {
   it('cuts a waiting backlog into batches of maxBatchSize and the rest', async () => {
     const bus = createInProcessBus();
     await bus.ensureTopics([{ name: 't', partitions: 1 }]);
-    await bus.publish('t', Array.from({ length: 10 }, (_, index) => ({ key: 'k', value: String(index) })));
+    await bus.publish(
+      't',
+      Array.from({ length: 10 }, (_, index) => ({ key: 'k', value: String(index) })),
+    );
     const batches: string[][] = [];
     await bus.subscribe({
       groupId: 'g',
       topics: ['t'],
       maxBatchSize: 4,
-      batchHandler: async (messages) => void batches.push(messages.map((message) => message.offset)),
+      batchHandler: async (messages) =>
+        void batches.push(messages.map((message) => message.offset)),
     });
     await bus.settled();
     assert.deepEqual(batches, [
@@ -287,7 +335,10 @@ describe('in-process bus', () => {
         handled.push(...messages.map((message) => message.value));
       },
     });
-    const sent = Array.from({ length: 20 }, (_, index) => ({ key: `k${index}`, value: String(index) }));
+    const sent = Array.from({ length: 20 }, (_, index) => ({
+      key: `k${index}`,
+      value: String(index),
+    }));
     await bus.publish('t', sent);
     await bus.settled();
     assert.equal(failures, 2);
@@ -317,6 +368,9 @@ describe('in-process bus', () => {
     await closing;
     assert.equal(finished, true);
     await assert.rejects(bus.publish('t', [{ key: 'k', value: 'v' }]), /closed/);
-    await assert.rejects(bus.subscribe({ groupId: 'g', topics: ['t'], handler: async () => undefined }), /closed/);
+    await assert.rejects(
+      bus.subscribe({ groupId: 'g', topics: ['t'], handler: async () => undefined }),
+      /closed/,
+    );
   });
 });

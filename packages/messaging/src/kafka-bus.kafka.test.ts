@@ -11,6 +11,11 @@ if (!brokers) {
 
 busContract(
   'kafka',
-  () => createKafkaBus({ brokers: brokers.split(','), clientId: 'vop-messaging-contract-test', logLevel: 'error' }),
+  () =>
+    createKafkaBus({
+      brokers: brokers.split(','),
+      clientId: 'vop-messaging-contract-test',
+      logLevel: 'error',
+    }),
   { waitTimeoutMs: 30_000 },
 );

@@ -5,23 +5,42 @@ import { murmur2, partitionFor } from './partitioner.js';
 
 function kafkajsPartition(key: string, partitions: number): number {
   const partitioner = Partitioners.DefaultPartitioner();
-  const partitionMetadata: PartitionMetadata[] = Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionId,
-    leader: 1,
-    partitionErrorCode: 0,
-    replicas: [1],
-    isr: [1],
-  }));
+  const partitionMetadata: PartitionMetadata[] = Array.from(
+    { length: partitions },
+    (_, partitionId) => ({
+      partitionId,
+      leader: 1,
+      partitionErrorCode: 0,
+      replicas: [1],
+      isr: [1],
+    }),
+  );
   return partitioner({ topic: 't', partitionMetadata, message: { key, value: '' } });
 }
 
 describe('partitionFor', () => {
   it('agrees with the Kafka default partitioner for keys of every tail length and script', () => {
-    const keys = ['', 'a', 'ab', 'abc', 'abcd', 'abcde', 'DE89370400440532013000', 'vrf_01HZX', 'Zoë Ørsted', '名前', '🙂🙂'];
+    const keys = [
+      '',
+      'a',
+      'ab',
+      'abc',
+      'abcd',
+      'abcde',
+      'DE89370400440532013000',
+      'vrf_01HZX',
+      'Zoë Ørsted',
+      '名前',
+      '🙂🙂',
+    ];
     for (let index = 0; index < 200; index++) keys.push(`key-${index}-${'x'.repeat(index % 7)}`);
     for (const partitions of [1, 3, 8, 12]) {
       for (const key of keys) {
-        assert.equal(partitionFor(key, partitions), kafkajsPartition(key, partitions), `${key} over ${partitions}`);
+        assert.equal(
+          partitionFor(key, partitions),
+          kafkajsPartition(key, partitions),
+          `${key} over ${partitions}`,
+        );
       }
     }
   });
@@ -35,7 +54,8 @@ describe('partitionFor', () => {
       ['a-little-bit-longer-string', -1486304829],
       ['lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8', -58897971],
     ];
-    for (const [key, expected] of cases) assert.equal(murmur2(new TextEncoder().encode(key)), expected, key);
+    for (const [key, expected] of cases)
+      assert.equal(murmur2(new TextEncoder().encode(key)), expected, key);
   });
 
   it('spreads keys over all partitions and rejects an invalid partition count', () => {

@@ -1,5 +1,12 @@
 export type {
-  AccountHolder, HolderType, MatcherOptions, MatcherThresholds, MatchOutcome, MatchResult, NameMatcher, OutcomeThresholds,
+  AccountHolder,
+  HolderType,
+  MatcherOptions,
+  MatcherThresholds,
+  MatchOutcome,
+  MatchResult,
+  NameMatcher,
+  OutcomeThresholds,
   ReasonCode,
 } from './types.js';
 export { createNameMatcher } from './matcher.js';

@@ -7,12 +7,29 @@ const matcher = createNameMatcher();
 const person = (...names: string[]): AccountHolder => ({ holderType: 'person', names });
 const organisation = (...names: string[]): AccountHolder => ({ holderType: 'organisation', names });
 
-function expectOutcome(typed: string, holder: AccountHolder, outcome: MatchOutcome, reason?: ReasonCode): void {
+function expectOutcome(
+  typed: string,
+  holder: AccountHolder,
+  outcome: MatchOutcome,
+  reason?: ReasonCode,
+): void {
   const result = matcher.match(typed, holder);
-  assert.equal(result.outcome, outcome, `${typed} against ${holder.names.join(' | ')}: ${JSON.stringify(result)}`);
-  if (reason) assert.ok(result.reasons.includes(reason), `expected reason ${reason}, got ${result.reasons.join(', ')}`);
+  assert.equal(
+    result.outcome,
+    outcome,
+    `${typed} against ${holder.names.join(' | ')}: ${JSON.stringify(result)}`,
+  );
+  if (reason)
+    assert.ok(
+      result.reasons.includes(reason),
+      `expected reason ${reason}, got ${result.reasons.join(', ')}`,
+    );
   if (outcome === 'NMTC') assert.equal(result.matchedName, undefined);
-  else assert.ok(holder.names.includes(result.matchedName ?? ''), 'a match discloses one of the holder names');
+  else
+    assert.ok(
+      holder.names.includes(result.matchedName ?? ''),
+      'a match discloses one of the holder names',
+    );
 }
 
 describe('cosmetic differences', () => {
@@ -40,8 +57,17 @@ describe('cosmetic differences', () => {
     expectOutcome('Frau Dr. med. Anna Schulz', person('Anna Schulz'), 'MTCH', 'TITLE_IGNORED');
   });
   it('given a holder "Siemens AG", when the legal form is written out or dotted, then MTCH with LEGAL_FORM_VARIANT', () => {
-    expectOutcome('Siemens Aktiengesellschaft', organisation('Siemens AG'), 'MTCH', 'LEGAL_FORM_VARIANT');
-    expectOutcome('Lloyds Banking Group Public Limited Company', organisation('Lloyds Banking Group plc'), 'MTCH');
+    expectOutcome(
+      'Siemens Aktiengesellschaft',
+      organisation('Siemens AG'),
+      'MTCH',
+      'LEGAL_FORM_VARIANT',
+    );
+    expectOutcome(
+      'Lloyds Banking Group Public Limited Company',
+      organisation('Lloyds Banking Group plc'),
+      'MTCH',
+    );
     expectOutcome('Volkswagen Bank G.m.b.H.', organisation('Volkswagen Bank GmbH'), 'MTCH');
   });
 });
@@ -90,18 +116,31 @@ describe('no matches', () => {
     expectOutcome('Jan Novák', person('Jana Nováková'), 'NMTC');
   });
   it('given "Deutsche Bank AG", when the sister entity "Deutsche Bank GmbH" is typed, then NMTC with LEGAL_FORM_DIFFERENT', () => {
-    expectOutcome('Deutsche Bank GmbH', organisation('Deutsche Bank AG'), 'NMTC', 'LEGAL_FORM_DIFFERENT');
+    expectOutcome(
+      'Deutsche Bank GmbH',
+      organisation('Deutsche Bank AG'),
+      'NMTC',
+      'LEGAL_FORM_DIFFERENT',
+    );
   });
   it('given a company, when a sister company with another word is typed, then NMTC', () => {
     expectOutcome('Banco Santander México S.A.', organisation('Banco Santander S.A.'), 'NMTC');
     expectOutcome('Bowne of Boston, Inc.', organisation('Bowne of Atlanta, Inc.'), 'NMTC');
   });
-  it('given a person, when their company\'s name is typed, then NMTC; and the other way round never MTCH', () => {
+  it("given a person, when their company's name is typed, then NMTC; and the other way round never MTCH", () => {
     expectOutcome('Hans Müller GmbH', person('Hans Müller'), 'NMTC', 'PERSON_VS_ORGANISATION');
-    assert.notEqual(matcher.match('Robert Bosch', organisation('Robert Bosch GmbH')).outcome, 'MTCH');
+    assert.notEqual(
+      matcher.match('Robert Bosch', organisation('Robert Bosch GmbH')).outcome,
+      'MTCH',
+    );
   });
   it('given a fund, when another series number is typed, then NMTC with NUMBER_MISMATCH', () => {
-    expectOutcome('Carlyle Partners VII L.P.', organisation('Carlyle Partners VIII L.P.'), 'NMTC', 'NUMBER_MISMATCH');
+    expectOutcome(
+      'Carlyle Partners VII L.P.',
+      organisation('Carlyle Partners VIII L.P.'),
+      'NMTC',
+      'NUMBER_MISMATCH',
+    );
   });
   it('given an empty typed name, then NMTC with EMPTY_NAME', () => {
     expectOutcome('  ', person('Hans Müller'), 'NMTC', 'EMPTY_NAME');
@@ -148,10 +187,17 @@ describe('thresholds per holder type', () => {
     assert.equal(lenient.match('Bau Müller GmbH', organisation('Müller Bau GmbH')).outcome, 'CMTC');
   });
   it('given thresholds out of order, then the matcher refuses them', () => {
-    assert.throws(() => createNameMatcher({ organisation: { match: 0.5, closeMatch: 0.8 } }), RangeError);
+    assert.throws(
+      () => createNameMatcher({ organisation: { match: 0.5, closeMatch: 0.8 } }),
+      RangeError,
+    );
   });
   it('given any answer, then the score lies in [0, 1] and inside the band of the outcome', () => {
-    for (const [typed, holder] of [['Hans Müller', 'Hans Müller'], ['Müller Hans', 'Hans Müller'], ['Peter Schmidt', 'Hans Müller']] as const) {
+    for (const [typed, holder] of [
+      ['Hans Müller', 'Hans Müller'],
+      ['Müller Hans', 'Hans Müller'],
+      ['Peter Schmidt', 'Hans Müller'],
+    ] as const) {
       const { outcome, score } = matcher.match(typed, person(holder));
       assert.ok(score >= 0 && score <= 1);
       if (outcome === 'MTCH') assert.ok(score >= 0.9);

@@ -5,13 +5,27 @@ import { sameSequence } from './compare/align.js';
 import { rejected, type Verdict } from './compare/verdict.js';
 import { NameNormaliser } from './name-normaliser.js';
 import type { NormalisedName, PersonName } from './normalised-name.js';
-import { DEFAULT_THRESHOLDS, FACTORS, noMatchScore, OUTCOME_RANK, outcomeFor, roundScore } from './scoring.js';
+import {
+  DEFAULT_THRESHOLDS,
+  FACTORS,
+  noMatchScore,
+  OUTCOME_RANK,
+  outcomeFor,
+  roundScore,
+} from './scoring.js';
 import { ORGANISATION_WORDS } from './tables/lexicon.js';
 import type { Token } from './text/token.js';
 import { LegalFormIndex } from './tables/legal-form-index.js';
 import { NicknameIndex } from './tables/nickname-index.js';
 import type {
-  AccountHolder, HolderType, MatcherOptions, MatcherThresholds, MatchOutcome, MatchResult, NameMatcher, OutcomeThresholds,
+  AccountHolder,
+  HolderType,
+  MatcherOptions,
+  MatcherThresholds,
+  MatchOutcome,
+  MatchResult,
+  NameMatcher,
+  OutcomeThresholds,
   ReasonCode,
 } from './types.js';
 
@@ -59,7 +73,10 @@ class VopNameMatcher implements NameMatcher {
     };
     validateThresholds(this.thresholds.person, 'person');
     validateThresholds(this.thresholds.organisation, 'organisation');
-    this.normaliser = new NameNormaliser(new LegalFormIndex(), options.cacheSize ?? DEFAULT_CACHE_SIZE);
+    this.normaliser = new NameNormaliser(
+      new LegalFormIndex(),
+      options.cacheSize ?? DEFAULT_CACHE_SIZE,
+    );
     this.nicknames = new NicknameIndex();
     this.tokens = new TokenMatcher(this.nicknames);
   }
@@ -67,7 +84,12 @@ class VopNameMatcher implements NameMatcher {
   match(typedName: string, holder: AccountHolder): MatchResult {
     const exactly = holder.names.indexOf(typedName);
     if (exactly >= 0 && typedName.trim() !== '') {
-      return { outcome: 'MTCH', score: 1, matchedName: typedName, reasons: exactly > 0 ? ['ALTERNATE_NAME'] : [] };
+      return {
+        outcome: 'MTCH',
+        score: 1,
+        matchedName: typedName,
+        reasons: exactly > 0 ? ['ALTERNATE_NAME'] : [],
+      };
     }
     const typed = this.normaliser.normalise(typedName);
     const same = this.sameAsAHolderName(typed, holder);
@@ -78,21 +100,38 @@ class VopNameMatcher implements NameMatcher {
       const raw = holder.names[index]!;
       for (const part of tradingNameParts(raw)) {
         const name = this.normaliser.normaliseHolderName(part);
-        holderNames.push({ name, index, raw, type: this.holderTypeOf(name, holder.holderType, index) });
+        holderNames.push({
+          name,
+          index,
+          raw,
+          type: this.holderTypeOf(name, holder.holderType, index),
+        });
       }
     }
     let best: Candidate | undefined;
     for (const { name, index, raw, type } of holderNames) {
       let candidate: Candidate | undefined;
       if (type === 'organisation') {
-        candidate = toCandidate(this.judgeOrganisation(typed, name), this.thresholds.organisation, raw, index);
+        candidate = toCandidate(
+          this.judgeOrganisation(typed, name),
+          this.thresholds.organisation,
+          raw,
+          index,
+        );
       } else if (typedPersons.length === 1 || this.typedAsCompany(typed, name)) {
-        candidate = toCandidate(this.judgePerson(typed, typedPersons[0]!, name), this.thresholds.person, raw, index);
+        candidate = toCandidate(
+          this.judgePerson(typed, typedPersons[0]!, name),
+          this.thresholds.person,
+          raw,
+          index,
+        );
       }
       if (candidate && better(candidate, best)) best = candidate;
     }
     if (typedPersons.length > 1) {
-      const personNames = holderNames.filter((h) => h.type === 'person' && !this.typedAsCompany(typed, h.name));
+      const personNames = holderNames.filter(
+        (h) => h.type === 'person' && !this.typedAsCompany(typed, h.name),
+      );
       if (personNames.length > 0) {
         const candidate = this.judgeSeveralPersons(typedPersons, personNames);
         if (better(candidate, best)) best = candidate;
@@ -101,7 +140,12 @@ class VopNameMatcher implements NameMatcher {
     if (!best) return { outcome: 'NMTC', score: 0, reasons: ['EMPTY_NAME'] };
     const reasons = [...best.reasons];
     if (best.outcome !== 'NMTC' && best.holderIndex > 0) reasons.push('ALTERNATE_NAME');
-    if (best.outcome === 'MTCH' && reasons.length === 0 && typedName.trim() !== best.holderName.trim()) reasons.push('COSMETIC');
+    if (
+      best.outcome === 'MTCH' &&
+      reasons.length === 0 &&
+      typedName.trim() !== best.holderName.trim()
+    )
+      reasons.push('COSMETIC');
     const result: MatchResult = { outcome: best.outcome, score: best.score, reasons };
     if (best.outcome !== 'NMTC') result.matchedName = best.holderName;
     return result;
@@ -111,12 +155,19 @@ class VopNameMatcher implements NameMatcher {
    * Fast path for the commonest answer: the typed name is one of the holder names word for word (case,
    * accents, umlaut spelling, punctuation and spacing aside).
    */
-  private sameAsAHolderName(typedName: NormalisedName, holder: AccountHolder): MatchResult | undefined {
+  private sameAsAHolderName(
+    typedName: NormalisedName,
+    holder: AccountHolder,
+  ): MatchResult | undefined {
     const typed = typedName.tokenised;
     if (typed.tokens.length === 0) return undefined;
     for (let i = 0; i < holder.names.length; i++) {
       const stored = this.normaliser.normaliseHolderName(holder.names[i]!).tokenised;
-      if (stored.tokensBeforeComma !== typed.tokensBeforeComma || !sameSequence(stored.tokens, typed.tokens)) continue;
+      if (
+        stored.tokensBeforeComma !== typed.tokensBeforeComma ||
+        !sameSequence(stored.tokens, typed.tokens)
+      )
+        continue;
       if (stored.transliterated !== typed.transliterated) continue;
       const reasons: ReasonCode[] = ['COSMETIC'];
       if (i > 0) reasons.push('ALTERNATE_NAME');
@@ -126,7 +177,11 @@ class VopNameMatcher implements NameMatcher {
   }
 
   /** The account's holder type governs its primary name; other names may be trading names with a legal form. */
-  private holderTypeOf(name: NormalisedName, declared: HolderType | undefined, index: number): HolderType {
+  private holderTypeOf(
+    name: NormalisedName,
+    declared: HolderType | undefined,
+    index: number,
+  ): HolderType {
     if (declared && index === 0) return declared;
     const inferred = name.inferHolderType();
     if (!declared) return inferred;
@@ -142,7 +197,11 @@ class VopNameMatcher implements NameMatcher {
     return !typedForms.every((form) => holderWords.has(form.written));
   }
 
-  private judgePerson(typed: NormalisedName, typedPerson: PersonName, holder: NormalisedName): Verdict {
+  private judgePerson(
+    typed: NormalisedName,
+    typedPerson: PersonName,
+    holder: NormalisedName,
+  ): Verdict {
     if (this.typedAsCompany(typed, holder)) return rejected('PERSON_VS_ORGANISATION', 0.5);
     return this.bestOverHolderPersons(typedPerson, holder);
   }
@@ -160,25 +219,43 @@ class VopNameMatcher implements NameMatcher {
    * "Hans und Grete Müller": every typed person must be a holder of the account. If only some are, the
    * payee still includes a holder: a close match at best.
    */
-  private judgeSeveralPersons(typedPersons: readonly PersonName[], holderNames: readonly { name: NormalisedName; index: number; raw: string }[]): Candidate {
+  private judgeSeveralPersons(
+    typedPersons: readonly PersonName[],
+    holderNames: readonly { name: NormalisedName; index: number; raw: string }[],
+  ): Candidate {
     const perPerson = typedPersons.map((person) => {
       let best: Candidate | undefined;
       for (const { name, index, raw } of holderNames) {
-        const candidate = toCandidate(this.bestOverHolderPersons(person, name), this.thresholds.person, raw, index);
+        const candidate = toCandidate(
+          this.bestOverHolderPersons(person, name),
+          this.thresholds.person,
+          raw,
+          index,
+        );
         if (better(candidate, best)) best = candidate;
       }
       return best!;
     });
     const worst = perPerson.reduce((a, b) => (better(a, b) ? b : a));
     const first = perPerson[0]!;
-    if (worst.outcome !== 'NMTC') return { ...worst, holderName: first.holderName, holderIndex: first.holderIndex };
+    if (worst.outcome !== 'NMTC')
+      return { ...worst, holderName: first.holderName, holderIndex: first.holderIndex };
     const matched = perPerson.filter((c) => c.outcome !== 'NMTC');
     if (matched.length === 0) return worst;
     const bestMatched = matched.reduce((a, b) => (better(a, b) ? a : b));
-    const score = Math.min(bestMatched.score * FACTORS.extraName, this.thresholds.person.match - 0.001);
+    const score = Math.min(
+      bestMatched.score * FACTORS.extraName,
+      this.thresholds.person.match - 0.001,
+    );
     const outcome = outcomeFor(score, this.thresholds.person);
     if (outcome === 'NMTC') return worst;
-    return { outcome, score: roundScore(score), reasons: [...bestMatched.reasons, 'EXTRA_NAME'], holderName: bestMatched.holderName, holderIndex: bestMatched.holderIndex };
+    return {
+      outcome,
+      score: roundScore(score),
+      reasons: [...bestMatched.reasons, 'EXTRA_NAME'],
+      holderName: bestMatched.holderName,
+      holderIndex: bestMatched.holderIndex,
+    };
   }
 
   private judgeOrganisation(typed: NormalisedName, holder: NormalisedName): Verdict {
@@ -187,8 +264,13 @@ class VopNameMatcher implements NameMatcher {
     const verdict = compareOrganisations(typedName, holderName, this.tokens);
     // "Robert Bosch" for Robert Bosch GmbH: a person's name against their company's. Only a sole
     // proprietor's business (e.K., Einzelunternehmen) is the same person.
-    if (verdict.kind === 'scored' && verdict.reasons.includes('LEGAL_FORM_MISSING') && typedName.legalForms.length === 0
-      && holderName.legalForms.every((form) => form.generic !== 'SP') && this.looksLikePersonName(holderName.core)) {
+    if (
+      verdict.kind === 'scored' &&
+      verdict.reasons.includes('LEGAL_FORM_MISSING') &&
+      typedName.legalForms.length === 0 &&
+      holderName.legalForms.every((form) => form.generic !== 'SP') &&
+      this.looksLikePersonName(holderName.core)
+    ) {
       return rejected('PERSON_VS_ORGANISATION', 0.7);
     }
     return verdict;
@@ -213,12 +295,26 @@ function verdictScore(verdict: Verdict): number {
   return verdict.kind === 'scored' ? 1 + verdict.score : verdict.agreement;
 }
 
-function toCandidate(verdict: Verdict, thresholds: OutcomeThresholds, holderName: string, holderIndex: number): Candidate {
+function toCandidate(
+  verdict: Verdict,
+  thresholds: OutcomeThresholds,
+  holderName: string,
+  holderIndex: number,
+): Candidate {
   if (verdict.kind === 'rejected') {
-    return { outcome: 'NMTC', score: roundScore(noMatchScore(verdict.agreement, thresholds)), reasons: [verdict.reason], holderName, holderIndex };
+    return {
+      outcome: 'NMTC',
+      score: roundScore(noMatchScore(verdict.agreement, thresholds)),
+      reasons: [verdict.reason],
+      holderName,
+      holderIndex,
+    };
   }
   const outcome = outcomeFor(verdict.score, thresholds);
-  const reasons = outcome === 'NMTC' && verdict.reasons.length === 0 ? ['NAME_MISMATCH' as const] : verdict.reasons;
+  const reasons =
+    outcome === 'NMTC' && verdict.reasons.length === 0
+      ? ['NAME_MISMATCH' as const]
+      : verdict.reasons;
   return { outcome, score: roundScore(verdict.score), reasons, holderName, holderIndex };
 }
 

@@ -10,8 +10,12 @@ import { tokenise } from './text/tokenise.js';
 export class NameNormaliser {
   private readonly cache: LRUCache<string, NormalisedName> | undefined;
 
-  constructor(private readonly legalForms: LegalFormIndex, cacheSize: number) {
-    this.cache = cacheSize > 0 ? new LRUCache<string, NormalisedName>({ max: cacheSize }) : undefined;
+  constructor(
+    private readonly legalForms: LegalFormIndex,
+    cacheSize: number,
+  ) {
+    this.cache =
+      cacheSize > 0 ? new LRUCache<string, NormalisedName>({ max: cacheSize }) : undefined;
   }
 
   normaliseHolderName(raw: string): NormalisedName {

@@ -1,6 +1,11 @@
 import type { LegalFormIndex, LegalFormMention } from './tables/legal-form-index.js';
 import {
-  CONNECTORS, GENERATION_MARKERS, LEADING_TITLES, ORGANISATION_STOPWORDS, ORGANISATION_SYNONYMS, ORGANISATION_WORDS,
+  CONNECTORS,
+  GENERATION_MARKERS,
+  LEADING_TITLES,
+  ORGANISATION_STOPWORDS,
+  ORGANISATION_SYNONYMS,
+  ORGANISATION_WORDS,
   TRAILING_TITLES,
 } from './tables/lexicon.js';
 import { joinTokens, makeToken, type Token } from './text/token.js';
@@ -47,7 +52,9 @@ export class NormalisedName {
 
   /** False when the name surely has no legal form (most persons' names): saves reading it as an organisation. */
   mayHaveLegalForm(): boolean {
-    return this.organisationMemo ? this.organisationMemo.legalForms.length > 0 : this.legalForms.mayHaveForm(this.tokens);
+    return this.organisationMemo
+      ? this.organisationMemo.legalForms.length > 0
+      : this.legalForms.mayHaveForm(this.tokens);
   }
 
   /** Organisation when a legal form or an organisation word is present, else person. */
@@ -62,7 +69,9 @@ function readPersons(name: TokenisedName): PersonName[] {
   const commaAt = name.tokensBeforeComma;
   if (commaAt > 0 && commaAt < tokens.length) {
     const after = tokens.slice(commaAt);
-    const isSuffixOnly = after.every((t) => GENERATION_MARKERS.has(t.text) || TRAILING_TITLES.has(t.text));
+    const isSuffixOnly = after.every(
+      (t) => GENERATION_MARKERS.has(t.text) || TRAILING_TITLES.has(t.text),
+    );
     if (!isSuffixOnly) tokens = [...after, ...tokens.slice(0, commaAt)];
   }
   const parts: Token[][] = [[]];
@@ -74,12 +83,17 @@ function readPersons(name: TokenisedName): PersonName[] {
     }
   }
   // "Mr & Mrs John Smith": a part that is only a form of address is no person of its own.
-  const persons = parts.filter((p) => p.length > 0 && !p.every((t) => LEADING_TITLES.has(t.text))).map(stripTitles);
+  const persons = parts
+    .filter((p) => p.length > 0 && !p.every((t) => LEADING_TITLES.has(t.text)))
+    .map(stripTitles);
   // "John & Jane Smith": a lone given name borrows the surname of the person after it.
   for (let i = 0; i < persons.length - 1; i++) {
     const next = persons[i + 1]!;
     if (persons[i]!.tokens.length === 1 && next.tokens.length >= 2) {
-      persons[i] = { ...persons[i]!, tokens: [...persons[i]!.tokens, next.tokens[next.tokens.length - 1]!] };
+      persons[i] = {
+        ...persons[i]!,
+        tokens: [...persons[i]!.tokens, next.tokens[next.tokens.length - 1]!],
+      };
     }
   }
   return persons.length > 0 ? persons : [{ tokens: [], titleRemoved: false }];
@@ -124,7 +138,9 @@ function readOrganisation(tokens: readonly Token[], legalForms: LegalFormIndex):
   for (const token of kept) {
     const synonym = ORGANISATION_SYNONYMS.get(token.text);
     if (synonym === undefined) result.push(token);
-    else for (const word of synonym.split(' ')) result.push(makeToken(word, word, token.transliterated));
+    else
+      for (const word of synonym.split(' '))
+        result.push(makeToken(word, word, token.transliterated));
   }
   return { core: result, legalForms: forms };
 }

@@ -70,7 +70,9 @@ describe('httpMetricsMiddleware with Express', () => {
   async function durationObservations(labels: Record<string, string>): Promise<number> {
     const metric = await metrics.httpRequestDuration.get();
     const count = metric.values.find(
-      (value) => value.metricName === 'http_request_duration_seconds_count' && hasLabels(value.labels, labels),
+      (value) =>
+        value.metricName === 'http_request_duration_seconds_count' &&
+        hasLabels(value.labels, labels),
     );
     return count?.value ?? 0;
   }
@@ -128,10 +130,16 @@ describe('httpMetricsMiddleware with Express', () => {
 
 describe('routeLabel', () => {
   it('joins a router mounted at a fixed path with the route template', () => {
-    assert.equal(routeLabel({ baseUrl: '/vop/api/v1', route: { path: '/verify/:id' } }), '/vop/api/v1/verify/:id');
+    assert.equal(
+      routeLabel({ baseUrl: '/vop/api/v1', route: { path: '/verify/:id' } }),
+      '/vop/api/v1/verify/:id',
+    );
     assert.equal(routeLabel({ baseUrl: '/v1', route: { path: '/' } }), '/v1');
     assert.equal(routeLabel({ baseUrl: '', route: { path: '/' } }), '/');
-    assert.equal(routeLabel({ route: { path: ['/verify', '/api/verify'] } }), '/verify|/api/verify');
+    assert.equal(
+      routeLabel({ route: { path: ['/verify', '/api/verify'] } }),
+      '/verify|/api/verify',
+    );
     assert.equal(routeLabel({ baseUrl: '/v1' }), 'unmatched');
   });
 });

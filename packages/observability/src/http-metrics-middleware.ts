@@ -40,10 +40,14 @@ export function httpMetricsMiddleware(
       const labels = {
         method: (req.method ?? 'UNKNOWN').toUpperCase(),
         route: routeLabel(req),
-        status_code: res.writableFinished === false ? CLIENT_CLOSED_REQUEST : String(res.statusCode),
+        status_code:
+          res.writableFinished === false ? CLIENT_CLOSED_REQUEST : String(res.statusCode),
       };
       metrics.httpRequestsTotal.inc(labels);
-      metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - startedAt) / NANOSECONDS_PER_SECOND);
+      metrics.httpRequestDuration.observe(
+        labels,
+        Number(process.hrtime.bigint() - startedAt) / NANOSECONDS_PER_SECOND,
+      );
     };
     res.once('finish', record);
     res.once('close', record);

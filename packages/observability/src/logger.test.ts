@@ -23,7 +23,10 @@ function capture(): { stream: Writable; lines: () => Record<string, unknown>[] }
 describe('createLogger', () => {
   it('writes one JSON object per line with the service, level name and message', () => {
     const { stream, lines } = capture();
-    createLogger({ service: 'gateway', destination: stream }).info({ requestId: 'r1' }, 'verification accepted');
+    createLogger({ service: 'gateway', destination: stream }).info(
+      { requestId: 'r1' },
+      'verification accepted',
+    );
     const [line] = lines();
     assert.equal(line?.['service'], 'gateway');
     assert.equal(line?.['level'], 'info');
@@ -42,7 +45,11 @@ describe('createLogger', () => {
         partyAccount: { iban: 'FR1420041010050500013M02606' },
         accountName: 'Acme Trading Ltd',
         accountNumber: '31926819',
-        req: { method: 'POST', body: { name: 'John Smith' }, headers: { authorization: 'Bearer vop_test_secret' } },
+        req: {
+          method: 'POST',
+          body: { name: 'John Smith' },
+          headers: { authorization: 'Bearer vop_test_secret' },
+        },
         headers: { authorization: 'Bearer vop_live_secret' },
       },
       'request received',
@@ -60,7 +67,10 @@ describe('createLogger', () => {
     ]) {
       assert.ok(!raw.includes(secret), `${secret} must not be logged`);
     }
-    const [line] = lines() as Array<{ payee: { name: string }; req: { method: string; body: string } }>;
+    const [line] = lines() as Array<{
+      payee: { name: string };
+      req: { method: string; body: string };
+    }>;
     assert.equal(line?.payee.name, REDACTED);
     assert.equal(line?.req.body, REDACTED);
     assert.equal(line?.req.method, 'POST', 'fields that are not personal data stay readable');

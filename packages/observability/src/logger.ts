@@ -1,6 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 
-
 export type { Logger } from 'pino';
 
 export interface LoggerOptions {

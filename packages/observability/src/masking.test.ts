@@ -12,7 +12,14 @@ describe('maskIban', () => {
   });
 
   it('never returns the whole value, however short the input', () => {
-    for (const value of ['DE89370400440532013000', 'NO9386011117947', 'DE8937040044', 'AB12', 'X', '']) {
+    for (const value of [
+      'DE89370400440532013000',
+      'NO9386011117947',
+      'DE8937040044',
+      'AB12',
+      'X',
+      '',
+    ]) {
       const masked = maskIban(value);
       assert.equal(masked.length, value.length);
       if (value !== '') assert.notEqual(masked, value);

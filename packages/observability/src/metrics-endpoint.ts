@@ -8,7 +8,9 @@ export interface MetricsResponseLike {
 }
 
 /** A GET /metrics handler in the Prometheus text format, usable with Express or node:http. */
-export function metricsEndpoint(metrics: ServiceMetrics): (req: unknown, res: MetricsResponseLike) => void {
+export function metricsEndpoint(
+  metrics: ServiceMetrics,
+): (req: unknown, res: MetricsResponseLike) => void {
   return (_req, res) => {
     metrics.registry.metrics().then(
       (body) => {

@@ -24,9 +24,15 @@ describe('createMetricsRegistry', () => {
     metrics.verificationOutcomes.inc({ family: 'vop', outcome: 'MTCH' });
     metrics.matchingDuration.observe(0.00004);
     metrics.outboxLag.set(7);
-    metrics.consumerLag.set({ topic: 'vop.verification-requested.v1', partition: '0', group: 'matching' }, 3);
+    metrics.consumerLag.set(
+      { topic: 'vop.verification-requested.v1', partition: '0', group: 'matching' },
+      3,
+    );
     const text = await metrics.registry.metrics();
-    assert.match(text, /^verification_outcomes_total\{family="vop",outcome="MTCH",service="matching"\} 1$/m);
+    assert.match(
+      text,
+      /^verification_outcomes_total\{family="vop",outcome="MTCH",service="matching"\} 1$/m,
+    );
     assert.match(text, /^matching_duration_seconds_bucket\{le="0\.00005",service="matching"\} 1$/m);
     assert.match(text, /^outbox_lag_events\{service="matching"\} 7$/m);
     assert.match(
@@ -37,12 +43,19 @@ describe('createMetricsRegistry', () => {
 
   it('creates domain metrics only when first used', async () => {
     const metrics = createMetricsRegistry({ service: 'gateway', collectDefaultMetrics: false });
-    assert.doesNotMatch(await metrics.registry.metrics(), /verification_outcomes_total|consumer_lag/);
+    assert.doesNotMatch(
+      await metrics.registry.metrics(),
+      /verification_outcomes_total|consumer_lag/,
+    );
   });
 
   it('returns the same metric when asked twice and refuses a name reused for another type', () => {
     const metrics = createMetricsRegistry({ service: 'batch', collectDefaultMetrics: false });
-    const definition = { name: 'batch_entries_total', help: 'Batch entries', labelNames: ['status'] as const };
+    const definition = {
+      name: 'batch_entries_total',
+      help: 'Batch entries',
+      labelNames: ['status'] as const,
+    };
     const first = metrics.counter(definition);
     first.inc({ status: 'COMPLETED' });
     assert.equal(metrics.counter(definition), first);

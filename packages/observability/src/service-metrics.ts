@@ -45,7 +45,9 @@ export interface MetricsRegistryOptions {
   collectDefaultMetrics?: boolean;
 }
 
-export const HTTP_DURATION_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+export const HTTP_DURATION_BUCKETS_SECONDS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
+];
 /** Matching one name pair takes microseconds; a verification compares against a handful of holder names. */
 export const MATCHING_DURATION_BUCKETS_SECONDS = [
   0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
@@ -72,21 +74,32 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceM
     return existing;
   }
 
-  const counter = <Label extends string = never>(definition: MetricDefinition<Label>): Counter<Label> =>
-    getOrCreate(definition.name, Counter<Label>, () =>
-      new Counter<Label>({ ...labelled(definition), registers: [registry] }),
+  const counter = <Label extends string = never>(
+    definition: MetricDefinition<Label>,
+  ): Counter<Label> =>
+    getOrCreate(
+      definition.name,
+      Counter<Label>,
+      () => new Counter<Label>({ ...labelled(definition), registers: [registry] }),
     );
-  const histogram = <Label extends string = never>(definition: HistogramDefinition<Label>): Histogram<Label> =>
-    getOrCreate(definition.name, Histogram<Label>, () =>
-      new Histogram<Label>({
-        ...labelled(definition),
-        ...(definition.buckets === undefined ? {} : { buckets: definition.buckets }),
-        registers: [registry],
-      }),
+  const histogram = <Label extends string = never>(
+    definition: HistogramDefinition<Label>,
+  ): Histogram<Label> =>
+    getOrCreate(
+      definition.name,
+      Histogram<Label>,
+      () =>
+        new Histogram<Label>({
+          ...labelled(definition),
+          ...(definition.buckets === undefined ? {} : { buckets: definition.buckets }),
+          registers: [registry],
+        }),
     );
   const gauge = <Label extends string = never>(definition: MetricDefinition<Label>): Gauge<Label> =>
-    getOrCreate(definition.name, Gauge<Label>, () =>
-      new Gauge<Label>({ ...labelled(definition), registers: [registry] }),
+    getOrCreate(
+      definition.name,
+      Gauge<Label>,
+      () => new Gauge<Label>({ ...labelled(definition), registers: [registry] }),
     );
 
   const httpLabels: readonly HttpLabel[] = ['method', 'route', 'status_code'];
@@ -122,7 +135,10 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceM
       });
     },
     get outboxLag() {
-      return gauge({ name: 'outbox_lag_events', help: 'Events in the event store not yet published to the bus' });
+      return gauge({
+        name: 'outbox_lag_events',
+        help: 'Events in the event store not yet published to the bus',
+      });
     },
     get consumerLag() {
       return gauge({
@@ -137,10 +153,16 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceM
   };
 }
 
-function labelled<Label extends string>(definition: MetricDefinition<Label>): {
+function labelled<Label extends string>(
+  definition: MetricDefinition<Label>,
+): {
   name: string;
   help: string;
   labelNames: Label[];
 } {
-  return { name: definition.name, help: definition.help, labelNames: [...(definition.labelNames ?? [])] };
+  return {
+    name: definition.name,
+    help: definition.help,
+    labelNames: [...(definition.labelNames ?? [])],
+  };
 }

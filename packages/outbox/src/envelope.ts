@@ -32,7 +32,9 @@ export function toOutgoingMessage(event: RecordedEvent, key: string): OutgoingMe
 
 export class InvalidEnvelopeError extends Error {
   constructor(message: IncomingMessage, reason: string) {
-    super(`Invalid integration event on ${message.topic}[${message.partition}]@${message.offset}: ${reason}`);
+    super(
+      `Invalid integration event on ${message.topic}[${message.partition}]@${message.offset}: ${reason}`,
+    );
     this.name = 'InvalidEnvelopeError';
   }
 }
@@ -45,6 +47,10 @@ export function parseEnvelope(message: IncomingMessage): IntegrationEnvelope {
     throw new InvalidEnvelopeError(message, 'not JSON');
   }
   const parsed = IntegrationEnvelope.safeParse(raw);
-  if (!parsed.success) throw new InvalidEnvelopeError(message, parsed.error.issues.map((issue) => issue.path.join('.')).join(', '));
+  if (!parsed.success)
+    throw new InvalidEnvelopeError(
+      message,
+      parsed.error.issues.map((issue) => issue.path.join('.')).join(', '),
+    );
   return parsed.data;
 }

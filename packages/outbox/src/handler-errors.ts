@@ -7,7 +7,20 @@ import type { Logger } from '@vop/observability';
  */
 export function logHandlerError(logger: Logger, consumer: string) {
   return (error: unknown, message: IncomingMessage, attempt: number): void => {
-    const failure = error instanceof Error ? { type: error.name, message: error.message, code: (error as { code?: unknown }).code } : { type: typeof error };
-    logger.warn({ consumer, topic: message.topic, partition: message.partition, offset: message.offset, attempt, failure }, 'consumer handler failed; redelivering');
+    const failure =
+      error instanceof Error
+        ? { type: error.name, message: error.message, code: (error as { code?: unknown }).code }
+        : { type: typeof error };
+    logger.warn(
+      {
+        consumer,
+        topic: message.topic,
+        partition: message.partition,
+        offset: message.offset,
+        attempt,
+        failure,
+      },
+      'consumer handler failed; redelivering',
+    );
   };
 }

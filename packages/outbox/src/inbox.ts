@@ -28,9 +28,14 @@ export interface IdempotentHandlerOptions {
  * Wraps a read-model update so each event is applied once: the event id is recorded in the same
  * transaction as the change, and a redelivered event finds its id and is skipped (a batch of one).
  */
-export function idempotentHandler(options: IdempotentHandlerOptions): (message: IncomingMessage) => Promise<void> {
+export function idempotentHandler(
+  options: IdempotentHandlerOptions,
+): (message: IncomingMessage) => Promise<void> {
   const { apply, ...common } = options;
-  const handleBatch = idempotentBatchHandler({ ...common, applyBatch: async ([envelope], tx) => envelope && apply(envelope, tx) });
+  const handleBatch = idempotentBatchHandler({
+    ...common,
+    applyBatch: async ([envelope], tx) => envelope && apply(envelope, tx),
+  });
   return (message) => handleBatch([message]);
 }
 
@@ -46,7 +51,9 @@ export interface IdempotentBatchHandlerOptions {
  * The batch form of idempotentHandler: one transaction records the ids of a whole delivered batch and
  * applies only the events whose ids were new, so a redelivered batch changes nothing twice.
  */
-export function idempotentBatchHandler(options: IdempotentBatchHandlerOptions): (messages: IncomingMessage[]) => Promise<void> {
+export function idempotentBatchHandler(
+  options: IdempotentBatchHandlerOptions,
+): (messages: IncomingMessage[]) => Promise<void> {
   const { sql, schema, consumer, applyBatch } = options;
   const record = `INSERT INTO ${schema}.processed_events (consumer, event_id)
                   SELECT $1, id::uuid FROM jsonb_array_elements_text($2::jsonb) AS ids(id)
@@ -54,10 +61,16 @@ export function idempotentBatchHandler(options: IdempotentBatchHandlerOptions): 
   return async (messages) => {
     const envelopes = uniqueById(messages.map(parseEnvelope));
     await sql.transaction(async (tx) => {
-      const { rows } = await tx.query<{ event_id: string }>(record, [consumer, JSON.stringify(envelopes.map((envelope) => envelope.eventId))]);
+      const { rows } = await tx.query<{ event_id: string }>(record, [
+        consumer,
+        JSON.stringify(envelopes.map((envelope) => envelope.eventId)),
+      ]);
       if (rows.length === 0) return;
       const fresh = new Set(rows.map((row) => row.event_id));
-      await applyBatch(envelopes.filter((envelope) => fresh.has(envelope.eventId)), tx);
+      await applyBatch(
+        envelopes.filter((envelope) => fresh.has(envelope.eventId)),
+        tx,
+      );
     });
   };
 }

@@ -33,6 +33,9 @@ export class Lease {
   }
 
   async release(): Promise<void> {
-    await this.sql.query(`DELETE FROM ${this.schema}.leases WHERE name = $1 AND holder = $2`, [this.name, this.holder]);
+    await this.sql.query(`DELETE FROM ${this.schema}.leases WHERE name = $1 AND holder = $2`, [
+      this.name,
+      this.holder,
+    ]);
   }
 }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
-import { createPgliteClient, createPostgresClient, EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import {
+  createPgliteClient,
+  createPostgresClient,
+  EventStore,
+  type SqlClient,
+  type SqlExecutor,
+} from '@vop/event-store';
 import { type Bus, createInProcessBus, createKafkaBus } from '@vop/messaging';
 import { createTestDatabase, eventually, requireEnv } from '@vop/testing';
 import { idempotentBatchHandler, idempotentHandler, migrateInbox } from './inbox.js';
@@ -30,12 +36,16 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
       const store = new EventStore(sql, { schema: 'outbox_test' });
       await store.migrate();
       await migrateInbox(sql, 'outbox_test');
-      await sql.query(`CREATE TABLE IF NOT EXISTS outbox_test.applied (model text, event_id uuid, times int NOT NULL, PRIMARY KEY (model, event_id))`);
+      await sql.query(
+        `CREATE TABLE IF NOT EXISTS outbox_test.applied (model text, event_id uuid, times int NOT NULL, PRIMARY KEY (model, event_id))`,
+      );
       await bus.ensureTopics([{ name: topic, partitions: 4 }]);
 
       const EVENTS = 60;
       for (let index = 0; index < EVENTS; index++) {
-        await store.append(`thing-${index % 7}`, [{ type: 'ThingHappened', data: { index } }], { expectedVersion: 'any' });
+        await store.append(`thing-${index % 7}`, [{ type: 'ThingHappened', data: { index } }], {
+          expectedVersion: 'any',
+        });
       }
 
       let deliveries = 0;
@@ -47,7 +57,12 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
         );
       };
       // model-a applies message by message, model-b in batches: both must apply each event once.
-      const perMessage = idempotentHandler({ sql, schema: 'outbox_test', consumer: 'model-a', apply: applyTo('model-a') });
+      const perMessage = idempotentHandler({
+        sql,
+        schema: 'outbox_test',
+        consumer: 'model-a',
+        apply: applyTo('model-a'),
+      });
       const subscriptionA = await bus.subscribe({
         groupId: `model-a-${suffix}`,
         topics: [topic],
@@ -74,7 +89,10 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
           await perBatch(messages);
         },
       });
-      cleanups.push(() => subscriptionA.close(), () => subscriptionB.close());
+      cleanups.push(
+        () => subscriptionA.close(),
+        () => subscriptionB.close(),
+      );
 
       const route = (event: { streamId: string }) => ({ topic, key: event.streamId });
       const crashing = new OutboxRelay({
@@ -90,14 +108,24 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
       await assert.rejects(crashing.runOnce(), SimulatedCrash);
       assert.equal((await store.loadCheckpoint(`relay-${suffix}`)).globalPosition, 0n);
 
-      const restarted = new OutboxRelay({ store, bus, name: `relay-${suffix}`, route, pollIntervalMs: 50 });
+      const restarted = new OutboxRelay({
+        store,
+        bus,
+        name: `relay-${suffix}`,
+        route,
+        pollIntervalMs: 50,
+      });
       await restarted.start();
       cleanups.push(() => restarted.stop());
 
       await eventually(
         async () => {
-          const { rows } = await sql.query<{ count: string }>(`SELECT count(*)::text AS count FROM outbox_test.applied`);
-          return Number(rows[0]?.count) === EVENTS * 2 && deliveries >= EVENTS * 4 ? true : undefined;
+          const { rows } = await sql.query<{ count: string }>(
+            `SELECT count(*)::text AS count FROM outbox_test.applied`,
+          );
+          return Number(rows[0]?.count) === EVENTS * 2 && deliveries >= EVENTS * 4
+            ? true
+            : undefined;
         },
         { timeoutMs: 60_000, intervalMs: 50, what: 'both read models and the re-publication' },
       );
@@ -110,7 +138,9 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
       ]);
       // Every event really was delivered twice to each model: the dedup, not luck, kept it at once.
       assert.ok(deliveries >= EVENTS * 4, `deliveries: ${deliveries}`);
-      await eventually(async () => ((await store.loadCheckpoint(`relay-${suffix}`)).globalPosition > 0n ? true : undefined));
+      await eventually(async () =>
+        (await store.loadCheckpoint(`relay-${suffix}`)).globalPosition > 0n ? true : undefined,
+      );
     });
   });
 }
@@ -118,12 +148,31 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
 relaySpec('PGlite and the in-process bus', async () => {
   const sql = await createPgliteClient({});
   const bus = createInProcessBus();
-  return { sql, bus, cleanup: async () => { await bus.close(); await sql.close(); } };
+  return {
+    sql,
+    bus,
+    cleanup: async () => {
+      await bus.close();
+      await sql.close();
+    },
+  };
 });
 
 relaySpec('PostgreSQL and Kafka', async () => {
   const database = await createTestDatabase('outbox');
   const sql = createPostgresClient({ connectionString: database.url, max: 4 });
-  const bus = createKafkaBus({ brokers: requireEnv('VOP_TEST_KAFKA_BROKERS').split(','), clientId: 'outbox-test', logLevel: 'error' });
-  return { sql, bus, cleanup: async () => { await bus.close(); await sql.close(); await database.drop(); } };
+  const bus = createKafkaBus({
+    brokers: requireEnv('VOP_TEST_KAFKA_BROKERS').split(','),
+    clientId: 'outbox-test',
+    logLevel: 'error',
+  });
+  return {
+    sql,
+    bus,
+    cleanup: async () => {
+      await bus.close();
+      await sql.close();
+      await database.drop();
+    },
+  };
 });

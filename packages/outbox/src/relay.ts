@@ -46,7 +46,13 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.lease = new Lease(options.store.sql, options.store.schema, `relay:${options.name}`, randomUUID(), options.leaseMs ?? 10_000);
+    this.lease = new Lease(
+      options.store.sql,
+      options.store.schema,
+      `relay:${options.name}`,
+      randomUUID(),
+      options.leaseMs ?? 10_000,
+    );
   }
 
   async start(): Promise<void> {

@@ -5,7 +5,9 @@
 export class SubjectKeyDestroyedError extends Error {
   constructor(readonly subjectId: string) {
     // The id stays off the message: messages reach logs and ids may be derived from personal data.
-    super('The key of this personal-data subject was destroyed; nothing more can be encrypted for it');
+    super(
+      'The key of this personal-data subject was destroyed; nothing more can be encrypted for it',
+    );
     this.name = 'SubjectKeyDestroyedError';
   }
 }

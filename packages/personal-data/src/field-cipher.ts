@@ -3,7 +3,14 @@ import type { SqlExecutor } from '@vop/event-store';
 import { TamperedValueError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
 import type { SubjectKeyState, SubjectKeyStore } from './subject-key-store.js';
-import { associatedData, formatValue, IV_BYTES, parseValue, TAG_BYTES, VALUE_PREFIX } from './value-format.js';
+import {
+  associatedData,
+  formatValue,
+  IV_BYTES,
+  parseValue,
+  TAG_BYTES,
+  VALUE_PREFIX,
+} from './value-format.js';
 
 const ALGORITHM = 'aes-256-gcm';
 
@@ -23,7 +30,8 @@ export class FieldCipher {
   /** Throws SubjectKeyDestroyedError when the subject was erased. */
   async encrypt(subjectId: string, plaintext: string, tx?: SqlExecutor): Promise<string> {
     assertValidSubjectId(subjectId);
-    if (typeof plaintext !== 'string') throw new TypeError('Only strings can be encrypted as personal data');
+    if (typeof plaintext !== 'string')
+      throw new TypeError('Only strings can be encrypted as personal data');
     const key = await this.keys.keyFor(subjectId, tx);
     return seal(subjectId, key, plaintext);
   }
@@ -45,11 +53,15 @@ export class FieldCipher {
   async decryptMany(values: readonly string[], tx?: SqlExecutor): Promise<(string | undefined)[]> {
     const parsed = values.map((value) => {
       const parts = parseValue(value);
-      if (parts === undefined && value.startsWith(`${VALUE_PREFIX}:`)) throw new TypeError('Malformed encrypted personal-data value');
+      if (parts === undefined && value.startsWith(`${VALUE_PREFIX}:`))
+        throw new TypeError('Malformed encrypted personal-data value');
       return parts;
     });
     const subjects = parsed.filter((parts) => parts !== undefined).map((parts) => parts.subjectId);
-    const keys = subjects.length === 0 ? new Map<string, SubjectKeyState>() : await this.keys.lookup(subjects, tx);
+    const keys =
+      subjects.length === 0
+        ? new Map<string, SubjectKeyState>()
+        : await this.keys.lookup(subjects, tx);
     return parsed.map((parts, index) => {
       if (parts === undefined) return values[index];
       const known = keys.get(parts.subjectId);
@@ -66,7 +78,12 @@ export class FieldCipher {
    * A copy of obj whose named fields (strings or string arrays) are encrypted under subjectId; null and
    * undefined fields are kept as they are. Already encrypted values are not encrypted twice.
    */
-  async encryptFields<T extends object, K extends keyof T>(obj: T, fields: readonly K[], subjectId: string, tx?: SqlExecutor): Promise<T> {
+  async encryptFields<T extends object, K extends keyof T>(
+    obj: T,
+    fields: readonly K[],
+    subjectId: string,
+    tx?: SqlExecutor,
+  ): Promise<T> {
     const copy: T = { ...obj };
     for (const field of fields) {
       const value: unknown = obj[field];
@@ -78,7 +95,9 @@ export class FieldCipher {
         for (const item of value) encrypted.push(await this.encryptOnce(subjectId, item, tx));
         copy[field] = encrypted as T[K];
       } else {
-        throw new TypeError(`Personal field ${String(field)} must be a string or an array of strings`);
+        throw new TypeError(
+          `Personal field ${String(field)} must be a string or an array of strings`,
+        );
       }
     }
     return copy;
@@ -89,7 +108,11 @@ export class FieldCipher {
    * array items are dropped (a fully shredded array is []). Values that are not `pd1:` values pass through
    * unchanged, so records written before encryption was introduced still read.
    */
-  async decryptFields<T extends object, K extends keyof T>(obj: T, fields: readonly K[], tx?: SqlExecutor): Promise<DecryptedFields<T, K>> {
+  async decryptFields<T extends object, K extends keyof T>(
+    obj: T,
+    fields: readonly K[],
+    tx?: SqlExecutor,
+  ): Promise<DecryptedFields<T, K>> {
     const encrypted: string[] = [];
     for (const field of fields) {
       const value: unknown = obj[field];
@@ -97,7 +120,9 @@ export class FieldCipher {
       else if (isStringArray(value)) encrypted.push(...value.filter(isEncrypted));
     }
     const decrypted = await this.decryptMany(encrypted, tx);
-    const plaintexts = new Map<string, string | undefined>(encrypted.map((value, index) => [value, decrypted[index]]));
+    const plaintexts = new Map<string, string | undefined>(
+      encrypted.map((value, index) => [value, decrypted[index]]),
+    );
     const copy = { ...obj } as Record<PropertyKey, unknown>;
     for (const field of fields) {
       const value: unknown = obj[field];

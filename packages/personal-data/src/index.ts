@@ -1,8 +1,18 @@
-export { SubjectKeyStore, SUBJECT_KEY_BYTES, type SubjectKeyStoreOptions, type SubjectKeyState } from './subject-key-store.js';
+export {
+  SubjectKeyStore,
+  SUBJECT_KEY_BYTES,
+  type SubjectKeyStoreOptions,
+  type SubjectKeyState,
+} from './subject-key-store.js';
 export { FieldCipher, isEncrypted, type DecryptedFields } from './field-cipher.js';
 export { dailySubject } from './daily-subject.js';
 export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';
-export { accountSubject, KEYSTORE_SCHEMA, TYPED_NAME_PREFIX, typedNameSubject } from './subjects.js';
+export {
+  accountSubject,
+  KEYSTORE_SCHEMA,
+  TYPED_NAME_PREFIX,
+  typedNameSubject,
+} from './subjects.js';
 export { accountEventProtector, type AccountEventProtector } from './account-event-protection.js';
 export { protectMatchedName, protectTypedName, revealMatchedName } from './verification-names.js';
 export { createPersonalData, type PersonalData } from './personal-data.js';

@@ -9,8 +9,16 @@ describe('personal data on PostgreSQL', () => {
   let otherSql: SqlClient;
   before(async () => {
     database = await createTestDatabase('vop_personal_data');
-    sql = createPostgresClient({ connectionString: database.url, max: 5, applicationName: 'personal-data-test' });
-    otherSql = createPostgresClient({ connectionString: database.url, max: 5, applicationName: 'personal-data-test-other' });
+    sql = createPostgresClient({
+      connectionString: database.url,
+      max: 5,
+      applicationName: 'personal-data-test',
+    });
+    otherSql = createPostgresClient({
+      connectionString: database.url,
+      max: 5,
+      applicationName: 'personal-data-test-other',
+    });
   });
   personalDataSpec({ client: () => sql, otherClient: () => otherSql });
   after(async () => {

@@ -49,7 +49,8 @@ export class SubjectKeyStore {
     private readonly sql: SqlClient,
     private readonly options: SubjectKeyStoreOptions,
   ) {
-    if (!SCHEMA_NAME.test(options.schema)) throw new TypeError('Invalid schema name for the subject key store');
+    if (!SCHEMA_NAME.test(options.schema))
+      throw new TypeError('Invalid schema name for the subject key store');
     this.table = `${options.schema}.subject_keys`;
     this.cacheTtlMs = options.cacheTtlMs ?? 5000;
     this.now = options.now ?? Date.now;
@@ -83,13 +84,17 @@ export class SubjectKeyStore {
 
     const executor = tx ?? this.sql;
     // Of concurrent creators exactly one insert wins; the others then read the winner's key.
-    await executor.query(`INSERT INTO ${this.table} (subject_id, key) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`, [
-      subjectId,
-      randomBytes(SUBJECT_KEY_BYTES),
-    ]);
-    const { rows } = await executor.query<KeyRow>(`SELECT subject_id, key FROM ${this.table} WHERE subject_id = $1`, [subjectId]);
+    await executor.query(
+      `INSERT INTO ${this.table} (subject_id, key) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`,
+      [subjectId, randomBytes(SUBJECT_KEY_BYTES)],
+    );
+    const { rows } = await executor.query<KeyRow>(
+      `SELECT subject_id, key FROM ${this.table} WHERE subject_id = $1`,
+      [subjectId],
+    );
     const row = rows[0];
-    if (row === undefined) throw new Error('The subject key row vanished right after it was written');
+    if (row === undefined)
+      throw new Error('The subject key row vanished right after it was written');
     const state = this.remember(row, tx === undefined);
     if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(subjectId);
     return state.key;
@@ -99,7 +104,10 @@ export class SubjectKeyStore {
    * What is known of each subject, without creating keys: subjects that never had a key are absent from the
    * map. One query for all subjects not in the cache.
    */
-  async lookup(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<Map<string, SubjectKeyState>> {
+  async lookup(
+    subjectIds: Iterable<string>,
+    tx?: SqlExecutor,
+  ): Promise<Map<string, SubjectKeyState>> {
     const found = new Map<string, SubjectKeyState>();
     const missing: string[] = [];
     for (const subjectId of new Set(subjectIds)) {
@@ -138,7 +146,8 @@ export class SubjectKeyStore {
    * `before` (the day is earlier than before's UTC day). Returns the subject ids destroyed by this call.
    */
   async destroyOlderThan(prefix: string, before: Date, tx?: SqlExecutor): Promise<string[]> {
-    if (prefix.includes(':')) throw new TypeError("A personal-data subject prefix must not contain ':'");
+    if (prefix.includes(':'))
+      throw new TypeError("A personal-data subject prefix must not contain ':'");
     if (Number.isNaN(before.getTime())) throw new RangeError('destroyOlderThan needs a valid date');
     const { rows } = await (tx ?? this.sql).query<{ subject_id: string }>(
       `UPDATE ${this.table} SET key = NULL, destroyed_at = now()
@@ -175,8 +184,10 @@ export class SubjectKeyStore {
       return { state: 'destroyed' };
     }
     const key = Buffer.from(row.key);
-    if (key.length !== SUBJECT_KEY_BYTES) throw new Error('A stored subject key has the wrong length');
-    if (committed) this.liveKeys.set(row.subject_id, { key, expiresAt: this.now() + this.cacheTtlMs });
+    if (key.length !== SUBJECT_KEY_BYTES)
+      throw new Error('A stored subject key has the wrong length');
+    if (committed)
+      this.liveKeys.set(row.subject_id, { key, expiresAt: this.now() + this.cacheTtlMs });
     return { state: 'live', key };
   }
 }

@@ -5,7 +5,8 @@ export const accountSubject = (accountId: string): string => `account-${accountI
 
 /** Typed payee names share one key per UTC day, destroyed when the day leaves the retention window. */
 export const TYPED_NAME_PREFIX = 'typed-';
-export const typedNameSubject = (requestedAt: Date): string => dailySubject(TYPED_NAME_PREFIX, requestedAt);
+export const typedNameSubject = (requestedAt: Date): string =>
+  dailySubject(TYPED_NAME_PREFIX, requestedAt);
 
 /** The schema holding the subject keys; every service that reads personal fields uses the same one. */
 export const KEYSTORE_SCHEMA = 'keystore';

@@ -13,7 +13,13 @@ export const TAG_BYTES = 16;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 export function formatValue(value: EncryptedValue): string {
-  return [VALUE_PREFIX, value.subjectId, encode(value.iv), encode(value.ciphertext), encode(value.tag)].join(':');
+  return [
+    VALUE_PREFIX,
+    value.subjectId,
+    encode(value.iv),
+    encode(value.ciphertext),
+    encode(value.tag),
+  ].join(':');
 }
 
 /** The parts of a `pd1:` value, or undefined when the string is not one. */
@@ -21,7 +27,13 @@ export function parseValue(value: unknown): EncryptedValue | undefined {
   if (typeof value !== 'string') return undefined;
   const parts = value.split(':');
   if (parts.length !== 5) return undefined;
-  const [prefix, subjectId, iv, ciphertext, tag] = parts as [string, string, string, string, string];
+  const [prefix, subjectId, iv, ciphertext, tag] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (prefix !== VALUE_PREFIX || subjectId.length === 0) return undefined;
   if (!BASE64URL.test(iv) || !BASE64URL.test(ciphertext) || !BASE64URL.test(tag)) return undefined;
   const parsed = { subjectId, iv: decode(iv), ciphertext: decode(ciphertext), tag: decode(tag) };

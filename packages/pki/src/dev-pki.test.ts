@@ -68,7 +68,12 @@ describe('ensureDevPki', () => {
 
   it('makes private key files readable by the owner only', async () => {
     const pki = await ensureDevPki(await freshDataDir());
-    for (const keyFile of [pki.serverKeyPath, pki.clientKeyPath, pki.adminKeyPath, path.join(pki.dir, 'ca-key.pem')]) {
+    for (const keyFile of [
+      pki.serverKeyPath,
+      pki.clientKeyPath,
+      pki.adminKeyPath,
+      path.join(pki.dir, 'ca-key.pem'),
+    ]) {
       assert.equal((await stat(keyFile)).mode & 0o777, 0o600, keyFile);
     }
   });
@@ -85,10 +90,18 @@ describe('ensureDevPki', () => {
 
   it('publishes exactly one set when several callers race', async () => {
     const dataDir = await freshDataDir();
-    const results = await Promise.all([ensureDevPki(dataDir), ensureDevPki(dataDir), ensureDevPki(dataDir)]);
+    const results = await Promise.all([
+      ensureDevPki(dataDir),
+      ensureDevPki(dataDir),
+      ensureDevPki(dataDir),
+    ]);
     assert.equal(results.filter((result) => result.created).length, 1);
     const ca = new NodeX509Certificate(await readFile(results[0]!.caPath));
-    for (const file of [results[0]!.serverCertPath, results[0]!.clientCertPath, results[0]!.adminCertPath]) {
+    for (const file of [
+      results[0]!.serverCertPath,
+      results[0]!.clientCertPath,
+      results[0]!.adminCertPath,
+    ]) {
       assert.equal(new NodeX509Certificate(await readFile(file)).verify(ca.publicKey), true, file);
     }
     assert.deepEqual(
@@ -117,7 +130,9 @@ describe('ensureDevPki', () => {
     assert.deepEqual(participant.subjectName.getField(ORGANIZATION_IDENTIFIER_OID), [
       DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
     ]);
-    assert.deepEqual(admin.subjectName.getField(ORGANIZATION_IDENTIFIER_OID), [DEV_ADMIN_ORGANIZATION_IDENTIFIER]);
+    assert.deepEqual(admin.subjectName.getField(ORGANIZATION_IDENTIFIER_OID), [
+      DEV_ADMIN_ORGANIZATION_IDENTIFIER,
+    ]);
     assert.deepEqual(admin.subjectName.getField('CN'), [DEV_ADMIN_COMMON_NAME]);
     assert.notEqual(DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER, DEV_ADMIN_ORGANIZATION_IDENTIFIER);
   });

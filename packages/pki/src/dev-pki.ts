@@ -39,7 +39,12 @@ const FILE_NAMES = {
 type FileRole = keyof typeof FILE_NAMES;
 type DevPkiContents = Record<FileRole, string>;
 
-const CERTIFICATE_ROLES: readonly FileRole[] = ['caPath', 'serverCertPath', 'clientCertPath', 'adminCertPath'];
+const CERTIFICATE_ROLES: readonly FileRole[] = [
+  'caPath',
+  'serverCertPath',
+  'clientCertPath',
+  'adminCertPath',
+];
 const KEY_FILE_MODE = 0o600;
 const CERTIFICATE_FILE_MODE = 0o644;
 /** Renewing a day early keeps a service started just before expiry from failing a few hours later. */
@@ -191,7 +196,10 @@ function describe(dir: string, created: boolean): DevPki {
 }
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+  return typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    typeof error.code === 'string'
     ? error.code
     : undefined;
 }

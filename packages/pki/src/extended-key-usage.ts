@@ -25,7 +25,9 @@ export function extendedKeyUsageOids(usage: CertificateUsage, overrides?: string
   return overrides.map((entry) => {
     const oid = KNOWN_USAGES[entry] ?? entry;
     if (!DOTTED_OID.test(oid)) {
-      throw new RangeError(`unknown extended key usage "${entry}": use a name such as clientAuth or a dotted OID`);
+      throw new RangeError(
+        `unknown extended key usage "${entry}": use a name such as clientAuth or a dotted OID`,
+      );
     }
     return oid;
   });

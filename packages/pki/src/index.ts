@@ -1,4 +1,9 @@
-export type { CertificateAuthorityOptions, CertificateUsage, IssueCertificateOptions, PemPair } from './types.js';
+export type {
+  CertificateAuthorityOptions,
+  CertificateUsage,
+  IssueCertificateOptions,
+  PemPair,
+} from './types.js';
 export { createCertificateAuthority } from './certificate-authority.js';
 export { issueCertificate } from './issue-certificate.js';
 export { ORGANIZATION_IDENTIFIER_OID } from './distinguished-name.js';

@@ -21,12 +21,18 @@ describe('issueCertificate', () => {
       organizationIdentifier: 'PSDDE-BAFIN-123456',
     });
     const cert = new x509.X509Certificate(issued.certPem);
-    assert.deepEqual(cert.subjectName.getField(ORGANIZATION_IDENTIFIER_OID), ['PSDDE-BAFIN-123456']);
+    assert.deepEqual(cert.subjectName.getField(ORGANIZATION_IDENTIFIER_OID), [
+      'PSDDE-BAFIN-123456',
+    ]);
     assert.deepEqual(cert.subjectName.getField('CN'), ['Example Bank']);
   });
 
   it('signs with the CA key and names the CA as issuer', async () => {
-    const issued = await issueCertificate(ca, { commonName: 'leaf', usage: 'server', dnsNames: ['vop.example'] });
+    const issued = await issueCertificate(ca, {
+      commonName: 'leaf',
+      usage: 'server',
+      dnsNames: ['vop.example'],
+    });
     const caCert = new NodeX509Certificate(ca.certPem);
     const leaf = new NodeX509Certificate(issued.certPem);
     assert.equal(leaf.checkIssued(caCert), true);
@@ -55,17 +61,22 @@ describe('issueCertificate', () => {
     const cert = new x509.X509Certificate(issued.certPem);
     assert.equal(cert.notBefore.getTime(), notBefore.getTime());
     assert.equal(cert.notAfter.getTime(), notAfter.getTime());
-    assert.deepEqual([...(cert.getExtension(x509.ExtendedKeyUsageExtension)?.usages ?? [])], [
-      x509.ExtendedKeyUsage.serverAuth,
-      x509.ExtendedKeyUsage.clientAuth,
-    ]);
+    assert.deepEqual(
+      [...(cert.getExtension(x509.ExtendedKeyUsageExtension)?.usages ?? [])],
+      [x509.ExtendedKeyUsage.serverAuth, x509.ExtendedKeyUsage.clientAuth],
+    );
   });
 
   it('rejects inputs that would produce a broken certificate', async () => {
     const invalidOptions: IssueCertificateOptions[] = [
       { commonName: 'x', usage: 'server', ipAddresses: ['localhost'] },
       { commonName: 'x', usage: 'client', extendedKeyUsages: ['anything'] },
-      { commonName: 'x', usage: 'client', notBefore: new Date(2030, 0, 1), notAfter: new Date(2029, 0, 1) },
+      {
+        commonName: 'x',
+        usage: 'client',
+        notBefore: new Date(2030, 0, 1),
+        notAfter: new Date(2029, 0, 1),
+      },
     ];
     for (const options of invalidOptions) {
       await assert.rejects(issueCertificate(ca, options), RangeError, JSON.stringify(options));
@@ -76,7 +87,10 @@ describe('issueCertificate', () => {
   it('refuses a CA key that does not belong to the CA certificate', async () => {
     const otherCa = await createCertificateAuthority({ commonName: 'Other CA' });
     await assert.rejects(
-      issueCertificate({ certPem: ca.certPem, keyPem: otherCa.keyPem }, { commonName: 'x', usage: 'client' }),
+      issueCertificate(
+        { certPem: ca.certPem, keyPem: otherCa.keyPem },
+        { commonName: 'x', usage: 'client' },
+      ),
       /does not match/,
     );
   });

@@ -1,14 +1,22 @@
 import { isIP } from 'node:net';
 import { extendedKeyUsageOids } from './extended-key-usage.js';
 import { subjectName } from './distinguished-name.js';
-import { exportPrivateKeyPem, generateKeyPair, importPrivateKeyPem, SIGNING_ALGORITHM } from './key-pair.js';
+import {
+  exportPrivateKeyPem,
+  generateKeyPair,
+  importPrivateKeyPem,
+  SIGNING_ALGORITHM,
+} from './key-pair.js';
 import type { IssueCertificateOptions, PemPair } from './types.js';
 import { LEAF_CERTIFICATE_VALID_DAYS, validityWindow } from './validity.js';
 import { encodeQcStatements, QC_STATEMENTS_OID } from './validation/qc-statements.js';
 import { x509 } from './x509.js';
 
 /** Issues an end-entity certificate with a fresh ECDSA P-256 key, signed by the given CA. */
-export async function issueCertificate(ca: PemPair, options: IssueCertificateOptions): Promise<PemPair> {
+export async function issueCertificate(
+  ca: PemPair,
+  options: IssueCertificateOptions,
+): Promise<PemPair> {
   const caCertificate = new x509.X509Certificate(ca.certPem);
   const caSigningKey = await importPrivateKeyPem(ca.keyPem);
   const keys = await generateKeyPair();
@@ -21,14 +29,21 @@ export async function issueCertificate(ca: PemPair, options: IssueCertificateOpt
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
     new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
-    new x509.ExtendedKeyUsageExtension(extendedKeyUsageOids(options.usage, options.extendedKeyUsages)),
+    new x509.ExtendedKeyUsageExtension(
+      extendedKeyUsageOids(options.usage, options.extendedKeyUsages),
+    ),
     await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     await x509.AuthorityKeyIdentifierExtension.create(caCertificate.publicKey),
   ];
   if (options.qcStatements !== undefined) {
-    extensions.push(new x509.Extension(QC_STATEMENTS_OID, false, encodeQcStatements(options.qcStatements)));
+    extensions.push(
+      new x509.Extension(QC_STATEMENTS_OID, false, encodeQcStatements(options.qcStatements)),
+    );
   }
-  const alternativeNames = subjectAlternativeNames(options.dnsNames ?? [], options.ipAddresses ?? []);
+  const alternativeNames = subjectAlternativeNames(
+    options.dnsNames ?? [],
+    options.ipAddresses ?? [],
+  );
   if (alternativeNames.length > 0) {
     extensions.push(new x509.SubjectAlternativeNameExtension(alternativeNames));
   }
@@ -47,7 +62,10 @@ export async function issueCertificate(ca: PemPair, options: IssueCertificateOpt
   if (!(await certificate.verify({ publicKey: caCertificate.publicKey, signatureOnly: true }))) {
     throw new Error('the CA private key does not match the CA certificate');
   }
-  return { certPem: certificate.toString('pem'), keyPem: await exportPrivateKeyPem(keys.privateKey) };
+  return {
+    certPem: certificate.toString('pem'),
+    keyPem: await exportPrivateKeyPem(keys.privateKey),
+  };
 }
 
 function subjectAlternativeNames(dnsNames: string[], ipAddresses: string[]): x509.JsonGeneralNames {

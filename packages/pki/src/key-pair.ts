@@ -16,7 +16,9 @@ export async function exportPrivateKeyPem(key: webcrypto.CryptoKey): Promise<str
 }
 
 export async function importPrivateKeyPem(pem: string): Promise<webcrypto.CryptoKey> {
-  const blocks = x509.PemConverter.decodeWithHeaders(pem).filter((block) => block.type === PRIVATE_KEY_TAG);
+  const blocks = x509.PemConverter.decodeWithHeaders(pem).filter(
+    (block) => block.type === PRIVATE_KEY_TAG,
+  );
   const block = blocks[0];
   if (block === undefined) {
     throw new Error('expected a PKCS#8 "PRIVATE KEY" PEM block');

@@ -93,7 +93,11 @@ describe('development certificates over mutual TLS 1.3', { timeout: 30_000 }, ()
     dataDir = await mkdtemp(path.join(tmpdir(), 'vop-pki-tls-'));
     const pki = await ensureDevPki(dataDir);
     const read = (file: string): Promise<string> => readFile(file, 'utf8');
-    material = { ca: await read(pki.caPath), cert: await read(pki.serverCertPath), key: await read(pki.serverKeyPath) };
+    material = {
+      ca: await read(pki.caPath),
+      cert: await read(pki.serverCertPath),
+      key: await read(pki.serverKeyPath),
+    };
     clientCert = await read(pki.clientCertPath);
     clientKey = await read(pki.clientKeyPath);
     running = await startMutualTlsServer(material);
@@ -105,7 +109,11 @@ describe('development certificates over mutual TLS 1.3', { timeout: 30_000 }, ()
   });
 
   it('completes the handshake with the participant certificate and shows the server its subject', async () => {
-    const peer = await get(running.port, '127.0.0.1', { ca: material.ca, cert: clientCert, key: clientKey });
+    const peer = await get(running.port, '127.0.0.1', {
+      ca: material.ca,
+      cert: clientCert,
+      key: clientKey,
+    });
     assert.deepEqual(peer, {
       authorized: true,
       commonName: 'vop-dev-participant',
@@ -114,7 +122,11 @@ describe('development certificates over mutual TLS 1.3', { timeout: 30_000 }, ()
   });
 
   it('presents a server certificate valid for localhost as well as 127.0.0.1', async () => {
-    const peer = await get(running.port, 'localhost', { ca: material.ca, cert: clientCert, key: clientKey });
+    const peer = await get(running.port, 'localhost', {
+      ca: material.ca,
+      cert: clientCert,
+      key: clientKey,
+    });
     assert.equal(peer.authorized, true);
   });
 
@@ -134,7 +146,10 @@ describe('development certificates over mutual TLS 1.3', { timeout: 30_000 }, ()
    * Asserts the server refused the client for the given reason before any request ran. A dedicated server per
    * attempt makes sure the refusal observed is this client's and not a late one from an earlier connection.
    */
-  async function assertRefused(credentials: ClientCredentials, serverReason: RegExp): Promise<void> {
+  async function assertRefused(
+    credentials: ClientCredentials,
+    serverReason: RegExp,
+  ): Promise<void> {
     const dedicated = await startMutualTlsServer(material);
     try {
       const refusal = once(dedicated.server, 'tlsClientError') as Promise<[Error, TLSSocket]>;

@@ -17,7 +17,9 @@ export function validityWindow(options: {
   defaultValidDays: number;
 }): ValidityWindow {
   const notBefore = options.notBefore ?? new Date(Date.now() - CLOCK_SKEW_ALLOWANCE_MS);
-  const notAfter = options.notAfter ?? new Date(notBefore.getTime() + options.defaultValidDays * MILLISECONDS_PER_DAY);
+  const notAfter =
+    options.notAfter ??
+    new Date(notBefore.getTime() + options.defaultValidDays * MILLISECONDS_PER_DAY);
   if (Number.isNaN(notBefore.getTime()) || Number.isNaN(notAfter.getTime())) {
     throw new RangeError('certificate validity dates must be valid dates');
   }

@@ -49,12 +49,15 @@ describe('requireEnv', () => {
 
   it('names the variable and how to provide it when it is missing', () => {
     delete process.env.VOP_REQUIRE_ENV_MISSING;
-    assert.throws(() => requireEnv('VOP_REQUIRE_ENV_MISSING'), (error: unknown) => {
-      assert.ok(error instanceof Error);
-      assert.match(error.message, /VOP_REQUIRE_ENV_MISSING is not set/);
-      assert.match(error.message, /pnpm test/);
-      assert.match(error.message, /infra\/local/);
-      return true;
-    });
+    assert.throws(
+      () => requireEnv('VOP_REQUIRE_ENV_MISSING'),
+      (error: unknown) => {
+        assert.ok(error instanceof Error);
+        assert.match(error.message, /VOP_REQUIRE_ENV_MISSING is not set/);
+        assert.match(error.message, /pnpm test/);
+        assert.match(error.message, /infra\/local/);
+        return true;
+      },
+    );
   });
 });

@@ -30,12 +30,19 @@ export async function createTestDatabase(prefix = 'vop_test'): Promise<TestDatab
 }
 
 function uniqueDatabaseName(prefix: string): string {
-  const safePrefix = prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 30);
+  const safePrefix = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 30);
   return `${safePrefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 }
 
 async function runAsAdmin(adminUrl: string, statement: string): Promise<void> {
-  const admin = createPostgresClient({ connectionString: adminUrl, max: 1, applicationName: 'vop-testing' });
+  const admin = createPostgresClient({
+    connectionString: adminUrl,
+    max: 1,
+    applicationName: 'vop-testing',
+  });
   try {
     await admin.query(statement);
   } finally {

@@ -26,8 +26,16 @@ export interface ServiceProcess {
 }
 
 /** Runs a built service entry point (`node <script>`) as its own process with the given environment. */
-export function startServiceProcess(name: string, script: string, env: Record<string, string>, args: string[] = []): ServiceProcess {
-  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServiceProcess(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): ServiceProcess {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-20_000);

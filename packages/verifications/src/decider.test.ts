@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { VerificationCompletedData, VerificationEvent, VerificationRequestedData } from '@vop/contracts';
+import type {
+  VerificationCompletedData,
+  VerificationEvent,
+  VerificationRequestedData,
+} from '@vop/contracts';
 import { deciderSpec } from '@vop/testing';
 import {
   decideVerification,
@@ -41,7 +45,10 @@ const { verificationId: _id, requestedAt: _at, ...fields } = request;
 
 describe('verification decider', () => {
   it('given nothing, when a verification is requested, then VerificationRequested carries the given id, time and participant', () => {
-    spec.given([]).when({ type: 'RequestVerification', verificationId, requestedAt, fields }).then([requested]);
+    spec
+      .given([])
+      .when({ type: 'RequestVerification', verificationId, requestedAt, fields })
+      .then([requested]);
   });
 
   it('given a requested verification, when it is requested again, then it is refused', () => {
@@ -66,11 +73,17 @@ describe('verification decider', () => {
   });
 
   it('given nothing, when a completion arrives, then it is refused (no request to answer)', () => {
-    spec.given([]).when({ type: 'CompleteVerification', completion }).thenThrows(VerificationNotPendingError);
+    spec
+      .given([])
+      .when({ type: 'CompleteVerification', completion })
+      .thenThrows(VerificationNotPendingError);
   });
 
   it('requestVerification takes its id and clock from the caller', () => {
-    const data = requestVerification(fields, { newId: () => verificationId, now: () => new Date(requestedAt) });
+    const data = requestVerification(fields, {
+      newId: () => verificationId,
+      now: () => new Date(requestedAt),
+    });
     assert.deepEqual(data, request);
   });
 });

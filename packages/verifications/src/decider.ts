@@ -8,15 +8,27 @@ import type {
 export type VerificationState =
   | { status: 'none' }
   | { status: 'requested'; request: VerificationRequestedData }
-  | { status: 'completed'; request: VerificationRequestedData; completion: VerificationCompletedData };
+  | {
+      status: 'completed';
+      request: VerificationRequestedData;
+      completion: VerificationCompletedData;
+    };
 
 export const initialVerificationState: VerificationState = { status: 'none' };
 
 /** What a caller asks for; the id and the time are given to the command, never made by the decider. */
-export type VerificationRequestFields = Omit<VerificationRequestedData, 'verificationId' | 'requestedAt'>;
+export type VerificationRequestFields = Omit<
+  VerificationRequestedData,
+  'verificationId' | 'requestedAt'
+>;
 
 export type VerificationCommand =
-  | { type: 'RequestVerification'; verificationId: string; requestedAt: string; fields: VerificationRequestFields }
+  | {
+      type: 'RequestVerification';
+      verificationId: string;
+      requestedAt: string;
+      fields: VerificationRequestFields;
+    }
   | { type: 'CompleteVerification'; completion: VerificationCompletedData };
 
 export class VerificationAlreadyRequestedError extends Error {
@@ -33,30 +45,48 @@ export class VerificationNotPendingError extends Error {
   }
 }
 
-export function decideVerification(command: VerificationCommand, state: VerificationState): VerificationEvent[] {
+export function decideVerification(
+  command: VerificationCommand,
+  state: VerificationState,
+): VerificationEvent[] {
   switch (command.type) {
     case 'RequestVerification': {
-      if (state.status !== 'none') throw new VerificationAlreadyRequestedError(command.verificationId);
-      const data = { ...command.fields, verificationId: command.verificationId, requestedAt: command.requestedAt };
+      if (state.status !== 'none')
+        throw new VerificationAlreadyRequestedError(command.verificationId);
+      const data = {
+        ...command.fields,
+        verificationId: command.verificationId,
+        requestedAt: command.requestedAt,
+      };
       return [{ type: 'VerificationRequested', data }];
     }
     case 'CompleteVerification': {
       const { completion } = command;
-      if (state.status !== 'requested' || state.request.verificationId !== completion.verificationId) {
+      if (
+        state.status !== 'requested' ||
+        state.request.verificationId !== completion.verificationId
+      ) {
         throw new VerificationNotPendingError(completion.verificationId);
       }
       // The family is the request's: a completion answers in the form the caller asked in.
-      return [{ type: 'VerificationCompleted', data: { ...completion, family: state.request.family } }];
+      return [
+        { type: 'VerificationCompleted', data: { ...completion, family: state.request.family } },
+      ];
     }
   }
 }
 
-export function evolveVerification(state: VerificationState, event: VerificationEvent): VerificationState {
+export function evolveVerification(
+  state: VerificationState,
+  event: VerificationEvent,
+): VerificationState {
   switch (event.type) {
     case 'VerificationRequested':
       return state.status === 'none' ? { status: 'requested', request: event.data } : state;
     case 'VerificationCompleted':
-      return state.status === 'requested' ? { ...state, status: 'completed', completion: event.data } : state;
+      return state.status === 'requested'
+        ? { ...state, status: 'completed', completion: event.data }
+        : state;
   }
 }
 
@@ -72,6 +102,7 @@ export function requestVerification(
     fields,
   } as const;
   const [requested] = decideVerification(command, initialVerificationState);
-  if (requested?.type !== 'VerificationRequested') throw new Error('RequestVerification decided no request');
+  if (requested?.type !== 'VerificationRequested')
+    throw new Error('RequestVerification decided no request');
   return requested.data;
 }

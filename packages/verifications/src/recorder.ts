@@ -23,11 +23,18 @@ export type RecordVerification = (request: VerificationRequest) => Promise<void>
  * packages/contracts/src/events/topics.ts for the topic and key); concurrent requests share one
  * transaction through the group commit.
  */
-export function verificationRecorder({ store, cipher, inline }: VerificationRecorderOptions): RecordVerification {
+export function verificationRecorder({
+  store,
+  cipher,
+  inline,
+}: VerificationRecorderOptions): RecordVerification {
   const commit = new GroupCommit<VerificationRequest>(async (plainRequests) => {
     // Outside the transaction, so the day's key is served from the key cache.
     const requests = await Promise.all(
-      plainRequests.map(async ({ data, metadata }) => ({ data: await protectTypedName(cipher, data), metadata })),
+      plainRequests.map(async ({ data, metadata }) => ({
+        data: await protectTypedName(cipher, data),
+        metadata,
+      })),
     );
     await store.sql.transaction(async (tx) => {
       await store.startStreams(

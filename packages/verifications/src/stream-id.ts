@@ -1,2 +1,3 @@
 /** The stream of one verification, in every store that records it (the requester's and matching's). */
-export const verificationStreamId = (verificationId: string): string => `verification-${verificationId}`;
+export const verificationStreamId = (verificationId: string): string =>
+  `verification-${verificationId}`;

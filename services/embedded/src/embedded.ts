@@ -35,13 +35,26 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const { config, logger } = options;
   await mkdir(config.VOP_DATA_DIR, { recursive: true });
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
-  const sql = await createPgliteClient(options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') });
+  const sql = await createPgliteClient(
+    options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
+  );
   const bus = createInProcessBus();
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
-  const [certPem, keyPem, caPem, adminCertPem] = await Promise.all([read(pki.serverCertPath), read(pki.serverKeyPath), read(pki.caPath), read(pki.adminCertPath)]);
+  const [certPem, keyPem, caPem, adminCertPem] = await Promise.all([
+    read(pki.serverCertPath),
+    read(pki.serverKeyPath),
+    read(pki.caPath),
+    read(pki.adminCertPath),
+  ]);
   // One registry for the one process: both services' metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
-  const matching = createMatchingService({ sql, bus, logger: logger.child({ component: 'matching' }), matcher: options.matcher ?? createNameMatcher(), metrics });
+  const matching = createMatchingService({
+    sql,
+    bus,
+    logger: logger.child({ component: 'matching' }),
+    matcher: options.matcher ?? createNameMatcher(),
+    metrics,
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -54,11 +67,21 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     // The families other services own run in this process, behind the same edge.
     serviceRouters: matching.routers,
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
-    clientCertificates: { trustAnchorsPem: caPem, admin: { fingerprints: [certificateFingerprint(adminCertPem)] } },
+    clientCertificates: {
+      trustAnchorsPem: caPem,
+      admin: { fingerprints: [certificateFingerprint(adminCertPem)] },
+    },
   });
   await matching.start();
   await gateway.start();
-  const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, certPem, keyPem, caPem });
+  const server = await startHttpsServer({
+    handler: gateway.app,
+    host: config.VOP_HOST,
+    port: config.VOP_PORT,
+    certPem,
+    keyPem,
+    caPem,
+  });
   return {
     url: server.url,
     pki,

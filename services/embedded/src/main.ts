@@ -16,7 +16,7 @@ process.stdout.write(
     `  server certificate: ${pki.serverCertPath}`,
     `  client certificate: ${pki.clientCertPath} (participant), ${pki.adminCertPath} (admin)`,
     '',
-    'Try it (account records are the bank\'s own data: the admin certificate writes them; participants verify):',
+    "Try it (account records are the bank's own data: the admin certificate writes them; participants verify):",
     `  curl --cacert ${pki.caPath} --cert ${pki.adminCertPath} --key ${pki.adminKeyPath} -H 'Content-Type: application/json' \\`,
     `    -d '{"iban":"DE89370400440532013000","name":"Erika Mustermann"}' ${url}/accounts`,
     `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,

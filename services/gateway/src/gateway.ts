@@ -10,7 +10,12 @@ import {
   type ServiceName,
 } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
-import { httpMetricsMiddleware, metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
+import {
+  httpMetricsMiddleware,
+  metricsEndpoint,
+  type Logger,
+  type ServiceMetrics,
+} from '@vop/observability';
 import { OutboxRelay, migrateInbox } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
@@ -23,7 +28,10 @@ import { AuditLog } from './audit/audit-log.js';
 import { auditWrites } from './audit/audit-writes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
-import { createTestAccountSweeper, type TestAccountRetention } from './accounts/test-account-sweeper.js';
+import {
+  createTestAccountSweeper,
+  type TestAccountRetention,
+} from './accounts/test-account-sweeper.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { bearerAuthentication } from './security/api-keys/bearer-authentication.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
@@ -92,16 +100,28 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       testPerHour: config.VOP_RATE_LIMIT_TEST_PER_HOUR,
       adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
     },
-    testAccounts: { retentionMs: config.VOP_TEST_ACCOUNT_RETENTION_MS, sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS },
+    testAccounts: {
+      retentionMs: config.VOP_TEST_ACCOUNT_RETENTION_MS,
+      sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS,
+    },
     typedNameRetentionMs: config.VOP_TYPED_NAME_RETENTION_MS,
-    ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
+    ...(config.VOP_PROFILE === 'development' &&
+      config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
   };
 }
 
-const DEFAULT_TEST_ACCOUNT_RETENTION: TestAccountRetention = { retentionMs: 24 * 60 * 60 * 1000, sweepIntervalMs: 60_000 };
+const DEFAULT_TEST_ACCOUNT_RETENTION: TestAccountRetention = {
+  retentionMs: 24 * 60 * 60 * 1000,
+  sweepIntervalMs: 60_000,
+};
 
 const DEFAULT_SECURITY: GatewaySecuritySettings = {
-  rateLimits: { environment: 'test', livePerMinute: { default: 6000 }, testPerHour: 100, adminPerMinute: 60 },
+  rateLimits: {
+    environment: 'test',
+    livePerMinute: { default: 6000 },
+    testPerHour: 100,
+    adminPerMinute: 60,
+  },
 };
 
 export interface Gateway {
@@ -120,7 +140,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const topics = topicNames(namespace);
   const topicSpecs = Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS }));
   const store = new EventStore(sql, { schema });
-  const waiters = new CompletionWaiters({ lookup: (ids) => findCompletedVerifications(sql, schema, ids) });
+  const waiters = new CompletionWaiters({
+    lookup: (ids) => findCompletedVerifications(sql, schema, ids),
+  });
   const relay = new OutboxRelay({
     store,
     bus,
@@ -137,14 +159,27 @@ export function createGateway(options: GatewayOptions): Gateway {
   const audit = new AuditLog(sql, schema);
   const testAccountSweeper =
     environment === 'test'
-      ? createTestAccountSweeper({ store, retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION, logger: logger.child({ component: 'test-account-retention' }) })
+      ? createTestAccountSweeper({
+          store,
+          retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION,
+          logger: logger.child({ component: 'test-account-retention' }),
+        })
       : undefined;
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
   const personalData = createPersonalData(sql);
   const clock = options.clock ?? (() => new Date());
   const newId = options.newId ?? randomUUID;
-  const accountWrites = { store, protect: accountEventProtector(personalData.cipher), clock, newId };
-  const typedNameRetention = new TypedNameRetention(personalData.keys, security.typedNameRetentionMs ?? DEFAULT_TYPED_NAME_RETENTION_MS, logger);
+  const accountWrites = {
+    store,
+    protect: accountEventProtector(personalData.cipher),
+    clock,
+    newId,
+  };
+  const typedNameRetention = new TypedNameRetention(
+    personalData.keys,
+    security.typedNameRetentionMs ?? DEFAULT_TYPED_NAME_RETENTION_MS,
+    logger,
+  );
 
   const app = createHttpApp({
     logger,
@@ -152,7 +187,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     beforeRoutes: [
       ...(options.metrics ? [httpMetricsMiddleware(options.metrics)] : []),
       ...(options.clientCertificates
-        ? [clientCertificateAuth({ ...options.clientCertificates, required: false, logger: logger.child({ component: 'mtls' }) }), requireCertificateByFamily]
+        ? [
+            clientCertificateAuth({
+              ...options.clientCertificates,
+              required: false,
+              logger: logger.child({ component: 'mtls' }),
+            }),
+            requireCertificateByFamily,
+          ]
         : []),
       bearerAuthentication({ keys: apiKeys, environment }),
       // Before authorization, so refused management attempts are audited too.
@@ -161,7 +203,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       rateLimits.middleware,
     ],
     forwarders: Object.entries(options.forwarding?.serviceUrls ?? {}).map(([owner, target]) =>
-      forwardToOwner({ owner: owner as ServiceName, target, secret: options.forwarding?.internalSecret ?? '', logger, now: clock }),
+      forwardToOwner({
+        owner: owner as ServiceName,
+        target,
+        secret: options.forwarding?.internalSecret ?? '',
+        logger,
+        now: clock,
+      }),
     ),
     routers: [
       opsRoutes({
@@ -170,9 +218,20 @@ export function createGateway(options: GatewayOptions): Gateway {
         isShuttingDown: () => shuttingDown,
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         detailed: {
-          report: () => detailedHealth({ version: SERVICE_VERSION, startedAt, store, bus, topics: topicSpecs, relayNames: [OUTBOX_RELAY_NAME] }),
+          report: () =>
+            detailedHealth({
+              version: SERVICE_VERSION,
+              startedAt,
+              store,
+              bus,
+              topics: topicSpecs,
+              relayNames: [OUTBOX_RELAY_NAME],
+            }),
         },
-        checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }, ...(options.extraReadinessChecks ?? [])],
+        checks: [
+          { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
+          ...(options.extraReadinessChecks ?? []),
+        ],
       }),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
@@ -187,7 +246,11 @@ export function createGateway(options: GatewayOptions): Gateway {
             insertPendingVerifications(
               tx,
               schema,
-              requests.map(({ verificationId, family, requestedAt }) => ({ id: verificationId, family, requestedAt })),
+              requests.map(({ verificationId, family, requestedAt }) => ({
+                id: verificationId,
+                family,
+                requestedAt,
+              })),
             ),
         }),
         waiters,
@@ -213,11 +276,26 @@ export function createGateway(options: GatewayOptions): Gateway {
       await personalData.keys.migrate();
       await rateLimits.migrate();
       if (security.developmentKeyDataDir !== undefined) {
-        const written = await ensureDevelopmentKey({ dataDir: security.developmentKeyDataDir, keys: apiKeys, audit });
+        const written = await ensureDevelopmentKey({
+          dataDir: security.developmentKeyDataDir,
+          keys: apiKeys,
+          audit,
+        });
         if (written) logger.info({ file: written }, 'development test API key written');
       }
       await bus.ensureTopics(topicSpecs);
-      subscriptions.push(...(await subscribeToCompletions({ bus, sql, schema, instanceId: options.instanceId, waiters, topic: topics.verificationCompleted, groupPrefix: namespace, logger })));
+      subscriptions.push(
+        ...(await subscribeToCompletions({
+          bus,
+          sql,
+          schema,
+          instanceId: options.instanceId,
+          waiters,
+          topic: topics.verificationCompleted,
+          groupPrefix: namespace,
+          logger,
+        })),
+      );
       await relay.start();
       testAccountSweeper?.start();
       typedNameRetention.start();

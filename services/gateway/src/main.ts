@@ -25,9 +25,15 @@ async function tlsMaterial(): Promise<TlsMaterial> {
   if (config.VOP_PROFILE === 'production') {
     const { VOP_TLS_CERT: certFile, VOP_TLS_KEY: keyFile, VOP_TLS_CA: caFile } = config;
     if (!certFile || !keyFile || !caFile) {
-      throw new ConfigError(['VOP_TLS_CERT, VOP_TLS_KEY, VOP_TLS_CA: all required in the production profile']);
+      throw new ConfigError([
+        'VOP_TLS_CERT, VOP_TLS_KEY, VOP_TLS_CA: all required in the production profile',
+      ]);
     }
-    const [certPem, keyPem, caPem] = await Promise.all([read(certFile), read(keyFile), read(caFile)]);
+    const [certPem, keyPem, caPem] = await Promise.all([
+      read(certFile),
+      read(keyFile),
+      read(caFile),
+    ]);
     return { certPem, keyPem, caPem, admin: { fingerprints: config.VOP_ADMIN_CERT_FINGERPRINTS } };
   }
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
@@ -37,7 +43,12 @@ async function tlsMaterial(): Promise<TlsMaterial> {
     read(config.VOP_TLS_CA ?? pki.caPath),
   ]);
   const devAdmin = certificateFingerprint(await read(pki.adminCertPath));
-  return { certPem, keyPem, caPem, admin: { fingerprints: [devAdmin, ...config.VOP_ADMIN_CERT_FINGERPRINTS] } };
+  return {
+    certPem,
+    keyPem,
+    caPem,
+    admin: { fingerprints: [devAdmin, ...config.VOP_ADMIN_CERT_FINGERPRINTS] },
+  };
 }
 
 /** Forwarding signs the principal: without the shared secret the owners could not trust it. */
@@ -49,8 +60,15 @@ function requireInternalSecret(settings: ServiceConfig): string {
 }
 
 const tls = await tlsMaterial();
-const sql = createPostgresClient({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, applicationName: `vop-gateway-${config.VOP_INSTANCE_ID}` });
-const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}` });
+const sql = createPostgresClient({
+  connectionString: databaseUrl,
+  max: config.DATABASE_POOL_MAX,
+  applicationName: `vop-gateway-${config.VOP_INSTANCE_ID}`,
+});
+const bus = createKafkaBus({
+  brokers: kafkaBrokers,
+  clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}`,
+});
 const gateway = createGateway({
   sql,
   bus,
@@ -62,12 +80,22 @@ const gateway = createGateway({
   metrics: createMetricsRegistry({ service: 'gateway' }),
   security: gatewaySecuritySettings(config),
   ...(Object.keys(config.VOP_SERVICE_URLS).length > 0 && {
-    forwarding: { serviceUrls: config.VOP_SERVICE_URLS, internalSecret: requireInternalSecret(config) },
+    forwarding: {
+      serviceUrls: config.VOP_SERVICE_URLS,
+      internalSecret: requireInternalSecret(config),
+    },
   }),
   clientCertificates: { trustAnchorsPem: tls.caPem, admin: tls.admin },
 });
 await gateway.start();
-const server = await startHttpsServer({ handler: gateway.app, host: config.VOP_HOST, port: config.VOP_PORT, certPem: tls.certPem, keyPem: tls.keyPem, caPem: tls.caPem });
+const server = await startHttpsServer({
+  handler: gateway.app,
+  host: config.VOP_HOST,
+  port: config.VOP_PORT,
+  certPem: tls.certPem,
+  keyPem: tls.keyPem,
+  caPem: tls.caPem,
+});
 logger.info({ url: server.url }, 'gateway listening');
 
 let stopping = false;

@@ -17,7 +17,10 @@ const sql = createPostgresClient({
   max: config.DATABASE_POOL_MAX,
   applicationName: `vop-matching-${config.VOP_INSTANCE_ID}`,
 });
-const bus = createKafkaBus({ brokers: kafkaBrokers, clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}` });
+const bus = createKafkaBus({
+  brokers: kafkaBrokers,
+  clientId: `${config.KAFKA_CLIENT_ID}-matching-${config.VOP_INSTANCE_ID}`,
+});
 const keySql = config.VOP_KEYSTORE_DATABASE_URL
   ? createPostgresClient({
       connectionString: config.VOP_KEYSTORE_DATABASE_URL,
@@ -35,7 +38,8 @@ const matching = createMatchingService({
   keySql,
 });
 let ready = false;
-if (config.VOP_INTERNAL_SECRET === undefined) logger.warn('VOP_INTERNAL_SECRET is not set: serving probes only');
+if (config.VOP_INTERNAL_SECRET === undefined)
+  logger.warn('VOP_INTERNAL_SECRET is not set: serving probes only');
 
 const app = createInternalApp({
   logger,
@@ -51,7 +55,11 @@ const app = createInternalApp({
 
 await matching.start();
 ready = true;
-const server = await startHttpServer({ handler: app, host: config.VOP_HOST, port: config.VOP_PORT });
+const server = await startHttpServer({
+  handler: app,
+  host: config.VOP_HOST,
+  port: config.VOP_PORT,
+});
 logger.info({ url: server.url }, 'matching ready');
 
 let stopping = false;

@@ -1,8 +1,19 @@
 import type { NameMatcher } from '@vop/name-matching';
-import { parseAccountEvent, routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import {
+  parseAccountEvent,
+  routeIntegrationEvent,
+  TOPIC_PARTITIONS,
+  topicNames,
+} from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox, parseEnvelope } from '@vop/outbox';
+import {
+  OutboxRelay,
+  idempotentBatchHandler,
+  logHandlerError,
+  migrateInbox,
+  parseEnvelope,
+} from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { Router } from 'express';
@@ -14,7 +25,11 @@ export const MATCHING_SCHEMA = 'matching';
 
 /** Outcomes by family, reasons by code, matcher time: labels never carry names or IBANs. */
 function recordDecision(metrics: ServiceMetrics): (decision: Decision) => void {
-  const reasons = metrics.counter({ name: 'verification_reasons_total', help: 'Matcher reason codes given with outcomes', labelNames: ['reason'] as const });
+  const reasons = metrics.counter({
+    name: 'verification_reasons_total',
+    help: 'Matcher reason codes given with outcomes',
+    labelNames: ['reason'] as const,
+  });
   return ({ family, outcome, reasons: codes, seconds }) => {
     metrics.verificationOutcomes.inc({ family, outcome });
     metrics.matchingDuration.observe(seconds);
@@ -76,7 +91,9 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       await migrateInbox(sql, schema);
       await migrateAccountProjection(sql, schema);
       await keys.migrate();
-      await bus.ensureTopics(Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      await bus.ensureTopics(
+        Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
+      );
       subscriptions.push(
         await bus.subscribe({
           groupId: `${namespace}matching-accounts`,
@@ -89,7 +106,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
             consumer: 'account-projection',
             applyBatch: async (envelopes, tx) => {
               for (const envelope of envelopes) {
-                await projectAccountEvent(tx, schema, parseAccountEvent(envelope.type, envelope.data), envelope.streamPosition ?? 1);
+                await projectAccountEvent(
+                  tx,
+                  schema,
+                  parseAccountEvent(envelope.type, envelope.data),
+                  envelope.streamPosition ?? 1,
+                );
               }
             },
           }),
@@ -101,7 +123,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           partitionsConsumedConcurrently: 8,
           batchHandler: async (messages) => {
             const prepared = await decider.prepare(messages.map(parseEnvelope));
-            await idempotentBatchHandler({ sql, schema, consumer: 'verification-decisions', applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx) })(messages);
+            await idempotentBatchHandler({
+              sql,
+              schema,
+              consumer: 'verification-decisions',
+              applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx),
+            })(messages);
           },
         }),
       );

@@ -17,16 +17,27 @@ interface ComposeFile {
   services: Record<string, ComposeService>;
 }
 
-const compose = parse(await readFile(path.join(repoRoot, 'docker-compose.yml'), 'utf8'), { merge: true }) as ComposeFile;
-const template = await readFile(path.join(repoRoot, 'infra/local/kafka/server.properties.template'), 'utf8');
+const compose = parse(await readFile(path.join(repoRoot, 'docker-compose.yml'), 'utf8'), {
+  merge: true,
+}) as ComposeFile;
+const template = await readFile(
+  path.join(repoRoot, 'infra/local/kafka/server.properties.template'),
+  'utf8',
+);
 
 /** Kafka settings as infra/local runs them, minus what is host-specific. */
 function localKafkaSettings(): Map<string, string> {
-  const hostSpecific = new Set(['log.dirs', 'listeners', 'advertised.listeners', 'controller.quorum.voters']);
+  const hostSpecific = new Set([
+    'log.dirs',
+    'listeners',
+    'advertised.listeners',
+    'controller.quorum.voters',
+  ]);
   const settings = new Map<string, string>();
   for (const line of template.split('\n')) {
     const match = /^([a-z0-9.]+)=(.*)$/.exec(line.trim());
-    if (match && !hostSpecific.has(match[1] as string)) settings.set(match[1] as string, match[2] as string);
+    if (match && !hostSpecific.has(match[1] as string))
+      settings.set(match[1] as string, match[2] as string);
   }
   return settings;
 }
@@ -46,8 +57,12 @@ describe('docker-compose.yml matches what the tests run', () => {
     const known = new Set(Object.keys(ServiceConfig.shape));
     for (const name of ['gateway', 'matching']) {
       const environment = compose.services[name]?.environment ?? {};
-      for (const key of Object.keys(environment)) assert.ok(known.has(key), `${name}: ${key} is not a configuration setting`);
-      assert.ok(environment.DATABASE_URL && environment.KAFKA_BROKERS, `${name} lacks DATABASE_URL or KAFKA_BROKERS`);
+      for (const key of Object.keys(environment))
+        assert.ok(known.has(key), `${name}: ${key} is not a configuration setting`);
+      assert.ok(
+        environment.DATABASE_URL && environment.KAFKA_BROKERS,
+        `${name} lacks DATABASE_URL or KAFKA_BROKERS`,
+      );
       assert.equal(ServiceConfig.safeParse(environment).success, true, name);
     }
   });
@@ -56,7 +71,18 @@ describe('docker-compose.yml matches what the tests run', () => {
     const environment = compose.services.kafka?.environment ?? {};
     const settings = localKafkaSettings();
     assert.ok(settings.size > 10);
-    const compared = ['process.roles', 'num.partitions', 'auto.create.topics.enable', 'offsets.topic.replication.factor', 'transaction.state.log.replication.factor', 'transaction.state.log.min.isr', 'group.initial.rebalance.delay.ms', 'controller.listener.names', 'inter.broker.listener.name', 'listener.security.protocol.map'];
+    const compared = [
+      'process.roles',
+      'num.partitions',
+      'auto.create.topics.enable',
+      'offsets.topic.replication.factor',
+      'transaction.state.log.replication.factor',
+      'transaction.state.log.min.isr',
+      'group.initial.rebalance.delay.ms',
+      'controller.listener.names',
+      'inter.broker.listener.name',
+      'listener.security.protocol.map',
+    ];
     for (const key of compared) {
       const envKey = `KAFKA_${key.toUpperCase().replace(/\./g, '_')}`;
       assert.equal(environment[envKey], settings.get(key), envKey);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER, principalHeaders } from '@vop/http';
 import { ensureDevPki } from '@vop/pki';
 import {
   createTestDatabase,
@@ -26,19 +27,23 @@ const gatewayMain = path.join(repoRoot, 'services/gateway/dist/main.js');
 const matchingMain = path.join(repoRoot, 'services/matching/dist/main.js');
 
 const ACCOUNTS = 100;
+const INTERNAL_SECRET = randomUUID() + randomUUID();
 const REQUESTS = 200;
 
-type Expected = { kind: 'scheme'; outcome: 'MTCH' | 'NMTC' | 'NOAP' } | { kind: 'request-result'; code: 'MATCH' | 'NO_MATCH' };
+type Expected =
+  | { kind: 'scheme'; outcome: 'MTCH' | 'NMTC' | 'NOAP' }
+  | { kind: 'request-result'; code: 'MATCH' | 'NO_MATCH' };
 
 describe('distributed run: two gateways, two matching instances, real Kafka and PostgreSQL', () => {
   const processes: ServiceProcess[] = [];
   const clients: HttpsClient[] = [];
-  /** Account records are the bank's own data: written with the admin certificate (design §4). */
+  /** Account records are the bank's own data: written with the admin certificate (docs/architecture.md). */
   const adminClients: HttpsClient[] = [];
   const databases: TestDatabase[] = [];
   let gatewayDb: SqlClient;
   let matchingDb: SqlClient;
   let dataDir: string;
+  const matchingUrls: string[] = [];
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
@@ -56,27 +61,53 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       LOG_LEVEL: 'warn',
       // 100 account writes from one address would sit exactly at the sandbox's 100 writes/hour.
       VOP_RATE_LIMIT_TEST_PER_HOUR: '10000',
+      VOP_INTERNAL_SECRET: INTERNAL_SECRET,
     };
     for (const id of ['m1', 'm2']) {
       const port = await freePort();
-      processes.push(startServiceProcess(`matching-${id}`, matchingMain, { ...common, DATABASE_URL: matchingDatabase.url, VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
+      matchingUrls.push(`http://127.0.0.1:${port}`);
+      processes.push(
+        startServiceProcess(`matching-${id}`, matchingMain, {
+          ...common,
+          DATABASE_URL: matchingDatabase.url,
+          VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
+          VOP_INSTANCE_ID: id,
+          VOP_PORT: String(port),
+        }),
+      );
     }
     const tls = {
       caPem: await readFile(pki.caPath, 'utf8'),
       certPem: await readFile(pki.clientCertPath, 'utf8'),
       keyPem: await readFile(pki.clientKeyPath, 'utf8'),
     };
-    const adminTls = { ...tls, certPem: await readFile(pki.adminCertPath, 'utf8'), keyPem: await readFile(pki.adminKeyPath, 'utf8') };
+    const adminTls = {
+      ...tls,
+      certPem: await readFile(pki.adminCertPath, 'utf8'),
+      keyPem: await readFile(pki.adminKeyPath, 'utf8'),
+    };
     for (const id of ['g1', 'g2']) {
       const port = await freePort();
-      processes.push(startServiceProcess(`gateway-${id}`, gatewayMain, { ...common, DATABASE_URL: gatewayDatabase.url, VOP_INSTANCE_ID: id, VOP_PORT: String(port) }));
+      const serviceUrls = JSON.stringify({ matching: matchingUrls[0] });
+      const gatewayEnv = {
+        ...common,
+        DATABASE_URL: gatewayDatabase.url,
+        VOP_INSTANCE_ID: id,
+        VOP_PORT: String(port),
+        VOP_SERVICE_URLS: serviceUrls,
+      };
+      processes.push(startServiceProcess(`gateway-${id}`, gatewayMain, gatewayEnv));
       const client = httpsClient({ baseUrl: `https://127.0.0.1:${port}`, ...tls });
       clients.push(client);
       adminClients.push(httpsClient({ baseUrl: `https://127.0.0.1:${port}`, ...adminTls }));
       await eventually(
         async () => {
-          for (const process of processes) if (process.child.exitCode !== null) throw new Error(`${process.name} exited:\n${process.output()}`);
-          return (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined;
+          for (const process of processes)
+            if (process.child.exitCode !== null)
+              throw new Error(`${process.name} exited:\n${process.output()}`);
+          return (await client.get('/readyz').catch(() => undefined))?.status === 200
+            ? true
+            : undefined;
         },
         { timeoutMs: 60_000, intervalMs: 200, what: `gateway ${id} ready` },
       );
@@ -94,14 +125,19 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
 
   it('answers 200 mixed requests across both gateways correctly, each once in every read model', async () => {
     const gateway = (index: number): HttpsClient => clients[index % 2] as HttpsClient;
-    const holders = Array.from({ length: ACCOUNTS }, (_, index) => ({ iban: germanIban(700_000 + index), name: `Holder Number ${index} Åström` }));
+    const holders = Array.from({ length: ACCOUNTS }, (_, index) => ({
+      iban: germanIban(700_000 + index),
+      name: `Holder Number ${index} Åström`,
+    }));
     for (const [index, holder] of holders.entries()) {
       const response = await (adminClients[index % 2] as HttpsClient).post('/accounts', holder);
       assert.equal(response.status, 201, response.text);
     }
     await eventually(
       async () => {
-        const { rows } = await matchingDb.query<{ count: string }>(`SELECT count(*)::text AS count FROM matching.accounts WHERE status = 'active'`);
+        const { rows } = await matchingDb.query<{ count: string }>(
+          `SELECT count(*)::text AS count FROM matching.accounts WHERE status = 'active'`,
+        );
         return Number(rows[0]?.count) === ACCOUNTS ? true : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 200, what: 'accounts in the matching projection' },
@@ -110,11 +146,36 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     const plan = Array.from({ length: REQUESTS }, (_, index) => {
       const holder = holders[index % ACCOUNTS] as (typeof holders)[number];
       switch (index % 5) {
-        case 0: return { body: schemeRequest(holder.name.toUpperCase(), holder.iban), expected: { kind: 'scheme', outcome: 'MTCH' } as Expected, holder };
-        case 1: return { body: schemeRequest('Someone Else Entirely', holder.iban), expected: { kind: 'scheme', outcome: 'NMTC' } as Expected, holder };
-        case 2: return { body: schemeRequest(holder.name, germanIban(900_000 + index)), expected: { kind: 'scheme', outcome: 'NOAP' } as Expected, holder };
-        case 3: return { body: { name: holder.name, iban: holder.iban }, expected: { kind: 'request-result', code: 'MATCH' } as Expected, holder };
-        default: return { body: { name: 'Wrong Person', iban: holder.iban }, expected: { kind: 'request-result', code: 'NO_MATCH' } as Expected, holder };
+        case 0:
+          return {
+            body: schemeRequest(holder.name.toUpperCase(), holder.iban),
+            expected: { kind: 'scheme', outcome: 'MTCH' } as Expected,
+            holder,
+          };
+        case 1:
+          return {
+            body: schemeRequest('Someone Else Entirely', holder.iban),
+            expected: { kind: 'scheme', outcome: 'NMTC' } as Expected,
+            holder,
+          };
+        case 2:
+          return {
+            body: schemeRequest(holder.name, germanIban(900_000 + index)),
+            expected: { kind: 'scheme', outcome: 'NOAP' } as Expected,
+            holder,
+          };
+        case 3:
+          return {
+            body: { name: holder.name, iban: holder.iban },
+            expected: { kind: 'request-result', code: 'MATCH' } as Expected,
+            holder,
+          };
+        default:
+          return {
+            body: { name: 'Wrong Person', iban: holder.iban },
+            expected: { kind: 'request-result', code: 'NO_MATCH' } as Expected,
+            holder,
+          };
       }
     });
 
@@ -128,8 +189,12 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
         const client = gateway(index);
         if (expected.kind === 'scheme') {
           const response = await client.post('/vop/verify', body);
-          const want = expected.outcome === 'MTCH' ? { partyNameMatch: 'MTCH', matchedName: holder.name } : { partyNameMatch: expected.outcome };
-          if (response.status !== 200 || JSON.stringify(response.body) !== JSON.stringify(want)) failures.push(`#${index}: ${response.status} ${response.text}`);
+          const want =
+            expected.outcome === 'MTCH'
+              ? { partyNameMatch: 'MTCH', matchedName: holder.name }
+              : { partyNameMatch: expected.outcome };
+          if (response.status !== 200 || JSON.stringify(response.body) !== JSON.stringify(want))
+            failures.push(`#${index}: ${response.status} ${response.text}`);
         } else {
           const receipt = await client.post('/verify', body);
           if (receipt.status !== 201) {
@@ -138,11 +203,15 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
           }
           requestIds.push(receipt.body.request_id);
           // Read it back through the other gateway: the result read model is shared.
-          const result = await eventually(async () => {
-            const response = await gateway(index + 1).get(`/verify/${receipt.body.request_id}`);
-            return response.status === 200 ? response : undefined;
-          }, { timeoutMs: 20_000, what: `result of #${index}` });
-          if (result.body.name_match_code !== expected.code) failures.push(`#${index}: ${result.text}`);
+          const result = await eventually(
+            async () => {
+              const response = await gateway(index + 1).get(`/verify/${receipt.body.request_id}`);
+              return response.status === 200 ? response : undefined;
+            },
+            { timeoutMs: 20_000, what: `result of #${index}` },
+          );
+          if (result.body.name_match_code !== expected.code)
+            failures.push(`#${index}: ${result.text}`);
         }
       }
     }
@@ -152,8 +221,13 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     const gatewayCounts = await gatewayDb.query<{ total: string; completed: string }>(
       `SELECT count(*)::text AS total, count(*) FILTER (WHERE status = 'COMPLETED')::text AS completed FROM gateway.verifications`,
     );
-    assert.deepEqual(gatewayCounts.rows[0], { total: String(REQUESTS + 0), completed: String(REQUESTS) });
-    const requested = await gatewayDb.query<{ count: string }>(`SELECT count(*)::text AS count FROM gateway.messages WHERE type = 'VerificationRequested'`);
+    assert.deepEqual(gatewayCounts.rows[0], {
+      total: String(REQUESTS + 0),
+      completed: String(REQUESTS),
+    });
+    const requested = await gatewayDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM gateway.messages WHERE type = 'VerificationRequested'`,
+    );
     assert.equal(requested.rows[0]?.count, String(REQUESTS));
     const resultsApplied = await gatewayDb.query<{ count: string }>(
       `SELECT count(*)::text AS count FROM gateway.processed_events WHERE consumer = 'verification-results'`,
@@ -168,8 +242,66 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       `SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'verification-decisions'`,
     );
     assert.equal(decisions.rows[0]?.count, String(REQUESTS));
-    const projected = await matchingDb.query<{ count: string }>(`SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'account-projection'`);
+    const projected = await matchingDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'account-projection'`,
+    );
     assert.equal(projected.rows[0]?.count, String(ACCOUNTS));
     assert.equal(requestIds.length, (REQUESTS * 2) / 5);
+  });
+
+  it('forwards a family the matching service owns to its internal listener, which trusts only the principal the edge signed', async () => {
+    const explain = { name: 'Jurgen Gross', holderNames: ['Jürgen Groß'] };
+    for (const admin of adminClients) {
+      const response = await admin.post('/v1/admin/matching/explain', explain);
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.body.outcome, 'MTCH');
+    }
+    const asParticipant = await (clients[0] as HttpsClient).post(
+      '/admin/matching/explain',
+      explain,
+    );
+    assert.equal(asParticipant.status, 403);
+    assert.equal(asParticipant.body.error, 'ACCESS_DENIED');
+    // An outside caller's own principal headers are replaced by the edge's, so they claim nothing.
+    const forgedAtEdge = await (clients[1] as HttpsClient).post(
+      '/admin/matching/explain',
+      explain,
+      {
+        headers: { [PRINCIPAL_HEADER]: 'e30', [PRINCIPAL_SIGNATURE_HEADER]: 'AAAA' },
+      },
+    );
+    assert.equal(forgedAtEdge.status, 403);
+
+    const internal = `${matchingUrls[0]}/admin/matching/explain`;
+    const post = (headers: Record<string, string>) =>
+      fetch(internal, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(explain),
+      });
+    const admin = {
+      kind: 'certificate',
+      participantId: 'ADMIN',
+      fingerprint: '00'.repeat(32),
+      admin: true,
+    } as const;
+    const unsigned = await post({});
+    assert.equal(unsigned.status, 401);
+    assert.equal(((await unsigned.json()) as { error: string }).error, 'UNAUTHORIZED');
+    const wrongSecret = await post(
+      principalHeaders(admin, 'not-the-deployment-secret-but-long-enough', new Date()),
+    );
+    assert.equal(wrongSecret.status, 401);
+    const signed = await post(principalHeaders(admin, INTERNAL_SECRET, new Date()));
+    assert.equal(signed.status, 200, 'the deployment secret is what the listener trusts');
+
+    const audited = await gatewayDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM gateway.audit_log WHERE operation = 'POST /admin/matching/explain'`,
+    );
+    assert.equal(
+      audited.rows[0]?.count,
+      String(adminClients.length + 2),
+      'every forwarded management write is audited at the edge',
+    );
   });
 });

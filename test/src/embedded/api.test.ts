@@ -19,20 +19,60 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
 
   /** Account events reach matching asynchronously: wait until a verification sees the account. */
   const awaitProjection = (name: string, iban: string) =>
-    eventually(async () => ((await embedded.client.post('/vop/verify', schemeRequest(name, iban))).body.partyNameMatch === 'NOAP' ? undefined : true), {
-      what: 'account projection',
-    });
+    eventually(
+      async () =>
+        (await embedded.client.post('/vop/verify', schemeRequest(name, iban))).body
+          .partyNameMatch === 'NOAP'
+          ? undefined
+          : true,
+      {
+        what: 'account projection',
+      },
+    );
 
-  async function createAccount(name: string, iban = freshIban(), extra: Record<string, unknown> = {}) {
+  async function createAccount(
+    name: string,
+    iban = freshIban(),
+    extra: Record<string, unknown> = {},
+  ) {
     const response = await embedded.admin.post('/accounts', { iban, name, ...extra });
     assert.equal(response.status, 201, response.text);
     return response.body as { id: string; iban: string };
   }
 
+  describe('a family the matching service owns, behind the same edge', () => {
+    const explain = { name: 'Jurgen Gross', holderNames: ['Jürgen Groß'], holderType: 'person' };
+
+    it('answers the admin certificate under every base path', async () => {
+      for (const path of ['/admin/matching/explain', '/v1/admin/matching/explain']) {
+        const response = await embedded.admin.post(path, explain);
+        assert.equal(response.status, 200, response.text);
+        assert.equal(response.body.outcome, 'MTCH');
+        assert.equal(response.body.matchedName, 'Jürgen Groß');
+        assert.ok(Array.isArray(response.body.reasons));
+      }
+    });
+
+    it('refuses a participant with 403 ACCESS_DENIED in the flat format, and bad input with 400 naming the field', async () => {
+      const denied = await embedded.client.post('/admin/matching/explain', explain);
+      assert.equal(denied.status, 403);
+      assert.equal(denied.body.error, 'ACCESS_DENIED');
+      const invalid = await embedded.admin.post('/admin/matching/explain', {
+        name: 'X',
+        holderNames: [],
+      });
+      assert.equal(invalid.status, 400);
+      assert.equal(invalid.body.field, 'holderNames');
+    });
+  });
+
   describe('account records', () => {
     it('given a valid body, POST /accounts answers 201 with the record', async () => {
       const iban = freshIban();
-      const response = await embedded.admin.post('/accounts', { iban: iban.replace(/(.{4})/g, '$1 ').trim(), name: 'Erika Mustermann' });
+      const response = await embedded.admin.post('/accounts', {
+        iban: iban.replace(/(.{4})/g, '$1 ').trim(),
+        name: 'Erika Mustermann',
+      });
       assert.equal(response.status, 201);
       assert.match(response.body.id, UUID);
       assert.equal(response.body.iban, iban);
@@ -65,11 +105,17 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       assert.equal(got.body.error.code, 'ACCOUNT_NOT_FOUND');
       assert.equal(typeof got.body.error.message, 'string');
       assert.equal((await embedded.admin.delete(`/api/accounts/${id}`)).status, 404);
-      assert.equal((await embedded.admin.put(`/api/accounts/${id}`, { iban: freshIban() })).status, 404);
+      assert.equal(
+        (await embedded.admin.put(`/api/accounts/${id}`, { iban: freshIban() })).status,
+        404,
+      );
     });
 
     it('refuses an invalid IBAN, a missing name and unknown fields with 400 INVALID_REQUEST naming the field', async () => {
-      const badIban = await embedded.admin.post('/accounts', { iban: 'DE00370400440532013000', name: 'A' });
+      const badIban = await embedded.admin.post('/accounts', {
+        iban: 'DE00370400440532013000',
+        name: 'A',
+      });
       assert.equal(badIban.status, 400);
       assert.equal(badIban.body.error.code, 'INVALID_REQUEST');
       assert.equal(badIban.body.error.details.field, 'iban');
@@ -77,7 +123,11 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       const missing = await embedded.admin.post('/accounts', { iban: freshIban() });
       assert.equal(missing.body.error.details.field, 'name');
       assert.equal(missing.body.error.details.reason, 'MISSING_FIELD');
-      const unknown = await embedded.admin.post('/accounts', { iban: freshIban(), name: 'A', nickname: 'x' });
+      const unknown = await embedded.admin.post('/accounts', {
+        iban: freshIban(),
+        name: 'A',
+        nickname: 'x',
+      });
       assert.equal(unknown.status, 400);
       assert.equal(unknown.body.error.details.field, 'nickname');
     });
@@ -88,7 +138,10 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       const second = await embedded.admin.post('/accounts', { iban, name: 'Second Holder' });
       assert.equal(second.status, 409);
       await embedded.admin.delete(`/api/accounts/${first.id}`);
-      assert.equal((await embedded.admin.post('/accounts', { iban, name: 'Second Holder' })).status, 201);
+      assert.equal(
+        (await embedded.admin.post('/accounts', { iban, name: 'Second Holder' })).status,
+        201,
+      );
     });
 
     it('an id that is not a UUID is simply not found', async () => {
@@ -100,7 +153,9 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
 
   describe('POST /vop/verify (scheme)', () => {
     async function verify(name: string | undefined, iban: string, path = '/vop/verify') {
-      return embedded.client.post(path, schemeRequest(name, iban), { headers: { 'x-request-id': '3b241101-e2bb-4255-8caf-4136c566a962' } });
+      return embedded.client.post(path, schemeRequest(name, iban), {
+        headers: { 'x-request-id': '3b241101-e2bb-4255-8caf-4136c566a962' },
+      });
     }
 
     it('the holder name answers MTCH with matchedName and the timing headers', async () => {
@@ -130,10 +185,13 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       const { id } = await createAccount('Closed Holder', iban);
       await awaitProjection('Closed Holder', iban);
       await embedded.admin.put(`/api/accounts/${id}`, { status: 'closed' });
-      const closed = await eventually(async () => {
-        const response = await verify('Closed Holder', iban);
-        return response.body.partyNameMatch === 'NOAP' ? response : undefined;
-      }, { what: 'closed account to answer NOAP' });
+      const closed = await eventually(
+        async () => {
+          const response = await verify('Closed Holder', iban);
+          return response.body.partyNameMatch === 'NOAP' ? response : undefined;
+        },
+        { what: 'closed account to answer NOAP' },
+      );
       assert.equal(closed.status, 200);
     });
 
@@ -142,7 +200,10 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       await createAccount('Base Path', iban);
       await awaitProjection('Base Path', iban);
       assert.equal((await verify('Base Path', iban, '/v1/vop/verify')).body.partyNameMatch, 'MTCH');
-      assert.equal((await verify('Base Path', iban, '/vop/api/v1/vop/verify')).body.partyNameMatch, 'MTCH');
+      assert.equal(
+        (await verify('Base Path', iban, '/vop/api/v1/vop/verify')).body.partyNameMatch,
+        'MTCH',
+      );
     });
 
     it('a missing name is VOP_004 MISSING_FIELD naming party.name, with the timing headers', async () => {
@@ -150,7 +211,10 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       assert.equal(response.status, 400);
       assert.equal(response.body.error.code, 'VOP_004');
       assert.equal(response.body.error.category, 'VALIDATION_ERROR');
-      assert.deepEqual(response.body.error.details, { field: 'party.name', reason: 'MISSING_FIELD' });
+      assert.deepEqual(response.body.error.details, {
+        field: 'party.name',
+        reason: 'MISSING_FIELD',
+      });
       assert.equal(response.body.metadata.originalRequest, '3b241101-e2bb-4255-8caf-4136c566a962');
       assert.ok(response.headers['x-response-timestamp']);
       assert.ok(response.headers['x-processing-time-ms']);
@@ -159,17 +223,29 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     it('an invalid IBAN is VOP_004 INVALID_IBAN naming partyAccount.iban', async () => {
       const response = await verify('A Name', 'DE89370400440532013001');
       assert.equal(response.status, 400);
-      assert.deepEqual(response.body.error.details, { field: 'partyAccount.iban', reason: 'INVALID_IBAN' });
+      assert.deepEqual(response.body.error.details, {
+        field: 'partyAccount.iban',
+        reason: 'INVALID_IBAN',
+      });
     });
 
     it('malformed JSON is 400, a non-JSON body 415, an oversized body 413, all in the scheme format', async () => {
-      const malformed = await embedded.client.request('POST', '/vop/verify', { rawBody: '{"party":', headers: { 'content-type': 'application/json' } });
+      const malformed = await embedded.client.request('POST', '/vop/verify', {
+        rawBody: '{"party":',
+        headers: { 'content-type': 'application/json' },
+      });
       assert.equal(malformed.status, 400);
       assert.equal(malformed.body.error.code, 'VOP_004');
-      const notJson = await embedded.client.request('POST', '/vop/verify', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      const notJson = await embedded.client.request('POST', '/vop/verify', {
+        rawBody: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
       assert.equal(notJson.status, 415);
       assert.equal(notJson.body.error.code, 'VOP_004');
-      const huge = await embedded.client.post('/vop/verify', { ...schemeRequest('x', freshIban()), unstructuredRemittanceInformation: ['y'.repeat(100_000)] });
+      const huge = await embedded.client.post('/vop/verify', {
+        ...schemeRequest('x', freshIban()),
+        unstructuredRemittanceInformation: ['y'.repeat(100_000)],
+      });
       assert.equal(huge.status, 413);
       assert.ok(huge.headers['x-processing-time-ms']);
     });
@@ -180,7 +256,10 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       const iban = freshIban();
       await createAccount('Katarzyna Wiśniewska', iban, { holderType: 'person' });
       await awaitProjection('Katarzyna Wiśniewska', iban);
-      const close = await embedded.client.post('/vop/verify', schemeRequest('Katarzyna Wisniewksa', iban));
+      const close = await embedded.client.post(
+        '/vop/verify',
+        schemeRequest('Katarzyna Wisniewksa', iban),
+      );
       assert.deepEqual(close.body, { partyNameMatch: 'CMTC', matchedName: 'Katarzyna Wiśniewska' });
       const receipt = await embedded.client.post('/verify', { name: 'Katarzyna Wisniewksa', iban });
       const result = await eventually(async () => {
@@ -194,34 +273,76 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
 
     it('a trading name on the account matches; a sister company with another legal form never does', async () => {
       const iban = freshIban();
-      await createAccount('Müller Logistik GmbH', iban, { holderType: 'organisation', alternateNames: ['Blitzkurier'] });
+      await createAccount('Müller Logistik GmbH', iban, {
+        holderType: 'organisation',
+        alternateNames: ['Blitzkurier'],
+      });
       await awaitProjection('Müller Logistik GmbH', iban);
-      assert.equal((await embedded.client.post('/vop/verify', schemeRequest('Blitzkurier', iban))).body.partyNameMatch, 'MTCH');
-      assert.equal((await embedded.client.post('/vop/verify', schemeRequest('Müller Logistik AG', iban))).body.partyNameMatch, 'NMTC');
+      assert.equal(
+        (await embedded.client.post('/vop/verify', schemeRequest('Blitzkurier', iban))).body
+          .partyNameMatch,
+        'MTCH',
+      );
+      assert.equal(
+        (await embedded.client.post('/vop/verify', schemeRequest('Müller Logistik AG', iban))).body
+          .partyNameMatch,
+        'NMTC',
+      );
     });
 
     it('party.identification is checked against the account identifiers (idMatch)', async () => {
       const iban = freshIban();
-      await createAccount('Acme Holding SE', iban, { holderType: 'organisation', identifiers: { lei: '5299000J2N45DDNE4Y28' } });
+      await createAccount('Acme Holding SE', iban, {
+        holderType: 'organisation',
+        identifiers: { lei: '5299000J2N45DDNE4Y28' },
+      });
       await awaitProjection('Acme Holding SE', iban);
-      const same = await embedded.client.post('/vop/verify', schemeRequest('Acme Holding SE', iban, { identification: { lei: '5299000J2N45DDNE4Y28' } }));
-      assert.deepEqual(same.body, { partyNameMatch: 'MTCH', matchedName: 'Acme Holding SE', idMatch: 'MTCH' });
-      const other = await embedded.client.post('/vop/verify', schemeRequest('Acme Holding SE', iban, { identification: { lei: '529900T8BM49AURSDO55' } }));
+      const same = await embedded.client.post(
+        '/vop/verify',
+        schemeRequest('Acme Holding SE', iban, { identification: { lei: '5299000J2N45DDNE4Y28' } }),
+      );
+      assert.deepEqual(same.body, {
+        partyNameMatch: 'MTCH',
+        matchedName: 'Acme Holding SE',
+        idMatch: 'MTCH',
+      });
+      const other = await embedded.client.post(
+        '/vop/verify',
+        schemeRequest('Acme Holding SE', iban, { identification: { lei: '529900T8BM49AURSDO55' } }),
+      );
       assert.equal(other.body.idMatch, 'NMTC');
     });
 
     it('the EPC path answers by identification alone, and discloses the name only on CMTC', async () => {
       const iban = freshIban();
-      await createAccount('Bäckerei Schmidt GmbH', iban, { holderType: 'organisation', identifiers: { lei: '5299000J2N45DDNE4Y28' } });
+      await createAccount('Bäckerei Schmidt GmbH', iban, {
+        holderType: 'organisation',
+        identifiers: { lei: '5299000J2N45DDNE4Y28' },
+      });
       await awaitProjection('Bäckerei Schmidt GmbH', iban);
-      const epc = (party: Record<string, unknown>) => ({ ...schemeRequest(undefined, iban), party });
-      const byId = await embedded.client.post('/vop/v1/payee-verifications', epc({ identification: { lei: '5299000J2N45DDNE4Y28' } }));
+      const epc = (party: Record<string, unknown>) => ({
+        ...schemeRequest(undefined, iban),
+        party,
+      });
+      const byId = await embedded.client.post(
+        '/vop/v1/payee-verifications',
+        epc({ identification: { lei: '5299000J2N45DDNE4Y28' } }),
+      );
       assert.equal(byId.status, 200, byId.text);
       assert.deepEqual(byId.body, { partyIdMatch: 'MTCH' });
-      const exact = await embedded.client.post('/vop/v1/payee-verifications', epc({ name: 'Bäckerei Schmidt GmbH' }));
+      const exact = await embedded.client.post(
+        '/vop/v1/payee-verifications',
+        epc({ name: 'Bäckerei Schmidt GmbH' }),
+      );
       assert.deepEqual(exact.body, { partyNameMatch: 'MTCH' });
-      const close = await embedded.client.post('/vop/v1/payee-verifications', epc({ name: 'Bäckerei Schmidt' }));
-      assert.deepEqual(close.body, { partyNameMatch: 'CMTC', matchedName: 'Bäckerei Schmidt GmbH' });
+      const close = await embedded.client.post(
+        '/vop/v1/payee-verifications',
+        epc({ name: 'Bäckerei Schmidt' }),
+      );
+      assert.deepEqual(close.body, {
+        partyNameMatch: 'CMTC',
+        matchedName: 'Bäckerei Schmidt GmbH',
+      });
       const neither = await embedded.client.post('/vop/v1/payee-verifications', epc({}));
       assert.equal(neither.status, 400);
       assert.equal(neither.body.error.code, 'VOP_004');
@@ -238,10 +359,13 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       assert.equal(receipt.status, 201);
       assert.match(receipt.body.request_id, UUID);
       assert.equal(typeof receipt.body.message, 'string');
-      const result = await eventually(async () => {
-        const response = await embedded.client.get(`/verify/${receipt.body.request_id}`);
-        return response.status === 200 ? response : undefined;
-      }, { what: 'verification result' });
+      const result = await eventually(
+        async () => {
+          const response = await embedded.client.get(`/verify/${receipt.body.request_id}`);
+          return response.status === 200 ? response : undefined;
+        },
+        { what: 'verification result' },
+      );
       assert.equal(result.body.request_id, receipt.body.request_id);
       assert.match(result.body.response_id, UUID);
       assert.equal(result.body.name_match_code, 'MATCH');
@@ -263,7 +387,11 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     it('a missing iban is 400 MISSING_FIELD with field', async () => {
       const response = await embedded.client.post('/verify', { name: 'A' });
       assert.equal(response.status, 400);
-      assert.deepEqual(response.body, { error: 'MISSING_FIELD', message: 'Missing required field: iban', field: 'iban' });
+      assert.deepEqual(response.body, {
+        error: 'MISSING_FIELD',
+        message: 'Missing required field: iban',
+        field: 'iban',
+      });
     });
   });
 
@@ -276,7 +404,10 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     assert.equal(response.status, 200);
     assert.match(response.text, /http_requests_total\{[^}]*route="\/vop\/verify"[^}]*\}/);
     assert.match(response.text, /http_requests_total\{[^}]*route="\/api\/accounts\/:id"[^}]*\}/);
-    assert.match(response.text, /verification_outcomes_total\{[^}]*family="scheme"[^}]*outcome="MTCH"[^}]*\} [1-9]/);
+    assert.match(
+      response.text,
+      /verification_outcomes_total\{[^}]*family="scheme"[^}]*outcome="MTCH"[^}]*\} [1-9]/,
+    );
     assert.equal(response.text.includes(id), false);
     assert.equal(response.text.includes(iban), false);
     assert.equal(response.text.includes('Metric Holder'), false);

@@ -9,7 +9,11 @@ import { httpsClient, type HttpsClient } from '@vop/testing';
 
 export const BICS = { partyAgent: 'COBADEFFXXX', requestingAgent: 'DEUTDEFFXXX' };
 
-export function schemeRequest(name: string | undefined, iban: string, extra: Record<string, unknown> = {}) {
+export function schemeRequest(
+  name: string | undefined,
+  iban: string,
+  extra: Record<string, unknown> = {},
+) {
   return {
     party: { ...(name !== undefined && { name }), ...extra },
     partyAccount: { iban },
@@ -19,16 +23,28 @@ export function schemeRequest(name: string | undefined, iban: string, extra: Rec
 }
 
 /** The development CA and the participant certificate, as a client presents them over mutual TLS. */
-export async function participantTls(pki: DevPki): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+export async function participantTls(
+  pki: DevPki,
+): Promise<{ caPem: string; certPem: string; keyPem: string }> {
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
-  const [caPem, certPem, keyPem] = await Promise.all([read(pki.caPath), read(pki.clientCertPath), read(pki.clientKeyPath)]);
+  const [caPem, certPem, keyPem] = await Promise.all([
+    read(pki.caPath),
+    read(pki.clientCertPath),
+    read(pki.clientKeyPath),
+  ]);
   return { caPem, certPem, keyPem };
 }
 
-/** The development CA and the admin certificate: account records are the bank's own data (design §4). */
-export async function adminTls(pki: DevPki): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+/** The development CA and the admin certificate: account records are the bank's own data (docs/architecture.md). */
+export async function adminTls(
+  pki: DevPki,
+): Promise<{ caPem: string; certPem: string; keyPem: string }> {
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
-  const [caPem, certPem, keyPem] = await Promise.all([read(pki.caPath), read(pki.adminCertPath), read(pki.adminKeyPath)]);
+  const [caPem, certPem, keyPem] = await Promise.all([
+    read(pki.caPath),
+    read(pki.adminCertPath),
+    read(pki.adminKeyPath),
+  ]);
   return { caPem, certPem, keyPem };
 }
 
@@ -43,10 +59,21 @@ export interface RunningEmbedded {
 }
 
 /** The embedded service on a free port, with a data folder of its own. */
-export async function runEmbedded(options: { dataDir?: string; inMemory?: boolean; env?: Record<string, string> } = {}): Promise<RunningEmbedded> {
+export async function runEmbedded(
+  options: { dataDir?: string; inMemory?: boolean; env?: Record<string, string> } = {},
+): Promise<RunningEmbedded> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'vop-embedded-')));
-  const config = loadConfig({ VOP_DATA_DIR: dataDir, VOP_PORT: '0', LOG_LEVEL: 'silent', ...options.env });
-  const service = await startEmbedded({ config, logger: createLogger({ service: 'test', level: 'silent' }), inMemory: options.inMemory ?? true });
+  const config = loadConfig({
+    VOP_DATA_DIR: dataDir,
+    VOP_PORT: '0',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const service = await startEmbedded({
+    config,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+    inMemory: options.inMemory ?? true,
+  });
   const client = httpsClient({ baseUrl: service.url, ...(await participantTls(service.pki)) });
   const admin = httpsClient({ baseUrl: service.url, ...(await adminTls(service.pki)) });
   return {

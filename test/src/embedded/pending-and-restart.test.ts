@@ -46,7 +46,10 @@ describe('a gateway whose matching service does not answer', () => {
       assert.equal(pending.headers['retry-after'], '1');
       assert.deepEqual(pending.body, { request_id: receipt.body.request_id, status: 'PENDING' });
 
-      const timedOut = await client.post('/vop/verify', schemeRequest('Nobody Answers', germanIban(2)));
+      const timedOut = await client.post(
+        '/vop/verify',
+        schemeRequest('Nobody Answers', germanIban(2)),
+      );
       assert.equal(timedOut.status, 504);
       assert.equal(timedOut.body.error.code, 'VOP_003');
       assert.ok(timedOut.headers['x-processing-time-ms']);
@@ -69,7 +72,11 @@ describe('embedded persistence', () => {
     const created = await first.admin.post('/accounts', { iban, name: 'Persistent Holder' });
     assert.equal(created.status, 201);
     const receipt = await first.client.post('/verify', { name: 'Persistent Holder', iban });
-    await eventually(async () => ((await first.client.get(`/verify/${receipt.body.request_id}`)).status === 200 ? true : undefined));
+    await eventually(async () =>
+      (await first.client.get(`/verify/${receipt.body.request_id}`)).status === 200
+        ? true
+        : undefined,
+    );
     await first.stop({ keepData: true });
 
     const second = await runEmbedded({ dataDir: first.dataDir, inMemory: false });
@@ -78,7 +85,10 @@ describe('embedded persistence', () => {
       const result = await second.client.get(`/verify/${receipt.body.request_id}`);
       assert.equal(result.status, 200);
       assert.equal(result.body.name_match_code, 'MATCH');
-      const verified = await second.client.post('/vop/verify', schemeRequest('Persistent Holder', iban));
+      const verified = await second.client.post(
+        '/vop/verify',
+        schemeRequest('Persistent Holder', iban),
+      );
       assert.equal(verified.body.partyNameMatch, 'MTCH');
       assert.equal(second.service.pki.created, false);
     } finally {

@@ -18,9 +18,15 @@ describe('authorization over mutual TLS', () => {
 
   before(async () => {
     embedded = await runEmbedded();
-    anonymous = httpsClient({ baseUrl: embedded.service.url, caPem: await readFile(embedded.service.pki.caPath, 'utf8') });
+    anonymous = httpsClient({
+      baseUrl: embedded.service.url,
+      caPem: await readFile(embedded.service.pki.caPath, 'utf8'),
+    });
     const issue = async (scopes: string[]): Promise<string> => {
-      const issued = await embedded.admin.post('/admin/api-keys', { participantId: 'PSDDE-BAFIN-123456', scopes });
+      const issued = await embedded.admin.post('/admin/api-keys', {
+        participantId: 'PSDDE-BAFIN-123456',
+        scopes,
+      });
       assert.equal(issued.status, 201, issued.text);
       return issued.body.secret as string;
     };
@@ -42,7 +48,10 @@ describe('authorization over mutual TLS', () => {
       assert.equal(nested.status, 401);
       assert.equal(nested.body.error.code, 'UNAUTHORIZED');
 
-      const created = await anonymous.post('/accounts', { iban: freshIban(), name: 'Nobody Allowed' });
+      const created = await anonymous.post('/accounts', {
+        iban: freshIban(),
+        name: 'Nobody Allowed',
+      });
       assert.equal(created.status, 401);
       assert.equal(created.body.error.code, 'UNAUTHORIZED');
 
@@ -58,14 +67,23 @@ describe('authorization over mutual TLS', () => {
     });
 
     it('accepts a verify key without a certificate on the /verify and /api families', async () => {
-      assert.equal((await anonymous.get(`/verify/${randomUUID()}`, { headers: bearer(verifyKey) })).status, 404);
-      assert.equal((await anonymous.get(`/api/verify/${randomUUID()}`, { headers: bearer(verifyKey) })).status, 404);
+      assert.equal(
+        (await anonymous.get(`/verify/${randomUUID()}`, { headers: bearer(verifyKey) })).status,
+        404,
+      );
+      assert.equal(
+        (await anonymous.get(`/api/verify/${randomUUID()}`, { headers: bearer(verifyKey) })).status,
+        404,
+      );
     });
   });
 
-  describe('account records are the bank\'s own data', () => {
+  describe("account records are the bank's own data", () => {
     it('refuses the participant certificate with 403 ACCESS_DENIED (nested) on every account-record path', async () => {
-      const { body } = await embedded.admin.post('/accounts', { iban: freshIban(), name: 'Guarded Holder' });
+      const { body } = await embedded.admin.post('/accounts', {
+        iban: freshIban(),
+        name: 'Guarded Holder',
+      });
       const id = body.id as string;
       const attempts = [
         await embedded.client.post('/accounts', { iban: freshIban(), name: 'Intruding Holder' }),
@@ -83,26 +101,58 @@ describe('authorization over mutual TLS', () => {
     });
 
     it('refuses a verify-only key with 403 and lets a key with the accounts scope read, update and delete', async () => {
-      const { body } = await embedded.admin.post('/accounts', { iban: freshIban(), name: 'Keyed Holder' });
+      const { body } = await embedded.admin.post('/accounts', {
+        iban: freshIban(),
+        name: 'Keyed Holder',
+      });
       const id = body.id as string;
 
-      const denied = await anonymous.put(`/api/accounts/${id}`, { status: 'closed' }, { headers: bearer(verifyKey) });
+      const denied = await anonymous.put(
+        `/api/accounts/${id}`,
+        { status: 'closed' },
+        { headers: bearer(verifyKey) },
+      );
       assert.equal(denied.status, 403);
       assert.equal(denied.body.error.code, 'ACCESS_DENIED');
 
-      assert.equal((await anonymous.get(`/api/accounts/${id}`, { headers: bearer(accountsKey) })).status, 200);
-      assert.equal((await anonymous.put(`/api/accounts/${id}`, { status: 'blocked' }, { headers: bearer(accountsKey) })).status, 200);
-      assert.equal((await anonymous.delete(`/api/accounts/${id}`, { headers: bearer(accountsKey) })).status, 204);
+      assert.equal(
+        (await anonymous.get(`/api/accounts/${id}`, { headers: bearer(accountsKey) })).status,
+        200,
+      );
+      assert.equal(
+        (
+          await anonymous.put(
+            `/api/accounts/${id}`,
+            { status: 'blocked' },
+            { headers: bearer(accountsKey) },
+          )
+        ).status,
+        200,
+      );
+      assert.equal(
+        (await anonymous.delete(`/api/accounts/${id}`, { headers: bearer(accountsKey) })).status,
+        204,
+      );
       assert.equal((await embedded.admin.get(`/api/accounts/${id}`)).status, 404);
     });
 
     it('lets the participant certificate verify what the admin wrote', async () => {
       const iban = freshIban();
-      assert.equal((await embedded.admin.post('/accounts', { iban, name: 'Verified Holder' })).status, 201);
+      assert.equal(
+        (await embedded.admin.post('/accounts', { iban, name: 'Verified Holder' })).status,
+        201,
+      );
       // The matching projection catches up asynchronously; until then the answer is NOAP.
-      await eventually(async () => ((await embedded.client.post('/vop/verify', schemeRequest('Verified Holder', iban))).body.partyNameMatch === 'MTCH' ? true : undefined), {
-        what: 'a participant verification that matches the admin-written account',
-      });
+      await eventually(
+        async () =>
+          (await embedded.client.post('/vop/verify', schemeRequest('Verified Holder', iban))).body
+            .partyNameMatch === 'MTCH'
+            ? true
+            : undefined,
+        {
+          what: 'a participant verification that matches the admin-written account',
+        },
+      );
     });
   });
 
@@ -112,10 +162,16 @@ describe('authorization over mutual TLS', () => {
       assert.equal(response.status, 200);
       assert.equal(response.body.status, 'healthy');
       assert.equal(response.body.version, '0.1.0');
-      assert.ok(Number.isInteger(response.body.uptime_seconds) && response.body.uptime_seconds >= 0);
+      assert.ok(
+        Number.isInteger(response.body.uptime_seconds) && response.body.uptime_seconds >= 0,
+      );
       assert.equal(response.body.components.database.status, 'up');
       assert.equal(response.body.components.bus.status, 'up');
-      const [relay] = response.body.components.outbox as Array<{ name: string; status: string; lag: number }>;
+      const [relay] = response.body.components.outbox as Array<{
+        name: string;
+        status: string;
+        lag: number;
+      }>;
       assert.equal(relay?.name, 'gateway-outbox');
       assert.equal(relay?.status, 'up');
       assert.ok(Number.isInteger(relay?.lag) && (relay?.lag ?? -1) >= 0);
@@ -153,7 +209,8 @@ describe('authorization over mutual TLS', () => {
         await embedded.admin.get('/health/detailed'),
       ];
       for (const response of answers) {
-        for (const [name, value] of Object.entries(expected)) assert.equal(response.headers[name], value, `${name} on ${response.status}`);
+        for (const [name, value] of Object.entries(expected))
+          assert.equal(response.headers[name], value, `${name} on ${response.status}`);
       }
     });
   });
@@ -168,18 +225,50 @@ describe('test-only sandbox account endpoints', () => {
       const iban = germanIban(910_001);
       const created = await embedded.admin.post('/api/accounts', { iban, name: 'Sandra Sandbox' });
       assert.equal(created.status, 201, created.text);
-      assert.match(created.body.id, /^acc_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-      assert.deepEqual({ iban: created.body.iban, name: created.body.name }, { iban, name: 'Sandra Sandbox' });
+      assert.match(
+        created.body.id,
+        /^acc_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      assert.deepEqual(
+        { iban: created.body.iban, name: created.body.name },
+        { iban, name: 'Sandra Sandbox' },
+      );
       assert.ok(!Number.isNaN(Date.parse(created.body.created_at)));
-      await eventually(async () => ((await embedded.client.post('/vop/verify', schemeRequest('Sandra Sandbox', iban))).body.partyNameMatch === 'MTCH' ? true : undefined), {
-        what: 'the test account verifiable',
-      });
+      await eventually(
+        async () =>
+          (await embedded.client.post('/vop/verify', schemeRequest('Sandra Sandbox', iban))).body
+            .partyNameMatch === 'MTCH'
+            ? true
+            : undefined,
+        {
+          what: 'the test account verifiable',
+        },
+      );
 
-      assert.equal((await embedded.client.post('/api/accounts', { iban: germanIban(910_002), name: 'Not Allowed' })).status, 403);
-      const liveKey = await embedded.admin.post('/admin/api-keys', { participantId: 'PSDDE-BAFIN-123456', scopes: ['accounts'], environment: 'live' });
-      const anonymous = httpsClient({ baseUrl: embedded.service.url, caPem: await readFile(embedded.service.pki.caPath, 'utf8') });
+      assert.equal(
+        (
+          await embedded.client.post('/api/accounts', {
+            iban: germanIban(910_002),
+            name: 'Not Allowed',
+          })
+        ).status,
+        403,
+      );
+      const liveKey = await embedded.admin.post('/admin/api-keys', {
+        participantId: 'PSDDE-BAFIN-123456',
+        scopes: ['accounts'],
+        environment: 'live',
+      });
+      const anonymous = httpsClient({
+        baseUrl: embedded.service.url,
+        caPem: await readFile(embedded.service.pki.caPath, 'utf8'),
+      });
       try {
-        const refused = await anonymous.post('/api/accounts', { iban: germanIban(910_003), name: 'Live Intruder' }, { headers: bearer(liveKey.body.secret as string) });
+        const refused = await anonymous.post(
+          '/api/accounts',
+          { iban: germanIban(910_003), name: 'Live Intruder' },
+          { headers: bearer(liveKey.body.secret as string) },
+        );
         assert.equal(refused.status, 401);
         assert.equal(refused.body.error.code, 'UNAUTHORIZED');
       } finally {
@@ -190,7 +279,10 @@ describe('test-only sandbox account endpoints', () => {
       assert.equal(deleted.status, 200);
       assert.equal(deleted.body.status, 'deleted');
       assert.equal(typeof deleted.body.message, 'string');
-      assert.equal((await embedded.admin.get(`/api/accounts/${uuidOf(created.body.id)}`)).status, 404);
+      assert.equal(
+        (await embedded.admin.get(`/api/accounts/${uuidOf(created.body.id)}`)).status,
+        404,
+      );
       assert.equal((await embedded.admin.delete(`/api/accounts/${created.body.id}`)).status, 404);
     } finally {
       await embedded.stop();
@@ -200,7 +292,10 @@ describe('test-only sandbox account endpoints', () => {
   it('in a live deployment the test-only endpoints answer 404', async () => {
     const embedded = await runEmbedded({ env: { VOP_ENVIRONMENT: 'live' } });
     try {
-      const created = await embedded.admin.post('/api/accounts', { iban: germanIban(910_010), name: 'Never Created' });
+      const created = await embedded.admin.post('/api/accounts', {
+        iban: germanIban(910_010),
+        name: 'Never Created',
+      });
       assert.equal(created.status, 404);
       assert.equal((await embedded.admin.delete(`/api/accounts/acc_${randomUUID()}`)).status, 404);
     } finally {
@@ -208,17 +303,31 @@ describe('test-only sandbox account endpoints', () => {
     }
   });
 
-  it('removes test accounts after the retention with a scheduled job, and leaves the bank\'s accounts alone', async () => {
-    const embedded = await runEmbedded({ env: { VOP_TEST_ACCOUNT_RETENTION_MS: '500', VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: '100' } });
+  it("removes test accounts after the retention with a scheduled job, and leaves the bank's accounts alone", async () => {
+    const embedded = await runEmbedded({
+      env: { VOP_TEST_ACCOUNT_RETENTION_MS: '500', VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: '100' },
+    });
     try {
-      const testAccount = await embedded.admin.post('/api/accounts', { iban: germanIban(910_020), name: 'Temporary Holder' });
-      const bankAccount = await embedded.admin.post('/accounts', { iban: germanIban(910_021), name: 'Permanent Holder' });
+      const testAccount = await embedded.admin.post('/api/accounts', {
+        iban: germanIban(910_020),
+        name: 'Temporary Holder',
+      });
+      const bankAccount = await embedded.admin.post('/accounts', {
+        iban: germanIban(910_021),
+        name: 'Permanent Holder',
+      });
       assert.deepEqual([testAccount.status, bankAccount.status], [201, 201]);
 
-      await eventually(async () => ((await embedded.admin.get(`/api/accounts/${uuidOf(testAccount.body.id)}`)).status === 404 ? true : undefined), {
-        timeoutMs: 15_000,
-        what: 'the expired test account removed',
-      });
+      await eventually(
+        async () =>
+          (await embedded.admin.get(`/api/accounts/${uuidOf(testAccount.body.id)}`)).status === 404
+            ? true
+            : undefined,
+        {
+          timeoutMs: 15_000,
+          what: 'the expired test account removed',
+        },
+      );
       // Created alongside and older than the retention too: only the test account is the job's.
       assert.equal((await embedded.admin.get(`/api/accounts/${bankAccount.body.id}`)).status, 200);
     } finally {

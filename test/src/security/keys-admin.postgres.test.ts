@@ -7,7 +7,12 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '@vop/config';
 import { createPgliteClient, createPostgresClient, type SqlClient } from '@vop/event-store';
-import { createGateway, developmentKeyPath, gatewaySecuritySettings, type Gateway } from '@vop/gateway';
+import {
+  createGateway,
+  developmentKeyPath,
+  gatewaySecuritySettings,
+  type Gateway,
+} from '@vop/gateway';
 import { startHttpsServer, type Principal } from '@vop/http';
 import { createInProcessBus } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
@@ -15,8 +20,18 @@ import { ensureDevPki } from '@vop/pki';
 import { createTestDatabase, httpsClient, type HttpsClient } from '@vop/testing';
 import { runEmbedded } from '../embedded/fixtures.js';
 
-const ADMIN: Principal = { kind: 'certificate', participantId: 'ADMIN-TEST', fingerprint: '00'.repeat(32), admin: true };
-const PARTICIPANT: Principal = { kind: 'certificate', participantId: 'PSDDE-BAFIN-123456', fingerprint: '11'.repeat(32), admin: false };
+const ADMIN: Principal = {
+  kind: 'certificate',
+  participantId: 'ADMIN-TEST',
+  fingerprint: '00'.repeat(32),
+  admin: true,
+};
+const PARTICIPANT: Principal = {
+  kind: 'certificate',
+  participantId: 'PSDDE-BAFIN-123456',
+  fingerprint: '11'.repeat(32),
+  admin: false,
+};
 const ADMIN_HEADER = { 'x-test-principal': 'admin' };
 const PARTICIPANT_HEADER = { 'x-test-principal': 'participant' };
 
@@ -30,8 +45,17 @@ interface TestGateway {
  * A gateway over real HTTPS whose caller identity a test header chooses: a stand-in for the client-certificate
  * middleware, which sets the same Principal.
  */
-async function startTestGateway(sql: SqlClient, env: Record<string, string>, dataDir: string): Promise<TestGateway> {
-  const config = loadConfig({ VOP_DATA_DIR: dataDir, VOP_PROFILE: 'production', LOG_LEVEL: 'silent', ...env });
+async function startTestGateway(
+  sql: SqlClient,
+  env: Record<string, string>,
+  dataDir: string,
+): Promise<TestGateway> {
+  const config = loadConfig({
+    VOP_DATA_DIR: dataDir,
+    VOP_PROFILE: 'production',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const bus = createInProcessBus();
   const gateway = createGateway({
     sql,
@@ -44,10 +68,15 @@ async function startTestGateway(sql: SqlClient, env: Record<string, string>, dat
   });
   await gateway.start();
   const pki = await ensureDevPki(dataDir);
-  const [certPem, keyPem, caPem] = await Promise.all([readFile(pki.serverCertPath, 'utf8'), readFile(pki.serverKeyPath, 'utf8'), readFile(pki.caPath, 'utf8')]);
+  const [certPem, keyPem, caPem] = await Promise.all([
+    readFile(pki.serverCertPath, 'utf8'),
+    readFile(pki.serverKeyPath, 'utf8'),
+    readFile(pki.caPath, 'utf8'),
+  ]);
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const chosen = req.headers['x-test-principal'];
-    const principal = chosen === 'admin' ? ADMIN : chosen === 'participant' ? PARTICIPANT : undefined;
+    const principal =
+      chosen === 'admin' ? ADMIN : chosen === 'participant' ? PARTICIPANT : undefined;
     if (principal) Object.assign(res, { locals: { principal } });
     gateway.app(req, res);
   };
@@ -87,19 +116,31 @@ describe('API keys and admin endpoints with audit', () => {
 
   it('issues, lists and revokes a key; the secret is shown once and never again; every step is audited', async () => {
     const { client } = testGateway;
-    const issued = await client.post('/admin/api-keys', { participantId: 'PSDDE-BAFIN-123456', scopes: ['verify'] }, { headers: ADMIN_HEADER });
+    const issued = await client.post(
+      '/admin/api-keys',
+      { participantId: 'PSDDE-BAFIN-123456', scopes: ['verify'] },
+      { headers: ADMIN_HEADER },
+    );
     assert.equal(issued.status, 201);
     assert.match(issued.body.secret, /^vop_test_[A-Za-z0-9_-]{43,}$/);
     assert.equal(issued.body.environment, 'test');
     const { keyId, secret } = issued.body as { keyId: string; secret: string };
 
     // A valid key reaches the route: an unknown verification is 404, not 401.
-    assert.equal((await client.get(`/api/verify/${randomUUID()}`, { headers: bearer(secret) })).status, 404);
+    assert.equal(
+      (await client.get(`/api/verify/${randomUUID()}`, { headers: bearer(secret) })).status,
+      404,
+    );
 
     const listed = await client.get('/admin/api-keys', { headers: ADMIN_HEADER });
     assert.equal(listed.status, 200);
-    const entry = (listed.body.keys as Array<{ keyId: string; revokedAt: string | null; participantId: string }>).find((key) => key.keyId === keyId);
-    assert.deepEqual({ participantId: entry?.participantId, revokedAt: entry?.revokedAt }, { participantId: 'PSDDE-BAFIN-123456', revokedAt: null });
+    const entry = (
+      listed.body.keys as Array<{ keyId: string; revokedAt: string | null; participantId: string }>
+    ).find((key) => key.keyId === keyId);
+    assert.deepEqual(
+      { participantId: entry?.participantId, revokedAt: entry?.revokedAt },
+      { participantId: 'PSDDE-BAFIN-123456', revokedAt: null },
+    );
     assert.ok(!listed.text.includes(secret));
 
     const revoked = await client.delete(`/admin/api-keys/${keyId}`, { headers: ADMIN_HEADER });
@@ -111,7 +152,15 @@ describe('API keys and admin endpoints with audit', () => {
     const audit = await client.get('/admin/audit?limit=10', { headers: ADMIN_HEADER });
     assert.equal(audit.status, 200);
     assert.ok(!audit.text.includes(secret));
-    const ours = (audit.body.entries as Array<{ operation: string; target?: string; user: string; result: string; timestamp: string }>).filter((e) => e.target === keyId);
+    const ours = (
+      audit.body.entries as Array<{
+        operation: string;
+        target?: string;
+        user: string;
+        result: string;
+        timestamp: string;
+      }>
+    ).filter((e) => e.target === keyId);
     assert.deepEqual(
       ours.map(({ operation, user, result }) => ({ operation, user, result })),
       [
@@ -125,55 +174,95 @@ describe('API keys and admin endpoints with audit', () => {
   it('pages the audit log newest first with a cursor', async () => {
     const { client } = testGateway;
     for (let index = 0; index < 3; index++) {
-      await client.post('/admin/api-keys', { participantId: `PAGE-${index}`, scopes: ['verify'] }, { headers: ADMIN_HEADER });
+      await client.post(
+        '/admin/api-keys',
+        { participantId: `PAGE-${index}`, scopes: ['verify'] },
+        { headers: ADMIN_HEADER },
+      );
     }
     const first = await client.get('/admin/audit?limit=2', { headers: ADMIN_HEADER });
     assert.equal(first.body.entries.length, 2);
     assert.equal(typeof first.body.nextCursor, 'string');
-    const second = await client.get(`/admin/audit?limit=2&cursor=${first.body.nextCursor}`, { headers: ADMIN_HEADER });
+    const second = await client.get(`/admin/audit?limit=2&cursor=${first.body.nextCursor}`, {
+      headers: ADMIN_HEADER,
+    });
     assert.equal(second.status, 200);
-    const firstTimes = (first.body.entries as Array<{ timestamp: string }>).map((e) => Date.parse(e.timestamp));
-    const secondTimes = (second.body.entries as Array<{ timestamp: string }>).map((e) => Date.parse(e.timestamp));
+    const firstTimes = (first.body.entries as Array<{ timestamp: string }>).map((e) =>
+      Date.parse(e.timestamp),
+    );
+    const secondTimes = (second.body.entries as Array<{ timestamp: string }>).map((e) =>
+      Date.parse(e.timestamp),
+    );
     assert.ok(Math.min(...firstTimes) >= Math.max(...secondTimes));
     assert.equal((await client.get('/admin/audit?limit=0', { headers: ADMIN_HEADER })).status, 400);
   });
 
   it('refuses a live key in a test deployment, and an unknown key, with 401', async () => {
     const { client } = testGateway;
-    const live = await client.post('/admin/api-keys', { participantId: 'PSDDE-BAFIN-123456', scopes: ['verify'], environment: 'live' }, { headers: ADMIN_HEADER });
+    const live = await client.post(
+      '/admin/api-keys',
+      { participantId: 'PSDDE-BAFIN-123456', scopes: ['verify'], environment: 'live' },
+      { headers: ADMIN_HEADER },
+    );
     assert.equal(live.status, 201);
     assert.match(live.body.secret, /^vop_live_/);
-    const refused = await client.get(`/verify/${randomUUID()}`, { headers: bearer(live.body.secret) });
+    const refused = await client.get(`/verify/${randomUUID()}`, {
+      headers: bearer(live.body.secret),
+    });
     assert.equal(refused.status, 401);
     assert.equal(refused.body.error, 'UNAUTHORIZED');
-    const unknown = await client.get(`/api/verify/${randomUUID()}`, { headers: bearer(`vop_test_${'A'.repeat(43)}`) });
+    const unknown = await client.get(`/api/verify/${randomUUID()}`, {
+      headers: bearer(`vop_test_${'A'.repeat(43)}`),
+    });
     assert.equal(unknown.status, 401);
   });
 
   it('answers 403 ACCESS_DENIED (flat) to a non-admin or anonymous caller on /admin/*, and audits the denied write', async () => {
     const { client } = testGateway;
-    const asParticipant = await client.post('/admin/api-keys', { participantId: 'X', scopes: ['verify'] }, { headers: PARTICIPANT_HEADER });
+    const asParticipant = await client.post(
+      '/admin/api-keys',
+      { participantId: 'X', scopes: ['verify'] },
+      { headers: PARTICIPANT_HEADER },
+    );
     assert.equal(asParticipant.status, 403);
     assert.equal(asParticipant.body.error, 'ACCESS_DENIED');
     const anonymous = await client.get('/admin/api-keys');
     assert.equal(anonymous.status, 403);
     assert.equal(anonymous.body.error, 'ACCESS_DENIED');
     const audit = await client.get('/admin/audit?limit=5', { headers: ADMIN_HEADER });
-    const denied = (audit.body.entries as Array<{ user: string; result: string; status?: number }>).find((e) => e.user === PARTICIPANT.participantId);
-    assert.deepEqual(denied && { result: denied.result, status: denied.status }, { result: 'failure', status: 403 });
+    const denied = (
+      audit.body.entries as Array<{ user: string; result: string; status?: number }>
+    ).find((e) => e.user === PARTICIPANT.participantId);
+    assert.deepEqual(denied && { result: denied.result, status: denied.status }, {
+      result: 'failure',
+      status: 403,
+    });
   });
 });
 
 describe('development profile test key', () => {
   it('writes a working test key to <data>/pki/test-api-key.txt with mode 0600 on first start', async () => {
-    const embedded = await runEmbedded({ env: { VOP_PROFILE: 'development', VOP_ENVIRONMENT: 'test' } });
+    const embedded = await runEmbedded({
+      env: { VOP_PROFILE: 'development', VOP_ENVIRONMENT: 'test' },
+    });
     try {
       const file = developmentKeyPath(embedded.dataDir);
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       const secret = (await readFile(file, 'utf8')).trim();
       assert.match(secret, /^vop_test_/);
-      assert.equal((await embedded.client.get(`/api/verify/${randomUUID()}`, { headers: bearer(secret) })).status, 404);
-      assert.equal((await embedded.client.get(`/api/verify/${randomUUID()}`, { headers: bearer(`${secret.slice(0, -2)}xx`) })).status, 401);
+      assert.equal(
+        (await embedded.client.get(`/api/verify/${randomUUID()}`, { headers: bearer(secret) }))
+          .status,
+        404,
+      );
+      assert.equal(
+        (
+          await embedded.client.get(`/api/verify/${randomUUID()}`, {
+            headers: bearer(`${secret.slice(0, -2)}xx`),
+          })
+        ).status,
+        401,
+      );
     } finally {
       await embedded.stop();
     }
@@ -185,9 +274,14 @@ describe('rate limits', () => {
     const embedded = await runEmbedded({ env: { VOP_RATE_LIMIT_TEST_PER_HOUR: '2' } });
     try {
       const statuses: number[] = [];
-      for (let index = 0; index < 2; index++) statuses.push((await embedded.admin.put(`/api/accounts/${randomUUID()}`, { status: 'closed' })).status);
+      for (let index = 0; index < 2; index++)
+        statuses.push(
+          (await embedded.admin.put(`/api/accounts/${randomUUID()}`, { status: 'closed' })).status,
+        );
       assert.deepEqual(statuses, [404, 404]);
-      const limited = await embedded.admin.put(`/api/accounts/${randomUUID()}`, { status: 'closed' });
+      const limited = await embedded.admin.put(`/api/accounts/${randomUUID()}`, {
+        status: 'closed',
+      });
       assert.equal(limited.status, 429);
       const retryAfter = Number(limited.headers['retry-after']);
       assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600);
@@ -199,7 +293,9 @@ describe('rate limits', () => {
   });
 
   it('limits live verification per participant from VOP_RATE_LIMITS, in the path format', async () => {
-    const embedded = await runEmbedded({ env: { VOP_ENVIRONMENT: 'live', VOP_RATE_LIMITS: '{"default":1}' } });
+    const embedded = await runEmbedded({
+      env: { VOP_ENVIRONMENT: 'live', VOP_RATE_LIMITS: '{"default":1}' },
+    });
     try {
       assert.notEqual((await embedded.client.get(`/verify/${randomUUID()}`)).status, 429);
       const limited = await embedded.client.get(`/verify/${randomUUID()}`);
@@ -223,7 +319,9 @@ describe('rate limits', () => {
       const statuses: number[] = [];
       for (let index = 0; index < 6; index++) {
         const gateway = index % 2 === 0 ? first : second;
-        statuses.push((await gateway.client.get('/admin/api-keys', { headers: ADMIN_HEADER })).status);
+        statuses.push(
+          (await gateway.client.get('/admin/api-keys', { headers: ADMIN_HEADER })).status,
+        );
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
     } finally {

@@ -4,7 +4,12 @@ import https from 'node:https';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TLSSocket } from 'node:tls';
-import { createCertificateAuthority, issueCertificate, type IssueCertificateOptions, type PemPair } from '@vop/pki';
+import {
+  createCertificateAuthority,
+  issueCertificate,
+  type IssueCertificateOptions,
+  type PemPair,
+} from '@vop/pki';
 import { germanIban, httpsClient, type HttpsClient } from '@vop/testing';
 import { runEmbedded, schemeRequest, type RunningEmbedded } from '../embedded/fixtures.js';
 
@@ -21,17 +26,29 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
   const clients: HttpsClient[] = [];
 
   function clientWith(credentials: PemPair | undefined): HttpsClient {
-    const created = httpsClient({ baseUrl: running.service.url, caPem, ...(credentials && { certPem: credentials.certPem, keyPem: credentials.keyPem }) });
+    const created = httpsClient({
+      baseUrl: running.service.url,
+      caPem,
+      ...(credentials && { certPem: credentials.certPem, keyPem: credentials.keyPem }),
+    });
     clients.push(created);
     return created;
   }
 
   function issue(options: Partial<IssueCertificateOptions>, ca: PemPair = devCa): Promise<PemPair> {
-    return issueCertificate(ca, { commonName: 'Generated Participant', usage: 'client', organizationIdentifier: 'PSDDE-BAFIN-123456', ...options });
+    return issueCertificate(ca, {
+      commonName: 'Generated Participant',
+      usage: 'client',
+      organizationIdentifier: 'PSDDE-BAFIN-123456',
+      ...options,
+    });
   }
 
   async function verifyWith(credentials: PemPair | undefined) {
-    return clientWith(credentials).post('/vop/verify', schemeRequest('Erika Mustermann', germanIban(4242)));
+    return clientWith(credentials).post(
+      '/vop/verify',
+      schemeRequest('Erika Mustermann', germanIban(4242)),
+    );
   }
 
   before(async () => {
@@ -47,38 +64,63 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
   });
 
   it('answers 200 on /vop/verify for a valid participant certificate with QWAC markers', async () => {
-    const qwac = await issue({ qcStatements: { qualified: true, psd2: { roles: ['PSP_PI'], ncaName: 'BaFin', ncaId: 'DE-BAFIN' } } });
+    const qwac = await issue({
+      qcStatements: {
+        qualified: true,
+        psd2: { roles: ['PSP_PI'], ncaName: 'BaFin', ncaId: 'DE-BAFIN' },
+      },
+    });
     const response = await verifyWith(qwac);
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.partyNameMatch, 'NOAP');
   });
 
   it('answers 200 for the development participant certificate (client.pem)', async () => {
-    const response = await running.client.post('/vop/verify', schemeRequest('Erika Mustermann', germanIban(4243)));
+    const response = await running.client.post(
+      '/vop/verify',
+      schemeRequest('Erika Mustermann', germanIban(4243)),
+    );
     assert.equal(response.status, 200, response.text);
   });
 
-  const refusals: Array<{ name: string; reason: string; credentials: () => Promise<PemPair | undefined> }> = [
+  const refusals: Array<{
+    name: string;
+    reason: string;
+    credentials: () => Promise<PemPair | undefined>;
+  }> = [
     { name: 'no certificate', reason: 'NO_CERTIFICATE', credentials: async () => undefined },
     {
       name: 'an expired certificate',
       reason: 'EXPIRED',
-      credentials: () => issue({ notBefore: new Date(Date.now() - 400 * DAY_MS), notAfter: new Date(Date.now() - DAY_MS) }),
+      credentials: () =>
+        issue({
+          notBefore: new Date(Date.now() - 400 * DAY_MS),
+          notAfter: new Date(Date.now() - DAY_MS),
+        }),
     },
     {
       name: 'a certificate not yet valid',
       reason: 'NOT_YET_VALID',
-      credentials: () => issue({ notBefore: new Date(Date.now() + DAY_MS), notAfter: new Date(Date.now() + 300 * DAY_MS) }),
+      credentials: () =>
+        issue({
+          notBefore: new Date(Date.now() + DAY_MS),
+          notAfter: new Date(Date.now() + 300 * DAY_MS),
+        }),
     },
     {
       name: 'a certificate valid for more than two years',
       reason: 'LIFETIME_TOO_LONG',
-      credentials: () => issue({ notBefore: new Date(Date.now() - DAY_MS), notAfter: new Date(Date.now() + 3 * 365 * DAY_MS) }),
+      credentials: () =>
+        issue({
+          notBefore: new Date(Date.now() - DAY_MS),
+          notAfter: new Date(Date.now() + 3 * 365 * DAY_MS),
+        }),
     },
     {
       name: 'a certificate from an unknown CA',
       reason: 'UNTRUSTED',
-      credentials: async () => issue({}, await createCertificateAuthority({ commonName: 'Unknown CA' })),
+      credentials: async () =>
+        issue({}, await createCertificateAuthority({ commonName: 'Unknown CA' })),
     },
     {
       name: 'a certificate for serverAuth only',
@@ -101,7 +143,10 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
   it('answers 401 on every base path of the scheme family', async () => {
     const anonymous = clientWith(undefined);
     for (const base of ['/v1', '/vop/api/v1']) {
-      const response = await anonymous.post(`${base}/vop/verify`, schemeRequest('Erika Mustermann', germanIban(4244)));
+      const response = await anonymous.post(
+        `${base}/vop/verify`,
+        schemeRequest('Erika Mustermann', germanIban(4244)),
+      );
       assert.equal(response.status, 401, base);
       assert.equal(response.body.error.code, 'VOP_002', base);
     }
@@ -119,6 +164,10 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
         req.end();
       });
     assert.equal(await attempt('TLSv1.3'), 'TLSv1.3');
-    await assert.rejects(attempt('TLSv1.2'), (error: NodeJS.ErrnoException) => /ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|tlsv1 alert protocol version|unsupported protocol/i.test(`${error.code} ${error.message}`));
+    await assert.rejects(attempt('TLSv1.2'), (error: NodeJS.ErrnoException) =>
+      /ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION|tlsv1 alert protocol version|unsupported protocol/i.test(
+        `${error.code} ${error.message}`,
+      ),
+    );
   });
 });

@@ -9,8 +9,18 @@ const TYPED = 'Ingrid Bergstrom';
 
 /** Every stored copy the service keeps: both event stores and every read model. */
 async function storedText(embedded: RunningEmbedded): Promise<string> {
-  const tables = ['gateway.messages', 'gateway.verifications', 'gateway.accounts', 'matching.messages', 'matching.accounts'];
-  const dumps = await Promise.all(tables.map(async (table) => JSON.stringify((await embedded.service.sql.query(`SELECT * FROM ${table}`)).rows)));
+  const tables = [
+    'gateway.messages',
+    'gateway.verifications',
+    'gateway.accounts',
+    'matching.messages',
+    'matching.accounts',
+  ];
+  const dumps = await Promise.all(
+    tables.map(async (table) =>
+      JSON.stringify((await embedded.service.sql.query(`SELECT * FROM ${table}`)).rows),
+    ),
+  );
   return dumps.join('\n');
 }
 
@@ -25,10 +35,19 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
 
   it('keeps holder, trading and typed names only as ciphertext; erasure makes them unreadable everywhere and verification answers NOAP', async () => {
     const iban = germanIban(31_337);
-    const created = await embedded.admin.post('/accounts', { iban, name: HOLDER, alternateNames: [TRADING_NAME] });
+    const created = await embedded.admin.post('/accounts', {
+      iban,
+      name: HOLDER,
+      alternateNames: [TRADING_NAME],
+    });
     assert.equal(created.status, 201);
     assert.equal(created.body.name, HOLDER, 'the create response echoes the name sent');
-    await eventually(async () => ((await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban))).body.partyNameMatch === 'MTCH' ? true : undefined));
+    await eventually(async () =>
+      (await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban))).body
+        .partyNameMatch === 'MTCH'
+        ? true
+        : undefined,
+    );
 
     const receipt = await embedded.client.post('/verify', { name: TYPED, iban });
     const before = await eventually(async () => {
@@ -38,7 +57,8 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
     assert.equal(before.body.matched_name, HOLDER, 'readable before erasure');
 
     const stored = await storedText(embedded);
-    for (const name of [HOLDER, TRADING_NAME, TYPED, 'Bergstr']) assert.equal(stored.includes(name), false, `${name} stored in plain text`);
+    for (const name of [HOLDER, TRADING_NAME, TYPED, 'Bergstr'])
+      assert.equal(stored.includes(name), false, `${name} stored in plain text`);
     assert.match(stored, /pd1:account-/);
     assert.match(stored, /pd1:typed-\d{4}-\d{2}-\d{2}:/);
 
@@ -58,18 +78,28 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
       { timeoutMs: 15_000, intervalMs: 250, what: 'NOAP after erasure' },
     );
     assert.deepEqual(noap.body, { partyNameMatch: 'NOAP' });
-    assert.equal((await embedded.client.post('/vop/verify', schemeRequest(TRADING_NAME, iban))).body.partyNameMatch, 'NOAP');
+    assert.equal(
+      (await embedded.client.post('/vop/verify', schemeRequest(TRADING_NAME, iban))).body
+        .partyNameMatch,
+      'NOAP',
+    );
 
     const audit = await embedded.admin.get('/admin/audit?limit=10');
     assert.ok(
-      audit.body.entries.some((entry: { operation: string; target?: string }) => entry.operation === 'account.erased' && entry.target === created.body.id),
+      audit.body.entries.some(
+        (entry: { operation: string; target?: string }) =>
+          entry.operation === 'account.erased' && entry.target === created.body.id,
+      ),
       audit.text,
     );
     assert.equal(audit.text.includes(HOLDER), false);
   });
 
   it('erasure is for the admin certificate only', async () => {
-    const response = await embedded.client.post('/admin/accounts/0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01/erasure', {});
+    const response = await embedded.client.post(
+      '/admin/accounts/0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01/erasure',
+      {},
+    );
     assert.equal(response.status, 403);
     assert.equal(response.body.error, 'ACCESS_DENIED');
   });

@@ -36,7 +36,11 @@ export const AccountDeleted = z.object({
   data: z.object({ accountId: z.uuid(), iban: z.string(), deletedAt: z.iso.datetime() }),
 });
 
-export const AccountEvent = z.discriminatedUnion('type', [AccountOpened, AccountUpdated, AccountDeleted]);
+export const AccountEvent = z.discriminatedUnion('type', [
+  AccountOpened,
+  AccountUpdated,
+  AccountDeleted,
+]);
 export type AccountEvent = z.infer<typeof AccountEvent>;
 export const ACCOUNT_EVENT_VERSION = 1;
 

@@ -34,16 +34,25 @@ export interface TopicRoute {
  * IBAN (a matching instance holds the accounts of its partitions), completions by verification id.
  * Events that stay inside their service route nowhere (null).
  */
-export function routeIntegrationEvent(topics: TopicNames, event: { type: string; data: unknown }): TopicRoute | null {
+export function routeIntegrationEvent(
+  topics: TopicNames,
+  event: { type: string; data: unknown },
+): TopicRoute | null {
   switch (event.type) {
     case 'AccountOpened':
     case 'AccountUpdated':
     case 'AccountDeleted':
       return { topic: topics.accountEvents, key: AccountEvent.parse(event).data.iban };
     case 'VerificationRequested':
-      return { topic: topics.verificationRequested, key: VerificationRequested.parse(event).data.iban };
+      return {
+        topic: topics.verificationRequested,
+        key: VerificationRequested.parse(event).data.iban,
+      };
     case 'VerificationCompleted':
-      return { topic: topics.verificationCompleted, key: VerificationCompleted.parse(event).data.verificationId };
+      return {
+        topic: topics.verificationCompleted,
+        key: VerificationCompleted.parse(event).data.verificationId,
+      };
     default:
       return null;
   }

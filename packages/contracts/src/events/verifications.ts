@@ -2,7 +2,14 @@ import { z } from '../zod.js';
 import { PartyIdentifiers } from './accounts.js';
 
 /** The interface family a verification came in through; it decides the response shape, not the outcome. */
-export const VerificationFamily = z.enum(['scheme', 'epc', 'request-result', 'immediate', 'simple', 'batch']);
+export const VerificationFamily = z.enum([
+  'scheme',
+  'epc',
+  'request-result',
+  'immediate',
+  'simple',
+  'batch',
+]);
 export type VerificationFamily = z.infer<typeof VerificationFamily>;
 
 export const NameMatchOutcome = z.enum(['MTCH', 'CMTC', 'NMTC', 'NOAP']);
@@ -39,7 +46,10 @@ export const VerificationCompleted = z.object({
   }),
 });
 
-export const VerificationEvent = z.discriminatedUnion('type', [VerificationRequested, VerificationCompleted]);
+export const VerificationEvent = z.discriminatedUnion('type', [
+  VerificationRequested,
+  VerificationCompleted,
+]);
 export type VerificationEvent = z.infer<typeof VerificationEvent>;
 export type VerificationRequestedData = z.infer<typeof VerificationRequested>['data'];
 export type VerificationCompletedData = z.infer<typeof VerificationCompleted>['data'];

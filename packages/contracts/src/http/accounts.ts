@@ -29,12 +29,23 @@ export const UpdateAccountRequest = z
 export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequest>;
 
 export const AccountCreatedResponse = z
-  .object({ id: z.string(), iban: z.string(), name: z.string(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
+  .object({
+    id: z.string(),
+    iban: z.string(),
+    name: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
   .openapi('AccountCreatedResponse');
 
 /** Get and update never return the holder name (data minimisation). */
 export const AccountResponse = z
-  .object({ id: z.string(), iban: z.string(), created_at: z.iso.datetime(), updated_at: z.iso.datetime() })
+  .object({
+    id: z.string(),
+    iban: z.string(),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
   .openapi('AccountResponse');
 export type AccountResponse = z.infer<typeof AccountResponse>;
 

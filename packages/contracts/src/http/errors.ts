@@ -2,7 +2,13 @@ import { z } from '../zod.js';
 
 /** Format 1 (nested): /accounts, /api/accounts*, /webhooks, /analytics/*, /account/*, /test/*. */
 export const NestedError = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }) })
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.record(z.string(), z.unknown()).optional(),
+    }),
+  })
   .openapi('NestedError');
 
 /** Format 2 (flat): /verify*, /api/verify*, /api/v1/*, /admin/*. */

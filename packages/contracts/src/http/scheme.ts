@@ -1,12 +1,17 @@
 import { Bic, HolderName, Iban, Lei } from '../identifiers.js';
 import { z } from '../zod.js';
 
-const FinancialInstitution = z.strictObject({ financialInstitutionId: z.strictObject({ bicfi: Bic }) });
+const FinancialInstitution = z.strictObject({
+  financialInstitutionId: z.strictObject({ bicfi: Bic }),
+});
 
 export const PartyIdentification = z
   .strictObject({
     lei: Lei.optional(),
-    others: z.array(z.strictObject({ scheme: z.string().min(1).max(35), id: z.string().min(1).max(35) })).max(10).optional(),
+    others: z
+      .array(z.strictObject({ scheme: z.string().min(1).max(35), id: z.string().min(1).max(35) }))
+      .max(10)
+      .optional(),
   })
   .openapi('PartyIdentification');
 
@@ -35,7 +40,10 @@ export const EpcVerifyRequest = z
   .strictObject({
     party: z
       .strictObject({ name: HolderName.optional(), identification: PartyIdentification.optional() })
-      .refine((party) => party.name !== undefined || party.identification !== undefined, { message: 'MISSING_FIELD', path: ['name'] }),
+      .refine((party) => party.name !== undefined || party.identification !== undefined, {
+        message: 'MISSING_FIELD',
+        path: ['name'],
+      }),
     partyAccount: z.strictObject({ iban: Iban }),
     partyAgent: FinancialInstitution,
     requestingAgent: FinancialInstitution,

@@ -3,7 +3,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { ConcurrencyError } from '../concurrency-error.js';
 import { EventStore } from '../event-store.js';
-import { START, type Checkpoint, type NewEvent, type RecordedEvent, type SqlClient } from '../types.js';
+import {
+  START,
+  type Checkpoint,
+  type NewEvent,
+  type RecordedEvent,
+  type SqlClient,
+} from '../types.js';
 import { waitUntil } from './wait-until.js';
 
 export interface EventStoreSpecTarget {
@@ -26,7 +32,8 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
   }
 
   after(async () => {
-    for (const schema of schemas) await target.client().query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    for (const schema of schemas)
+      await target.client().query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   });
 
   describe('append and read', () => {
@@ -34,8 +41,16 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const store = await freshStore();
       const eventId = randomUUID();
       const events: NewEvent[] = [
-        { type: 'AccountOpened', data: { holder: { kind: 'person' }, tags: ['a', 'b'], score: 0.75, note: 'Zoë Ærø' }, eventId },
-        { type: 'AccountBlocked', data: 'plain string', metadata: { correlationId: 'c-1', traceparent: '00-abc-def-01' } },
+        {
+          type: 'AccountOpened',
+          data: { holder: { kind: 'person' }, tags: ['a', 'b'], score: 0.75, note: 'Zoë Ærø' },
+          eventId,
+        },
+        {
+          type: 'AccountBlocked',
+          data: 'plain string',
+          metadata: { correlationId: 'c-1', traceparent: '00-abc-def-01' },
+        },
         { type: 'Empty', data: null },
       ];
 
@@ -44,19 +59,37 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
 
       assert.equal(result.nextExpectedVersion, 3);
       assert.deepEqual(read, result.events);
-      assert.deepEqual(read.map((event) => event.streamPosition), [1, 2, 3]);
-      assert.deepEqual(read.map((event) => event.type), ['AccountOpened', 'AccountBlocked', 'Empty']);
-      assert.deepEqual(read.map((event) => event.data), events.map((event) => event.data));
-      assert.deepEqual(read.map((event) => event.metadata), [{}, { correlationId: 'c-1', traceparent: '00-abc-def-01' }, {}]);
+      assert.deepEqual(
+        read.map((event) => event.streamPosition),
+        [1, 2, 3],
+      );
+      assert.deepEqual(
+        read.map((event) => event.type),
+        ['AccountOpened', 'AccountBlocked', 'Empty'],
+      );
+      assert.deepEqual(
+        read.map((event) => event.data),
+        events.map((event) => event.data),
+      );
+      assert.deepEqual(
+        read.map((event) => event.metadata),
+        [{}, { correlationId: 'c-1', traceparent: '00-abc-def-01' }, {}],
+      );
       assert.equal(read[0]?.eventId, eventId);
-      assert.match(read[1]?.eventId ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      assert.match(
+        read[1]?.eventId ?? '',
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
       for (const event of read) {
         assert.equal(event.streamId, 'account-1');
         assert.equal(typeof event.globalPosition, 'bigint');
         assert.match(event.transactionId, /^[0-9]+$/);
         assert.ok(event.occurredAt instanceof Date && !Number.isNaN(event.occurredAt.getTime()));
       }
-      assert.ok(read[0]!.globalPosition < read[1]!.globalPosition && read[1]!.globalPosition < read[2]!.globalPosition);
+      assert.ok(
+        read[0]!.globalPosition < read[1]!.globalPosition &&
+          read[1]!.globalPosition < read[2]!.globalPosition,
+      );
     });
 
     it('reports version 0 and no events for a stream that does not exist', async () => {
@@ -68,10 +101,23 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     it('keeps streams apart', async () => {
       const store = await freshStore();
       await store.append('a', [{ type: 'A1', data: 1 }], { expectedVersion: 'no_stream' });
-      await store.append('b', [{ type: 'B1', data: 1 }, { type: 'B2', data: 2 }], { expectedVersion: 'no_stream' });
+      await store.append(
+        'b',
+        [
+          { type: 'B1', data: 1 },
+          { type: 'B2', data: 2 },
+        ],
+        { expectedVersion: 'no_stream' },
+      );
 
-      assert.deepEqual((await store.readStream('a')).map((event) => event.type), ['A1']);
-      assert.deepEqual((await store.readStream('b')).map((event) => event.type), ['B1', 'B2']);
+      assert.deepEqual(
+        (await store.readStream('a')).map((event) => event.type),
+        ['A1'],
+      );
+      assert.deepEqual(
+        (await store.readStream('b')).map((event) => event.type),
+        ['B1', 'B2'],
+      );
       assert.equal(await store.streamVersion('b'), 2);
     });
 
@@ -82,7 +128,8 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
 
       await assert.rejects(
         store.append('b', [{ type: 'B', data: 1, eventId }], { expectedVersion: 'no_stream' }),
-        (error: unknown) => !(error instanceof ConcurrencyError) && (error as { code?: string }).code === '23505',
+        (error: unknown) =>
+          !(error instanceof ConcurrencyError) && (error as { code?: string }).code === '23505',
       );
       assert.equal(await store.streamVersion('b'), 0);
     });
@@ -93,20 +140,34 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const store = await freshStore();
       const recorded = await store.startStreams([
         { streamId: 'verification-a', events: [{ type: 'Requested', data: { n: 1 } }] },
-        { streamId: 'verification-b', events: [{ type: 'Requested', data: { n: 2 } }, { type: 'Noted', data: { n: 3 } }] },
+        {
+          streamId: 'verification-b',
+          events: [
+            { type: 'Requested', data: { n: 2 } },
+            { type: 'Noted', data: { n: 3 } },
+          ],
+        },
       ]);
-      assert.deepEqual(recorded.map((event) => [event.streamId, event.streamPosition, event.type]), [
-        ['verification-a', 1, 'Requested'],
-        ['verification-b', 1, 'Requested'],
-        ['verification-b', 2, 'Noted'],
-      ]);
+      assert.deepEqual(
+        recorded.map((event) => [event.streamId, event.streamPosition, event.type]),
+        [
+          ['verification-a', 1, 'Requested'],
+          ['verification-b', 1, 'Requested'],
+          ['verification-b', 2, 'Noted'],
+        ],
+      );
       assert.equal(await store.streamVersion('verification-b'), 2);
-      assert.deepEqual((await store.readStream('verification-a')).map((event) => event.data), [{ n: 1 }]);
+      assert.deepEqual(
+        (await store.readStream('verification-a')).map((event) => event.data),
+        [{ n: 1 }],
+      );
     });
 
     it("refuses a stream that exists with ConcurrencyError, inserting nothing; 'skip' leaves it and inserts the rest", async () => {
       const store = await freshStore();
-      await store.append('verification-x', [{ type: 'Requested', data: 1 }], { expectedVersion: 'no_stream' });
+      await store.append('verification-x', [{ type: 'Requested', data: 1 }], {
+        expectedVersion: 'no_stream',
+      });
       await assert.rejects(
         store.startStreams([
           { streamId: 'verification-new', events: [{ type: 'Requested', data: 2 }] },
@@ -122,33 +183,55 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
         ],
         { ifExists: 'skip' },
       );
-      assert.deepEqual(inserted.map((event) => event.streamId), ['verification-new']);
-      assert.deepEqual((await store.readStream('verification-x')).map((event) => event.data), [1]);
+      assert.deepEqual(
+        inserted.map((event) => event.streamId),
+        ['verification-new'],
+      );
+      assert.deepEqual(
+        (await store.readStream('verification-x')).map((event) => event.data),
+        [1],
+      );
     });
 
     it('is read by readAll like any append', async () => {
       const store = await freshStore();
-      await store.startStreams([{ streamId: 's-1', events: [{ type: 'A', data: null }] }, { streamId: 's-2', events: [{ type: 'B', data: null }] }]);
+      await store.startStreams([
+        { streamId: 's-1', events: [{ type: 'A', data: null }] },
+        { streamId: 's-2', events: [{ type: 'B', data: null }] },
+      ]);
       const { events } = await store.readAll({ after: START, limit: 10 });
-      assert.deepEqual(events.map((event) => event.streamId), ['s-1', 's-2']);
+      assert.deepEqual(
+        events.map((event) => event.streamId),
+        ['s-1', 's-2'],
+      );
     });
   });
 
   describe('expected versions', () => {
     it('appends at the exact version and refuses a stale one with a ConcurrencyError', async () => {
       const store = await freshStore();
-      await store.append('s', [{ type: 'E', data: 1 }, { type: 'E', data: 2 }], { expectedVersion: 'no_stream' });
+      await store.append(
+        's',
+        [
+          { type: 'E', data: 1 },
+          { type: 'E', data: 2 },
+        ],
+        { expectedVersion: 'no_stream' },
+      );
       const next = await store.append('s', [{ type: 'E', data: 3 }], { expectedVersion: 2 });
       assert.equal(next.nextExpectedVersion, 3);
 
-      await assert.rejects(store.append('s', [{ type: 'E', data: 4 }], { expectedVersion: 2 }), (error: unknown) => {
-        assert.ok(error instanceof ConcurrencyError);
-        assert.equal(error.streamId, 's');
-        assert.equal(error.expected, 2);
-        assert.equal(error.actual, 3);
-        assert.match(error.message, /expected the stream at version 2, but it is at version 3/);
-        return true;
-      });
+      await assert.rejects(
+        store.append('s', [{ type: 'E', data: 4 }], { expectedVersion: 2 }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConcurrencyError);
+          assert.equal(error.streamId, 's');
+          assert.equal(error.expected, 2);
+          assert.equal(error.actual, 3);
+          assert.match(error.message, /expected the stream at version 2, but it is at version 3/);
+          return true;
+        },
+      );
       assert.equal(await store.streamVersion('s'), 3);
     });
 
@@ -157,36 +240,59 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       await store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: 0 });
       await assert.rejects(
         store.append('s', [{ type: 'E', data: 2 }], { expectedVersion: 'no_stream' }),
-        (error: unknown) => error instanceof ConcurrencyError && error.expected === 'no_stream' && error.actual === 1,
+        (error: unknown) =>
+          error instanceof ConcurrencyError && error.expected === 'no_stream' && error.actual === 1,
       );
     });
 
     it("appends after whatever is there with 'any'", async () => {
       const store = await freshStore();
       const first = await store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: 'any' });
-      const second = await store.append('s', [{ type: 'E', data: 2 }, { type: 'E', data: 3 }], { expectedVersion: 'any' });
+      const second = await store.append(
+        's',
+        [
+          { type: 'E', data: 2 },
+          { type: 'E', data: 3 },
+        ],
+        { expectedVersion: 'any' },
+      );
       assert.equal(first.nextExpectedVersion, 1);
       assert.equal(second.nextExpectedVersion, 3);
-      assert.deepEqual(second.events.map((event) => event.streamPosition), [2, 3]);
+      assert.deepEqual(
+        second.events.map((event) => event.streamPosition),
+        [2, 3],
+      );
     });
 
     it('refuses an expected version that is not a non-negative integer', async () => {
       const store = await freshStore();
-      await assert.rejects(store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: -1 }), RangeError);
-      await assert.rejects(store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: 1.5 }), RangeError);
+      await assert.rejects(
+        store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: -1 }),
+        RangeError,
+      );
+      await assert.rejects(
+        store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: 1.5 }),
+        RangeError,
+      );
     });
 
     it('lets exactly one of 20 concurrent appenders at the same expected version win', async () => {
       const store = await freshStore();
       await store.append('race', [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
-      const contenders = Array.from({ length: 20 }, (_, index) => ({ type: 'Claimed', data: { index }, eventId: randomUUID() }));
+      const contenders = Array.from({ length: 20 }, (_, index) => ({
+        type: 'Claimed',
+        data: { index },
+        eventId: randomUUID(),
+      }));
 
       const outcomes = await Promise.allSettled(
         contenders.map((event) => store.append('race', [event], { expectedVersion: 1 })),
       );
 
       const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
-      const losers = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+      const losers = outcomes.filter(
+        (outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+      );
       assert.equal(winners.length, 1);
       assert.equal(losers.length, 19);
       for (const loser of losers) {
@@ -204,11 +310,21 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const store = await freshStore();
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, index) =>
-          store.append('busy', [{ type: 'E', data: index }, { type: 'E', data: index }], { expectedVersion: 'any' }),
+          store.append(
+            'busy',
+            [
+              { type: 'E', data: index },
+              { type: 'E', data: index },
+            ],
+            { expectedVersion: 'any' },
+          ),
         ),
       );
       const positions = (await store.readStream('busy')).map((event) => event.streamPosition);
-      assert.deepEqual(positions, Array.from({ length: 20 }, (_, index) => index + 1));
+      assert.deepEqual(
+        positions,
+        Array.from({ length: 20 }, (_, index) => index + 1),
+      );
       assert.deepEqual(
         results.map((result) => result.nextExpectedVersion).sort((a, b) => a - b),
         [2, 4, 6, 8, 10, 12, 14, 16, 18, 20],
@@ -218,20 +334,47 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     it('keeps stream positions dense across single, batched, refused and rolled-back appends', async () => {
       const store = await freshStore();
       await store.append('dense', [{ type: 'E', data: 1 }], { expectedVersion: 'no_stream' });
-      await store.append('dense', [{ type: 'E', data: 2 }, { type: 'E', data: 3 }, { type: 'E', data: 4 }], { expectedVersion: 1 });
-      await assert.rejects(store.append('dense', [{ type: 'E', data: 'stale' }], { expectedVersion: 1 }), ConcurrencyError);
+      await store.append(
+        'dense',
+        [
+          { type: 'E', data: 2 },
+          { type: 'E', data: 3 },
+          { type: 'E', data: 4 },
+        ],
+        { expectedVersion: 1 },
+      );
+      await assert.rejects(
+        store.append('dense', [{ type: 'E', data: 'stale' }], { expectedVersion: 1 }),
+        ConcurrencyError,
+      );
       await assert.rejects(
         store.sql.transaction(async (tx) => {
-          await store.append('dense', [{ type: 'E', data: 'rolled back' }], { expectedVersion: 4, tx });
+          await store.append('dense', [{ type: 'E', data: 'rolled back' }], {
+            expectedVersion: 4,
+            tx,
+          });
           throw new Error('abort');
         }),
         /abort/,
       );
-      await store.append('dense', [{ type: 'E', data: 5 }, { type: 'E', data: 6 }], { expectedVersion: 4 });
+      await store.append(
+        'dense',
+        [
+          { type: 'E', data: 5 },
+          { type: 'E', data: 6 },
+        ],
+        { expectedVersion: 4 },
+      );
 
       const stream = await store.readStream('dense');
-      assert.deepEqual(stream.map((event) => event.streamPosition), [1, 2, 3, 4, 5, 6]);
-      assert.deepEqual(stream.map((event) => event.data), [1, 2, 3, 4, 5, 6]);
+      assert.deepEqual(
+        stream.map((event) => event.streamPosition),
+        [1, 2, 3, 4, 5, 6],
+      );
+      assert.deepEqual(
+        stream.map((event) => event.data),
+        [1, 2, 3, 4, 5, 6],
+      );
     });
   });
 
@@ -241,12 +384,18 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const seenInside = await store.sql.transaction(async (tx) => {
         await store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: 'no_stream', tx });
         await store.saveCheckpoint('projector', { transactionId: '5', globalPosition: 9n }, tx);
-        return { events: await store.readStream('s', { tx }), version: await store.streamVersion('s', { tx }) };
+        return {
+          events: await store.readStream('s', { tx }),
+          version: await store.streamVersion('s', { tx }),
+        };
       });
       assert.equal(seenInside.events.length, 1);
       assert.equal(seenInside.version, 1);
       assert.equal(await store.streamVersion('s'), 1);
-      assert.deepEqual(await store.loadCheckpoint('projector'), { transactionId: '5', globalPosition: 9n });
+      assert.deepEqual(await store.loadCheckpoint('projector'), {
+        transactionId: '5',
+        globalPosition: 9n,
+      });
     });
 
     it('discards the append and the checkpoint when the transaction rolls back', async () => {
@@ -267,7 +416,10 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const store = await freshStore();
       await store.append('s', [{ type: 'E', data: 1 }], { expectedVersion: 'no_stream' });
       await store.sql.transaction(async (tx) => {
-        await assert.rejects(store.append('s', [{ type: 'E', data: 2 }], { expectedVersion: 0, tx }), ConcurrencyError);
+        await assert.rejects(
+          store.append('s', [{ type: 'E', data: 2 }], { expectedVersion: 0, tx }),
+          ConcurrencyError,
+        );
         await store.append('s', [{ type: 'E', data: 2 }], { expectedVersion: 1, tx });
       });
       assert.equal(await store.streamVersion('s'), 2);
@@ -292,17 +444,51 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     it('pages through every stream in append order, resuming from each checkpoint', async () => {
       const store = await freshStore();
       const appended: RecordedEvent[] = [];
-      appended.push(...(await store.append('a', [{ type: 'A1', data: 1 }, { type: 'A2', data: 2 }], { expectedVersion: 'no_stream' })).events);
-      appended.push(...(await store.append('b', [{ type: 'B1', data: 1 }], { expectedVersion: 'no_stream' })).events);
-      appended.push(...(await store.append('a', [{ type: 'A3', data: 3 }], { expectedVersion: 2 })).events);
-      appended.push(...(await store.append('c', [{ type: 'C1', data: 1 }, { type: 'C2', data: 2 }, { type: 'C3', data: 3 }], { expectedVersion: 'no_stream' })).events);
+      appended.push(
+        ...(
+          await store.append(
+            'a',
+            [
+              { type: 'A1', data: 1 },
+              { type: 'A2', data: 2 },
+            ],
+            { expectedVersion: 'no_stream' },
+          )
+        ).events,
+      );
+      appended.push(
+        ...(await store.append('b', [{ type: 'B1', data: 1 }], { expectedVersion: 'no_stream' }))
+          .events,
+      );
+      appended.push(
+        ...(await store.append('a', [{ type: 'A3', data: 3 }], { expectedVersion: 2 })).events,
+      );
+      appended.push(
+        ...(
+          await store.append(
+            'c',
+            [
+              { type: 'C1', data: 1 },
+              { type: 'C2', data: 2 },
+              { type: 'C3', data: 3 },
+            ],
+            { expectedVersion: 'no_stream' },
+          )
+        ).events,
+      );
 
       const { pages, checkpoint } = await readEverything(store, appended.length, 3);
 
       assert.ok(pages.every((page) => page.length <= 3));
-      assert.deepEqual(pages.flat().map((event) => event.eventId), appended.map((event) => event.eventId));
+      assert.deepEqual(
+        pages.flat().map((event) => event.eventId),
+        appended.map((event) => event.eventId),
+      );
       const last = appended.at(-1)!;
-      assert.deepEqual(checkpoint, { transactionId: last.transactionId, globalPosition: last.globalPosition });
+      assert.deepEqual(checkpoint, {
+        transactionId: last.transactionId,
+        globalPosition: last.globalPosition,
+      });
       const beyond = await store.readAll({ after: checkpoint, limit: 10 });
       assert.deepEqual(beyond.events, []);
       assert.deepEqual(beyond.checkpoint, checkpoint);
@@ -312,14 +498,19 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const store = await freshStore();
       await store.append('a', [{ type: 'First', data: 1 }], { expectedVersion: 'no_stream' });
       const { checkpoint } = await readEverything(store, 1, 10);
-      const later = await store.append('b', [{ type: 'Later', data: 2 }], { expectedVersion: 'no_stream' });
+      const later = await store.append('b', [{ type: 'Later', data: 2 }], {
+        expectedVersion: 'no_stream',
+      });
 
       let page = await store.readAll({ after: checkpoint, limit: 10 });
       await waitUntil(async () => {
         page = await store.readAll({ after: checkpoint, limit: 10 });
         return page.events.length > 0;
       }, 'the later event');
-      assert.deepEqual(page.events.map((event) => event.eventId), later.events.map((event) => event.eventId));
+      assert.deepEqual(
+        page.events.map((event) => event.eventId),
+        later.events.map((event) => event.eventId),
+      );
     });
 
     it('refuses a limit that is not a positive integer', async () => {
@@ -334,10 +525,16 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       assert.deepEqual(await store.loadCheckpoint('projector'), START);
 
       await store.saveCheckpoint('projector', { transactionId: '1234', globalPosition: 77n });
-      assert.deepEqual(await store.loadCheckpoint('projector'), { transactionId: '1234', globalPosition: 77n });
+      assert.deepEqual(await store.loadCheckpoint('projector'), {
+        transactionId: '1234',
+        globalPosition: 77n,
+      });
 
       // Beyond Number.MAX_SAFE_INTEGER: positions must survive as bigint end to end.
-      const large: Checkpoint = { transactionId: '9007199254740993', globalPosition: 9_007_199_254_740_993n };
+      const large: Checkpoint = {
+        transactionId: '9007199254740993',
+        globalPosition: 9_007_199_254_740_993n,
+      };
       await store.saveCheckpoint('projector', large);
       assert.deepEqual(await store.loadCheckpoint('projector'), large);
       assert.deepEqual(await store.loadCheckpoint('another'), START);
@@ -426,8 +623,18 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     });
 
     it('refuses schema names that are not plain lower-case identifiers', () => {
-      for (const schema of ['', 'Gateway', 'gate-way', '1gateway', 'x; DROP TABLE y', 'a'.repeat(41)]) {
-        assert.throws(() => new EventStore(target.client(), { schema }), /Invalid event store schema name/);
+      for (const schema of [
+        '',
+        'Gateway',
+        'gate-way',
+        '1gateway',
+        'x; DROP TABLE y',
+        'a'.repeat(41),
+      ]) {
+        assert.throws(
+          () => new EventStore(target.client(), { schema }),
+          /Invalid event store schema name/,
+        );
       }
     });
   });

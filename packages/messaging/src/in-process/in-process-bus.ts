@@ -1,13 +1,7 @@
 import { abortableDelay } from '../abortable-delay.js';
 import { deliveryFor } from '../delivery.js';
 import { partitionFor } from '../partitioner.js';
-import type {
-  Bus,
-  OutgoingMessage,
-  SubscribeOptions,
-  Subscription,
-  TopicSpec,
-} from '../types.js';
+import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
 import { GroupMember } from './group-member.js';
 import { PartitionCursor, type SettleWaiter } from './partition-cursor.js';
 import { PartitionLog } from './partition-log.js';
@@ -115,7 +109,12 @@ class MemoryBus implements InProcessBus {
         const fromBeginning = options.fromBeginning ?? true;
         const cursors = topic.logs.map(
           (log, partition) =>
-            new PartitionCursor(topicName, partition, log, fromBeginning ? log.startOffset : log.endOffset),
+            new PartitionCursor(
+              topicName,
+              partition,
+              log,
+              fromBeginning ? log.startOffset : log.endOffset,
+            ),
         );
         group.cursorsByTopic.set(topicName, cursors);
         topic.cursorsByGroup.set(group.id, cursors);
@@ -160,7 +159,8 @@ class MemoryBus implements InProcessBus {
         for (const cursor of cursors) cursor.owner = undefined;
       }
     }
-    for (const waiter of this.pendingSettles) waiter.reject(new Error('bus closed before settling'));
+    for (const waiter of this.pendingSettles)
+      waiter.reject(new Error('bus closed before settling'));
     this.pendingSettles.clear();
     await Promise.all(members.map((member) => member.whenIdle()));
   }
@@ -213,7 +213,10 @@ class MemoryBus implements InProcessBus {
           continue;
         }
         // Read only now, so a batch takes in whatever arrived while waiting for the slot.
-        const batch = cursor.log.readFrom(cursor.committed, owner === retryOwner ? retrySize : owner.maxBatchSize);
+        const batch = cursor.log.readFrom(
+          cursor.committed,
+          owner === retryOwner ? retrySize : owner.maxBatchSize,
+        );
         let handled = false;
         try {
           await owner.handle(batch);
@@ -286,5 +289,6 @@ function hasReader(group: GroupState, topicName: string): boolean {
 }
 
 function assertPositiveInteger(value: number, what: string): void {
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${what} must be a positive integer`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${what} must be a positive integer`);
 }

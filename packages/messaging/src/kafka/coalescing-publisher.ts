@@ -73,7 +73,8 @@ export class CoalescingPublisher {
         continue;
       }
       const fits =
-        bytes + pending.size <= MAX_REQUEST_BYTES && count + pending.messages.length <= MAX_REQUEST_MESSAGES;
+        bytes + pending.size <= MAX_REQUEST_BYTES &&
+        count + pending.messages.length <= MAX_REQUEST_MESSAGES;
       // Once one publish for this topic stays behind, later ones must too, or they would overtake it.
       if (fits && !topicBlocked) {
         request.push(pending);

@@ -66,7 +66,9 @@ class KafkaBus implements Bus {
         topics: toCreate.map((topic) => ({
           topic: topic.name,
           numPartitions: topic.partitions,
-          ...(topic.replicationFactor === undefined ? {} : { replicationFactor: topic.replicationFactor }),
+          ...(topic.replicationFactor === undefined
+            ? {}
+            : { replicationFactor: topic.replicationFactor }),
         })),
       });
     } catch (error) {
@@ -113,7 +115,10 @@ class KafkaBus implements Bus {
     const subscriptions = [...this.subscriptions];
     this.subscriptions.clear();
     await Promise.allSettled(subscriptions.map((subscription) => subscription.close()));
-    const [producer, admin] = await Promise.allSettled([this.producerConnection, this.adminConnection]);
+    const [producer, admin] = await Promise.allSettled([
+      this.producerConnection,
+      this.adminConnection,
+    ]);
     await Promise.allSettled([
       producer.status === 'fulfilled' ? producer.value?.disconnect() : undefined,
       admin.status === 'fulfilled' ? admin.value?.disconnect() : undefined,
@@ -137,12 +142,18 @@ class KafkaBus implements Bus {
   }
 
   private admin(): Promise<Admin> {
-    this.adminConnection ??= this.connect(this.kafka.admin(), () => (this.adminConnection = undefined));
+    this.adminConnection ??= this.connect(
+      this.kafka.admin(),
+      () => (this.adminConnection = undefined),
+    );
     return this.adminConnection;
   }
 
   /** Connects once; a failed connection is forgotten so the next call tries again. */
-  private async connect<Client extends { connect(): Promise<void> }>(client: Client, forget: () => void): Promise<Client> {
+  private async connect<Client extends { connect(): Promise<void> }>(
+    client: Client,
+    forget: () => void,
+  ): Promise<Client> {
     try {
       await client.connect();
       return client;

@@ -7,7 +7,11 @@ export function toKafkaMessage(message: OutgoingMessage): Message {
     : { key: message.key, value: message.value };
 }
 
-export function toIncomingMessage(topic: string, partition: number, message: KafkaMessage): IncomingMessage {
+export function toIncomingMessage(
+  topic: string,
+  partition: number,
+  message: KafkaMessage,
+): IncomingMessage {
   return {
     topic,
     partition,
@@ -34,7 +38,8 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
 export function approximateSize(message: OutgoingMessage): number {
   let size = message.key.length + message.value.length + 64;
   if (message.headers) {
-    for (const [name, value] of Object.entries(message.headers)) size += name.length + value.length + 8;
+    for (const [name, value] of Object.entries(message.headers))
+      size += name.length + value.length + 8;
   }
   return size;
 }

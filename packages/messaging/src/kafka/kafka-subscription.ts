@@ -40,7 +40,11 @@ export class KafkaSubscription implements Subscription {
   /** Resolves once the consumer has joined its group and knows where to start. */
   async start(): Promise<void> {
     if ((this.options.fromBeginning ?? true) === false) {
-      this.startOffsets = await endOffsetsWithoutCommit(await this.admin(), this.options.groupId, this.options.topics);
+      this.startOffsets = await endOffsetsWithoutCommit(
+        await this.admin(),
+        this.options.groupId,
+        this.options.topics,
+      );
     }
     await this.startConsumer();
   }
@@ -77,7 +81,12 @@ export class KafkaSubscription implements Subscription {
     let joinTimer: NodeJS.Timeout | undefined;
     const joined = new Promise<void>((resolve, reject) => {
       joinTimer = setTimeout(
-        () => reject(new Error(`consumer of group ${this.options.groupId} did not join within ${this.settings.joinTimeoutMs} ms`)),
+        () =>
+          reject(
+            new Error(
+              `consumer of group ${this.options.groupId} did not join within ${this.settings.joinTimeoutMs} ms`,
+            ),
+          ),
         this.settings.joinTimeoutMs,
       );
       consumer.on(consumer.events.GROUP_JOIN, (event) => {
@@ -97,7 +106,10 @@ export class KafkaSubscription implements Subscription {
 
     try {
       await consumer.connect();
-      await consumer.subscribe({ topics: this.options.topics, fromBeginning: this.options.fromBeginning ?? true });
+      await consumer.subscribe({
+        topics: this.options.topics,
+        fromBeginning: this.options.fromBeginning ?? true,
+      });
       await consumer.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
@@ -198,6 +210,9 @@ export class KafkaSubscription implements Subscription {
   }
 
   private redeliveryDelay(attempt: number): number {
-    return Math.min(this.settings.redeliveryDelayMs * 2 ** (attempt - 1), this.settings.maxRedeliveryDelayMs);
+    return Math.min(
+      this.settings.redeliveryDelayMs * 2 ** (attempt - 1),
+      this.settings.maxRedeliveryDelayMs,
+    );
   }
 }

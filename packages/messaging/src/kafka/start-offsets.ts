@@ -12,11 +12,17 @@ export function partitionKey(topic: string, partition: number): string {
  * starts "from the end" seeks there, so what is published after `subscribe` resolves is never
  * skipped, even though Kafka would only look up the end at the consumer's first fetch.
  */
-export async function endOffsetsWithoutCommit(admin: Admin, groupId: string, topics: string[]): Promise<StartOffsets> {
+export async function endOffsetsWithoutCommit(
+  admin: Admin,
+  groupId: string,
+  topics: string[],
+): Promise<StartOffsets> {
   const committed = await admin.fetchOffsets({ groupId, topics });
   const starts: StartOffsets = new Map();
   for (const { topic, partitions } of committed) {
-    const uncommitted = new Set(partitions.filter((entry) => Number(entry.offset) < 0).map((entry) => entry.partition));
+    const uncommitted = new Set(
+      partitions.filter((entry) => Number(entry.offset) < 0).map((entry) => entry.partition),
+    );
     if (uncommitted.size === 0) continue;
     for (const end of await admin.fetchTopicOffsets(topic)) {
       if (uncommitted.has(end.partition)) starts.set(partitionKey(topic, end.partition), end.high);

@@ -19,7 +19,12 @@ export interface Alignment {
  * Order-independent one-to-one alignment of words: exact spellings first, then the best remaining
  * similarity, ties broken in favour of words at the same relative position.
  */
-export function alignTokens(typed: readonly Token[], holder: readonly Token[], matcher: TokenMatcher, kind: NameKind): Alignment {
+export function alignTokens(
+  typed: readonly Token[],
+  holder: readonly Token[],
+  matcher: TokenMatcher,
+  kind: NameKind,
+): Alignment {
   const typedTaken = new Array<boolean>(typed.length).fill(false);
   const holderTaken = new Array<boolean>(holder.length).fill(false);
   const pairs: AlignedPair[] = [];
@@ -45,7 +50,13 @@ export function alignTokens(typed: readonly Token[], holder: readonly Token[], m
       for (let h = 0; h < holder.length; h++) {
         if (holderTaken[h]) continue;
         const match = matcher.match(typed[t]!, holder[h]!, kind);
-        if (match) candidates.push({ typed: t, holder: h, match, offset: Math.abs(t / typed.length - h / holder.length) });
+        if (match)
+          candidates.push({
+            typed: t,
+            holder: h,
+            match,
+            offset: Math.abs(t / typed.length - h / holder.length),
+          });
       }
     }
     candidates.sort((x, y) => y.match.factor - x.match.factor || x.offset - y.offset);
@@ -57,7 +68,8 @@ export function alignTokens(typed: readonly Token[], holder: readonly Token[], m
   }
   pairs.sort((x, y) => x.typed - y.typed);
   let reordered = false;
-  for (let i = 1; i < pairs.length; i++) if (pairs[i]!.holder < pairs[i - 1]!.holder) reordered = true;
+  for (let i = 1; i < pairs.length; i++)
+    if (pairs[i]!.holder < pairs[i - 1]!.holder) reordered = true;
   return {
     pairs,
     unmatchedTyped: indicesNotTaken(typedTaken),
@@ -76,7 +88,10 @@ function indicesNotTaken(taken: readonly boolean[]): number[] {
  * Rejoins words that one side wrote apart (Vanden Berg / Vandenberg, Good Will / Goodwill): a run of
  * two or three adjacent words whose concatenation is a word of the other name becomes one word.
  */
-export function rejoinSplitWords(words: readonly Token[], other: readonly Token[]): { words: readonly Token[]; changed: boolean } {
+export function rejoinSplitWords(
+  words: readonly Token[],
+  other: readonly Token[],
+): { words: readonly Token[]; changed: boolean } {
   if (words.length < 2) return { words, changed: false };
   const spellings = new Set<string>();
   for (const word of other) spellings.add(word.text).add(word.alt);

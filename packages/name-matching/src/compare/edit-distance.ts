@@ -15,7 +15,13 @@ function isOneSwap(a: string, b: string): boolean {
   let first = -1;
   for (let i = 0; i < a.length; i++) {
     if (a.charCodeAt(i) === b.charCodeAt(i)) continue;
-    if (first >= 0) return i === first + 1 && a[first] === b[i] && a[i] === b[first] && a.slice(i + 1) === b.slice(i + 1);
+    if (first >= 0)
+      return (
+        i === first + 1 &&
+        a[first] === b[i] &&
+        a[i] === b[first] &&
+        a.slice(i + 1) === b.slice(i + 1)
+      );
     first = i;
   }
   return false;

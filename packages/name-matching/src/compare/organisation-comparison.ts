@@ -14,18 +14,30 @@ function acronymOf(words: readonly Token[]): string {
 }
 
 function isAcronymOf(short: readonly Token[], long: readonly Token[]): boolean {
-  return short.length === 1 && long.length >= MIN_ACRONYM_LENGTH && short[0]!.text === acronymOf(long);
+  return (
+    short.length === 1 && long.length >= MIN_ACRONYM_LENGTH && short[0]!.text === acronymOf(long)
+  );
 }
 
 /** Legal forms compared as identities: the same form written differently is no difference. */
-function compareLegalForms(typed: OrganisationName, holder: OrganisationName, sheet: ScoreSheet): Verdict | null {
+function compareLegalForms(
+  typed: OrganisationName,
+  holder: OrganisationName,
+  sheet: ScoreSheet,
+): Verdict | null {
   const typedKeys = new Set(typed.legalForms.map((f) => f.key));
   const holderKeys = new Set(holder.legalForms.map((f) => f.key));
   const typedInHolder = [...typedKeys].every((k) => holderKeys.has(k));
   const holderInTyped = [...holderKeys].every((k) => typedKeys.has(k));
   if (typedInHolder && holderInTyped) {
-    const typedWritten = typed.legalForms.map((f) => f.written).sort().join(' ');
-    const holderWritten = holder.legalForms.map((f) => f.written).sort().join(' ');
+    const typedWritten = typed.legalForms
+      .map((f) => f.written)
+      .sort()
+      .join(' ');
+    const holderWritten = holder.legalForms
+      .map((f) => f.written)
+      .sort()
+      .join(' ');
     if (typedWritten !== holderWritten) sheet.note('LEGAL_FORM_VARIANT');
     return null;
   }
@@ -40,7 +52,11 @@ function compareLegalForms(typed: OrganisationName, holder: OrganisationName, sh
  * Compares organisation names: every word of each name must be accounted for by the other (a missing
  * or extra word names a sister company), legal forms are compared as identities, numbers exactly.
  */
-export function compareOrganisations(typed: OrganisationName, holder: OrganisationName, matcher: TokenMatcher): Verdict {
+export function compareOrganisations(
+  typed: OrganisationName,
+  holder: OrganisationName,
+  matcher: TokenMatcher,
+): Verdict {
   if (typed.core.length === 0) return rejected('EMPTY_NAME');
   const sheet = new ScoreSheet();
   let typedWords = typed.core;
@@ -52,7 +68,10 @@ export function compareOrganisations(typed: OrganisationName, holder: Organisati
   if (!sameSequence(typedWords, holderWords)) {
     const typedJoined = joinTokens(typedWords);
     const holderJoined = joinTokens(holderWords);
-    const joinedMatch = typedWords.length !== holderWords.length ? matcher.match(typedJoined, holderJoined, 'organisation') : null;
+    const joinedMatch =
+      typedWords.length !== holderWords.length
+        ? matcher.match(typedJoined, holderJoined, 'organisation')
+        : null;
     if (joinedMatch && (joinedMatch.kind === 'exact' || joinedMatch.kind === 'transliteration')) {
       sheet.note('COSMETIC');
     } else {
@@ -77,7 +96,8 @@ export function compareOrganisations(typed: OrganisationName, holder: Organisati
       } else {
         for (const pair of alignment.pairs) {
           const { kind, factor } = pair.match;
-          if (kind === 'transliteration') sheet.applyOnce(FACTORS.transliteration, 'TRANSLITERATION');
+          if (kind === 'transliteration')
+            sheet.applyOnce(FACTORS.transliteration, 'TRANSLITERATION');
           else if (kind === 'spellingVariant') sheet.apply(factor, 'TYPO');
           else if (kind === 'typo') sheet.apply(factor, 'TYPO');
         }

@@ -14,34 +14,51 @@ interface WithoutGeneration {
 function splitGeneration(tokens: readonly Token[]): WithoutGeneration {
   const last = tokens[tokens.length - 1];
   const generation = last && tokens.length > 2 ? GENERATION_MARKERS.get(last.text) : undefined;
-  return generation ? { tokens: tokens.slice(0, -1), generation } : { tokens, generation: undefined };
+  return generation
+    ? { tokens: tokens.slice(0, -1), generation }
+    : { tokens, generation: undefined };
 }
 
-const isParticle = (token: Token): boolean => PARTICLES.has(token.text) || PATRONYMIC_PARTICLES.has(token.text);
+const isParticle = (token: Token): boolean =>
+  PARTICLES.has(token.text) || PATRONYMIC_PARTICLES.has(token.text);
 
 const CONSONANTS_ONLY = /^[bcdfghjklmnpqrstvwxz]{2,3}$/;
 /** "HP Müller", "JC Juncker": a short run of consonants is a set of initials written together. */
 function splitRunTogetherInitials(tokens: readonly Token[]): readonly Token[] {
   if (!tokens.some((t) => CONSONANTS_ONLY.test(t.text))) return tokens;
-  return tokens.flatMap((t) => (CONSONANTS_ONLY.test(t.text) ? [...t.text].map((letter) => makeToken(letter, letter, t.transliterated)) : [t]));
+  return tokens.flatMap((t) =>
+    CONSONANTS_ONLY.test(t.text)
+      ? [...t.text].map((letter) => makeToken(letter, letter, t.transliterated))
+      : [t],
+  );
 }
 
 /**
  * Compares one typed person's name with one holder's. Safety rules come first and answer NMTC outright:
  * a different name in place of one of the holder's, a surname or initials alone, a different surname.
  */
-export function comparePersons(typed: PersonName, holder: PersonName, matcher: TokenMatcher): Verdict {
+export function comparePersons(
+  typed: PersonName,
+  holder: PersonName,
+  matcher: TokenMatcher,
+): Verdict {
   if (typed.tokens.length === 0) return rejected('EMPTY_NAME');
   const sheet = new ScoreSheet();
   if (typed.titleRemoved || holder.titleRemoved) sheet.note('TITLE_IGNORED');
 
   const typedSplit = splitGeneration(typed.tokens);
   const holderSplit = splitGeneration(holder.tokens);
-  if (typedSplit.generation && holderSplit.generation && typedSplit.generation !== holderSplit.generation) {
+  if (
+    typedSplit.generation &&
+    holderSplit.generation &&
+    typedSplit.generation !== holderSplit.generation
+  ) {
     return rejected('NAME_MISMATCH', 0.5);
   }
-  if (typedSplit.generation && !holderSplit.generation) sheet.apply(FACTORS.generationOneSided, 'EXTRA_NAME');
-  if (holderSplit.generation && !typedSplit.generation) sheet.apply(FACTORS.generationOneSided, 'MIDDLE_NAME_MISSING');
+  if (typedSplit.generation && !holderSplit.generation)
+    sheet.apply(FACTORS.generationOneSided, 'EXTRA_NAME');
+  if (holderSplit.generation && !typedSplit.generation)
+    sheet.apply(FACTORS.generationOneSided, 'MIDDLE_NAME_MISSING');
 
   let typedTokens = typedSplit.tokens;
   let holderTokens = holderSplit.tokens;
@@ -75,31 +92,44 @@ export function comparePersons(typed: PersonName, holder: PersonName, matcher: T
   const missingHolder = alignment.unmatchedHolder.filter((i) => !isParticle(holderTokens[i]!));
   const fullPairs = alignment.pairs.filter((p) => p.match.kind !== 'initial');
 
-  if (fullPairs.length === 0) return rejected(alignment.pairs.length > 0 ? 'INITIALS_ONLY' : 'NAME_MISMATCH', agreement);
-  if (extraTyped.length > 0 && missingHolder.length > 0) return rejected('NAME_MISMATCH', agreement);
+  if (fullPairs.length === 0)
+    return rejected(alignment.pairs.length > 0 ? 'INITIALS_ONLY' : 'NAME_MISMATCH', agreement);
+  if (extraTyped.length > 0 && missingHolder.length > 0)
+    return rejected('NAME_MISMATCH', agreement);
 
   const holderWords = holderTokens.filter((t) => !isParticle(t)).length;
   if (holderWords >= 2) {
     // The holder's surname (last word) must be there in full.
     let surname = holderTokens.length - 1;
     while (surname > 0 && isParticle(holderTokens[surname]!)) surname--;
-    const isFull = (holderIndex: number): boolean => alignment.pairs.some((p) => p.holder === holderIndex && p.match.kind !== 'initial');
+    const isFull = (holderIndex: number): boolean =>
+      alignment.pairs.some((p) => p.holder === holderIndex && p.match.kind !== 'initial');
     // A double surname may be shortened to its first part (García López → García, Müller-Schmidt → Müller).
     const firstSurnamePart = surname - 1;
     const typedLast = typedTokens.length - 1;
-    const shortenedDoubleSurname = holderWords >= 3 && firstSurnamePart > 0 && !isParticle(holderTokens[firstSurnamePart]!)
-      && alignment.pairs.some((p) => p.holder === firstSurnamePart && p.typed === typedLast && p.match.kind !== 'initial');
+    const shortenedDoubleSurname =
+      holderWords >= 3 &&
+      firstSurnamePart > 0 &&
+      !isParticle(holderTokens[firstSurnamePart]!) &&
+      alignment.pairs.some(
+        (p) => p.holder === firstSurnamePart && p.typed === typedLast && p.match.kind !== 'initial',
+      );
     if (!isFull(surname) && !shortenedDoubleSurname) return rejected('NAME_MISMATCH', agreement);
     if (alignment.pairs.length === 1) return rejected('SURNAME_ONLY', agreement);
   }
   for (const index of extraTyped) {
     // An added middle name is tolerated; an added first name or surname names someone else.
-    if (index === 0 || index === typedTokens.length - 1) return rejected('NAME_MISMATCH', agreement);
+    if (index === 0 || index === typedTokens.length - 1)
+      return rejected('NAME_MISMATCH', agreement);
     sheet.apply(FACTORS.extraName, 'EXTRA_NAME');
   }
-  for (let i = 0; i < missingHolder.length; i++) sheet.apply(FACTORS.middleNameMissing, 'MIDDLE_NAME_MISSING');
-  for (const index of alignment.unmatchedTyped) if (isParticle(typedTokens[index]!)) sheet.apply(FACTORS.particleMissing, 'EXTRA_NAME');
-  for (const index of alignment.unmatchedHolder) if (isParticle(holderTokens[index]!)) sheet.apply(FACTORS.particleMissing, 'MIDDLE_NAME_MISSING');
+  for (let i = 0; i < missingHolder.length; i++)
+    sheet.apply(FACTORS.middleNameMissing, 'MIDDLE_NAME_MISSING');
+  for (const index of alignment.unmatchedTyped)
+    if (isParticle(typedTokens[index]!)) sheet.apply(FACTORS.particleMissing, 'EXTRA_NAME');
+  for (const index of alignment.unmatchedHolder)
+    if (isParticle(holderTokens[index]!))
+      sheet.apply(FACTORS.particleMissing, 'MIDDLE_NAME_MISSING');
 
   for (const pair of alignment.pairs) {
     const { kind, factor } = pair.match;
@@ -110,7 +140,9 @@ export function comparePersons(typed: PersonName, holder: PersonName, matcher: T
     else if (kind === 'initial') sheet.apply(factor, 'INITIALS');
   }
   if (alignment.reordered) {
-    const patronymic = [...typedTokens, ...holderTokens].some((t) => PATRONYMIC_PARTICLES.has(t.text));
+    const patronymic = [...typedTokens, ...holderTokens].some((t) =>
+      PATRONYMIC_PARTICLES.has(t.text),
+    );
     // Muhammad bin Salman and Salman bin Muhammad are father and son.
     if (patronymic) return rejected('NAME_MISMATCH', agreement);
     sheet.apply(FACTORS.wordOrder, 'WORD_ORDER');

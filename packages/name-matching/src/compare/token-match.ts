@@ -4,7 +4,8 @@ import { hasDigit, isRomanNumeral, sameSpelling, type Token } from '../text/toke
 import { FACTORS } from '../scoring.js';
 import { typingDistance } from './edit-distance.js';
 
-export type TokenMatchKind = 'exact' | 'transliteration' | 'spellingVariant' | 'nickname' | 'initial' | 'typo';
+export type TokenMatchKind =
+  'exact' | 'transliteration' | 'spellingVariant' | 'nickname' | 'initial' | 'typo';
 
 export interface TokenMatch {
   readonly kind: TokenMatchKind;
@@ -43,7 +44,12 @@ export function isInflectedEnding(a: string, b: string): boolean {
   if (shorter.length === longer.length) {
     const last = shorter.length - 1;
     if (shorter.slice(0, last) !== longer.slice(0, last)) return false;
-    return VOWELS.includes(shorter[last]!) || VOWELS.includes(longer[last]!) || shorter[last] === 's' || longer[last] === 's';
+    return (
+      VOWELS.includes(shorter[last]!) ||
+      VOWELS.includes(longer[last]!) ||
+      shorter[last] === 's' ||
+      longer[last] === 's'
+    );
   }
   if (longer.length !== shorter.length + 1 || !longer.startsWith(shorter)) return false;
   const added = longer[longer.length - 1]!;
@@ -62,29 +68,50 @@ export class TokenMatcher {
       return null;
     }
     // Numbers and series numerals (Fund II / Fund III) are never spelling variants of each other.
-    if (hasDigit(a) || hasDigit(b) || (kind === 'organisation' && (isRomanNumeral(a) || isRomanNumeral(b)))) return null;
+    if (
+      hasDigit(a) ||
+      hasDigit(b) ||
+      (kind === 'organisation' && (isRomanNumeral(a) || isRomanNumeral(b)))
+    )
+      return null;
     // Greek or Cyrillic against Latin: compared through transliteration keys.
     const transliterated = a.transliterated !== b.transliterated;
     const shorter = Math.min(a.alt.length, b.alt.length);
     if (transliterated) {
       if (sameTransliteration(a, b)) return TRANSLITERATION;
-    } else if (shorter >= MIN_LENGTH_FOR_TYPOS && Math.abs(lengthA - lengthB) <= 3 && looseKeyOf(a) === looseKeyOf(b)) {
+    } else if (
+      shorter >= MIN_LENGTH_FOR_TYPOS &&
+      Math.abs(lengthA - lengthB) <= 3 &&
+      looseKeyOf(a) === looseKeyOf(b)
+    ) {
       return this.variant(a, b);
     }
     if (kind === 'person') {
       if (this.nicknames.related(a, b)) return NICKNAME;
       // Two different known given names (Karin / Karen, Tom / Tim) are two people, not a slip.
-      if (!transliterated && this.nicknames.isGivenName(a) && this.nicknames.isGivenName(b)) return null;
+      if (!transliterated && this.nicknames.isGivenName(a) && this.nicknames.isGivenName(b))
+        return null;
     }
     const tolerance = typoTolerance(shorter);
     if (tolerance === 0) return null;
     let edits = typingDistance(a.text, b.text, tolerance);
-    if (edits > 1 && (a.alt !== a.text || b.alt !== b.text)) edits = Math.min(edits, typingDistance(a.alt, b.alt, tolerance));
-    if (edits > 1 && a.transliterated && b.transliterated) edits = Math.min(edits, typingDistance(looseKeyOf(a), looseKeyOf(b), tolerance));
-    if (edits > 1 && transliterated) edits = Math.min(edits, typingDistance(translitKeysOf(a)[0]!, translitKeysOf(b)[0]!, tolerance));
+    if (edits > 1 && (a.alt !== a.text || b.alt !== b.text))
+      edits = Math.min(edits, typingDistance(a.alt, b.alt, tolerance));
+    if (edits > 1 && a.transliterated && b.transliterated)
+      edits = Math.min(edits, typingDistance(looseKeyOf(a), looseKeyOf(b), tolerance));
+    if (edits > 1 && transliterated)
+      edits = Math.min(
+        edits,
+        typingDistance(translitKeysOf(a)[0]!, translitKeysOf(b)[0]!, tolerance),
+      );
     if (edits > tolerance) return null;
     if (kind === 'person' && edits === 1 && isInflectedEnding(a.alt, b.alt)) return null;
-    if (kind === 'person' && transliterated && isInflectedEnding(translitKeysOf(a)[0]!, translitKeysOf(b)[0]!)) return null;
+    if (
+      kind === 'person' &&
+      transliterated &&
+      isInflectedEnding(translitKeysOf(a)[0]!, translitKeysOf(b)[0]!)
+    )
+      return null;
     return edits === 1 ? TYPO_ONE : TYPO_TWO;
   }
 

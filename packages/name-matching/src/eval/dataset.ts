@@ -17,12 +17,17 @@ const HOLDER_TYPES: readonly string[] = ['person', 'organisation'];
 
 /** Reads a labelled set: typed_name, holder_names (| separated), holder_type, expected, category, language. */
 export function loadLabelledCases(url: URL = DEV_SET_URL): LabelledCase[] {
-  const records = parse(readFileSync(url), { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+  const records = parse(readFileSync(url), { columns: true, skip_empty_lines: true }) as Record<
+    string,
+    string
+  >[];
   return records.map((record, index) => {
     const expected = record['expected'] ?? '';
     const holderType = record['holder_type'] ?? '';
-    if (!OUTCOMES.includes(expected)) throw new Error(`line ${index + 2}: expected must be MTCH, CMTC or NMTC`);
-    if (holderType !== '' && !HOLDER_TYPES.includes(holderType)) throw new Error(`line ${index + 2}: bad holder_type`);
+    if (!OUTCOMES.includes(expected))
+      throw new Error(`line ${index + 2}: expected must be MTCH, CMTC or NMTC`);
+    if (holderType !== '' && !HOLDER_TYPES.includes(holderType))
+      throw new Error(`line ${index + 2}: bad holder_type`);
     const holder: AccountHolder = { names: (record['holder_names'] ?? '').split('|') };
     if (holderType !== '') holder.holderType = holderType as HolderType;
     return {

@@ -13,12 +13,37 @@ describe('VoP development set', () => {
     assert.ok(negatives * 3 >= cases.length, `${negatives} NMTC of ${cases.length}`);
     const languages = new Set(cases.map((c) => c.language).filter((l) => l !== 'other'));
     assert.ok(languages.size >= 8, `${languages.size} languages`);
-    assert.ok(cases.some((c) => c.holder.holderType === 'person') && cases.some((c) => c.holder.holderType === 'organisation'));
+    assert.ok(
+      cases.some((c) => c.holder.holderType === 'person') &&
+        cases.some((c) => c.holder.holderType === 'organisation'),
+    );
     const categories = new Set(cases.map((c) => c.category));
-    for (const category of ['cosmetic_case', 'cosmetic_accents', 'cosmetic_umlaut', 'cosmetic_punctuation', 'title',
-      'legal_form_written_out', 'word_order', 'typo', 'nickname', 'initials', 'middle_name_missing', 'legal_form_missing',
-      'different_person', 'different_company', 'legal_form_different', 'surname_only', 'initials_only', 'person_vs_company',
-      'joint_account', 'trading_name', 'transliteration', 'same_surname', 'sister_company', 'shared_words']) {
+    for (const category of [
+      'cosmetic_case',
+      'cosmetic_accents',
+      'cosmetic_umlaut',
+      'cosmetic_punctuation',
+      'title',
+      'legal_form_written_out',
+      'word_order',
+      'typo',
+      'nickname',
+      'initials',
+      'middle_name_missing',
+      'legal_form_missing',
+      'different_person',
+      'different_company',
+      'legal_form_different',
+      'surname_only',
+      'initials_only',
+      'person_vs_company',
+      'joint_account',
+      'trading_name',
+      'transliteration',
+      'same_surname',
+      'sister_company',
+      'shared_words',
+    ]) {
       assert.ok(categories.has(category), `category ${category} is covered`);
     }
   });

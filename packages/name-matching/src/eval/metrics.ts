@@ -27,13 +27,20 @@ export interface EvaluationReport {
 }
 
 export function evaluate(matcher: NameMatcher, cases: readonly LabelledCase[]): EvaluationReport {
-  const outcomes: CaseOutcome[] = cases.map((labelled) => ({ labelled, actual: matcher.match(labelled.typedName, labelled.holder).outcome }));
+  const outcomes: CaseOutcome[] = cases.map((labelled) => ({
+    labelled,
+    actual: matcher.match(labelled.typedName, labelled.holder).outcome,
+  }));
   const negatives = outcomes.filter((o) => o.labelled.expected === 'NMTC');
   const positives = outcomes.filter((o) => o.labelled.expected !== 'NMTC');
   const correct = outcomes.filter((o) => o.actual === o.labelled.expected).length;
   const categories = new Map<string, { cases: number; correct: number; falseMatches: number }>();
   for (const o of outcomes) {
-    const figures = categories.get(o.labelled.category) ?? { cases: 0, correct: 0, falseMatches: 0 };
+    const figures = categories.get(o.labelled.category) ?? {
+      cases: 0,
+      correct: 0,
+      falseMatches: 0,
+    };
     figures.cases++;
     if (o.actual === o.labelled.expected) figures.correct++;
     if (o.labelled.expected === 'NMTC' && o.actual !== 'NMTC') figures.falseMatches++;
@@ -46,7 +53,9 @@ export function evaluate(matcher: NameMatcher, cases: readonly LabelledCase[]): 
     falseMatchRate: rate(negatives.filter((o) => o.actual !== 'NMTC').length, negatives.length),
     falseMtchRate: rate(negatives.filter((o) => o.actual === 'MTCH').length, negatives.length),
     missedMatchRate: rate(positives.filter((o) => o.actual === 'NMTC').length, positives.length),
-    byCategory: [...categories.entries()].map(([category, f]) => ({ category, ...f })).sort((a, b) => a.category.localeCompare(b.category)),
+    byCategory: [...categories.entries()]
+      .map(([category, f]) => ({ category, ...f }))
+      .sort((a, b) => a.category.localeCompare(b.category)),
     errors: outcomes.filter((o) => o.actual !== o.labelled.expected),
   };
 }
@@ -64,12 +73,16 @@ export function formatReport(report: EvaluationReport, showErrors: boolean): str
     `${'category'.padEnd(26)}${'cases'.padStart(7)}${'accuracy'.padStart(11)}${'false matches'.padStart(15)}`,
   ];
   for (const c of report.byCategory) {
-    lines.push(`${c.category.padEnd(26)}${String(c.cases).padStart(7)}${percent(c.correct / c.cases).padStart(11)}${String(c.falseMatches).padStart(15)}`);
+    lines.push(
+      `${c.category.padEnd(26)}${String(c.cases).padStart(7)}${percent(c.correct / c.cases).padStart(11)}${String(c.falseMatches).padStart(15)}`,
+    );
   }
   if (showErrors && report.errors.length > 0) {
     lines.push('', 'disagreements (expected → actual):');
     for (const e of report.errors) {
-      lines.push(`  [${e.labelled.category}] ${e.labelled.typedName} | ${e.labelled.holder.names.join(' | ')}: ${e.labelled.expected} → ${e.actual}`);
+      lines.push(
+        `  [${e.labelled.category}] ${e.labelled.typedName} | ${e.labelled.holder.names.join(' | ')}: ${e.labelled.expected} → ${e.actual}`,
+      );
     }
   }
   return lines.join('\n');

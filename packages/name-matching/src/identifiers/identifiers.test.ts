@@ -5,8 +5,14 @@ import { validateBic, validateIban, validateLei } from './validation.js';
 
 describe('IBAN (ISO 13616)', () => {
   it('given valid IBANs, in electronic or paper form, then valid and normalised', () => {
-    assert.deepEqual(validateIban('DE89370400440532013000'), { valid: true, normalised: 'DE89370400440532013000' });
-    assert.deepEqual(validateIban('fr14 2004 1010 0505 0001 3m02 606'), { valid: true, normalised: 'FR1420041010050500013M02606' });
+    assert.deepEqual(validateIban('DE89370400440532013000'), {
+      valid: true,
+      normalised: 'DE89370400440532013000',
+    });
+    assert.deepEqual(validateIban('fr14 2004 1010 0505 0001 3m02 606'), {
+      valid: true,
+      normalised: 'FR1420041010050500013M02606',
+    });
     assert.equal(validateIban('GB82WEST12345698765432').valid, true);
   });
   it('given a wrong check digit, then CHECKSUM', () => {
@@ -49,22 +55,37 @@ describe('LEI (ISO 17442, ISO 7064 MOD 97-10)', () => {
 
 describe('party identification against the account', () => {
   const account = { lei: '7LTWFZYICNSX8D621K86', others: [{ scheme: 'DE-HRB', id: 'HRB 30000' }] };
-  it('given the account\'s LEI, then MTCH', () => {
+  it("given the account's LEI, then MTCH", () => {
     assert.equal(matchPartyIdentification({ lei: '7ltwfzyicnsx8d621k86' }, account), 'MTCH');
   });
   it('given another LEI, then NMTC', () => {
     assert.equal(matchPartyIdentification({ lei: 'HWUPKR0MPOU8FGXBT394' }, account), 'NMTC');
   });
-  it('given another scheme\'s identifier written differently, then MTCH; a different one, NMTC', () => {
-    assert.equal(matchPartyIdentification({ others: [{ scheme: 'de-hrb', id: 'HRB30000' }] }, account), 'MTCH');
-    assert.equal(matchPartyIdentification({ others: [{ scheme: 'DE-HRB', id: 'HRB 30001' }] }, account), 'NMTC');
+  it("given another scheme's identifier written differently, then MTCH; a different one, NMTC", () => {
+    assert.equal(
+      matchPartyIdentification({ others: [{ scheme: 'de-hrb', id: 'HRB30000' }] }, account),
+      'MTCH',
+    );
+    assert.equal(
+      matchPartyIdentification({ others: [{ scheme: 'DE-HRB', id: 'HRB 30001' }] }, account),
+      'NMTC',
+    );
   });
   it('given identifiers of a kind the account does not hold, then NOAP', () => {
     assert.equal(matchPartyIdentification({ lei: 'HWUPKR0MPOU8FGXBT394' }, { others: [] }), 'NOAP');
-    assert.equal(matchPartyIdentification({ others: [{ scheme: 'VAT', id: 'DE123' }] }, account), 'NOAP');
+    assert.equal(
+      matchPartyIdentification({ others: [{ scheme: 'VAT', id: 'DE123' }] }, account),
+      'NOAP',
+    );
     assert.equal(matchPartyIdentification({}, account), 'NOAP');
   });
   it('given one agreeing and one differing identifier, then NMTC', () => {
-    assert.equal(matchPartyIdentification({ lei: account.lei, others: [{ scheme: 'DE-HRB', id: 'HRB 1' }] }, account), 'NMTC');
+    assert.equal(
+      matchPartyIdentification(
+        { lei: account.lei, others: [{ scheme: 'DE-HRB', id: 'HRB 1' }] },
+        account,
+      ),
+      'NMTC',
+    );
   });
 });

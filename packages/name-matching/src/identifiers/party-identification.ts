@@ -14,7 +14,10 @@ const normaliseScheme = (scheme: string): string => scheme.trim().toUpperCase();
  * account holds are compared (LEI with LEI, each scheme with the same scheme): any of them differing is
  * NMTC, otherwise one agreeing is MTCH, and NOAP when the account holds no identifier of any given kind.
  */
-export function matchPartyIdentification(given: PartyIdentification, account: PartyIdentification): PartyIdMatch {
+export function matchPartyIdentification(
+  given: PartyIdentification,
+  account: PartyIdentification,
+): PartyIdMatch {
   let compared = 0;
   let agreed = 0;
   if (given.lei?.trim() && account.lei?.trim()) {

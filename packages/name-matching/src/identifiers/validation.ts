@@ -1,4 +1,10 @@
-import { electronicFormatIBAN, validateBIC, validateIBAN, ValidationErrorsBIC, ValidationErrorsIBAN } from 'ibantools';
+import {
+  electronicFormatIBAN,
+  validateBIC,
+  validateIBAN,
+  ValidationErrorsBIC,
+  ValidationErrorsIBAN,
+} from 'ibantools';
 
 export type IdentifierProblem = 'MISSING' | 'FORMAT' | 'COUNTRY' | 'LENGTH' | 'CHECKSUM';
 
@@ -17,11 +23,17 @@ export function validateIban(iban: string): IdentifierCheck {
   const normalised = electronicFormatIBAN(iban.trim()) ?? '';
   if (normalised === '') return invalid('MISSING');
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/.test(normalised)) return invalid('FORMAT');
-  const errors = validateIBAN(normalised).errorCodes.filter((e) => e !== ValidationErrorsIBAN.WrongAccountBankBranchChecksum);
+  const errors = validateIBAN(normalised).errorCodes.filter(
+    (e) => e !== ValidationErrorsIBAN.WrongAccountBankBranchChecksum,
+  );
   if (errors.length === 0) return { valid: true, normalised };
   if (errors.includes(ValidationErrorsIBAN.NoIBANCountry)) return invalid('COUNTRY');
   if (errors.includes(ValidationErrorsIBAN.WrongBBANLength)) return invalid('LENGTH');
-  if (errors.includes(ValidationErrorsIBAN.WrongBBANFormat) || errors.includes(ValidationErrorsIBAN.ChecksumNotNumber)) return invalid('FORMAT');
+  if (
+    errors.includes(ValidationErrorsIBAN.WrongBBANFormat) ||
+    errors.includes(ValidationErrorsIBAN.ChecksumNotNumber)
+  )
+    return invalid('FORMAT');
   return invalid('CHECKSUM');
 }
 

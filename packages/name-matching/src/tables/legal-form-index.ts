@@ -49,7 +49,10 @@ export class LegalFormIndex {
         this.maxTokens = Math.max(this.maxTokens, tokens.length);
         const squeezed = tokens.map((t) => t.text).join('');
         this.firstWords.add(tokens[0]!.text).add(tokens[0]!.alt).add(squeezed);
-        this.lastWords.add(tokens[tokens.length - 1]!.text).add(tokens[tokens.length - 1]!.alt).add(squeezed);
+        this.lastWords
+          .add(tokens[tokens.length - 1]!.text)
+          .add(tokens[tokens.length - 1]!.alt)
+          .add(squeezed);
         this.add(tokens.map((t) => t.text).join(' '), entry);
         this.add(tokens.map((t) => t.alt).join(' '), entry);
         this.add(tokens.map((t) => t.text).join(''), entry);
@@ -63,21 +66,34 @@ export class LegalFormIndex {
 
   /** Cheap test: could the name start or end with a legal form at all? */
   mayHaveForm(tokens: readonly Token[]): boolean {
-    return tokens.length > 1 && (this.mayEndForm(tokens[tokens.length - 1]!) || this.mayStartForm(tokens[0]!));
+    return (
+      tokens.length > 1 &&
+      (this.mayEndForm(tokens[tokens.length - 1]!) || this.mayStartForm(tokens[0]!))
+    );
   }
 
   // A single letter may end a form written with dots (G.m.b.H.).
   private mayEndForm(token: Token): boolean {
-    return token.text.length === 1 || this.lastWords.has(token.text) || this.lastWords.has(token.alt);
+    return (
+      token.text.length === 1 || this.lastWords.has(token.text) || this.lastWords.has(token.alt)
+    );
   }
 
   private mayStartForm(token: Token): boolean {
-    return token.text.length === 1 || this.firstWords.has(token.text) || this.firstWords.has(token.alt);
+    return (
+      token.text.length === 1 || this.firstWords.has(token.text) || this.firstWords.has(token.alt)
+    );
   }
 
   private lookup(tokens: readonly Token[], from: number, to: number): IndexedForm | undefined {
     const first = tokens[from]!;
-    if (to - from > 1 && first.text.length > 1 && !this.firstWords.has(first.text) && !this.firstWords.has(first.alt)) return undefined;
+    if (
+      to - from > 1 &&
+      first.text.length > 1 &&
+      !this.firstWords.has(first.text) &&
+      !this.firstWords.has(first.alt)
+    )
+      return undefined;
     let spaced = tokens[from]!.text;
     let spacedAlt = tokens[from]!.alt;
     let squeezed = spaced;
@@ -86,7 +102,9 @@ export class LegalFormIndex {
       spacedAlt += ' ' + tokens[i]!.alt;
       squeezed += tokens[i]!.text;
     }
-    return this.bySequence.get(spaced) ?? this.bySequence.get(spacedAlt) ?? this.bySequence.get(squeezed);
+    return (
+      this.bySequence.get(spaced) ?? this.bySequence.get(spacedAlt) ?? this.bySequence.get(squeezed)
+    );
   }
 
   private static written(tokens: readonly Token[], from: number, to: number): string {
@@ -101,7 +119,11 @@ export class LegalFormIndex {
     let end = tokens.length;
     const atEnd: LegalFormMention[] = [];
     const atStart: LegalFormMention[] = [];
-    while (atEnd.length < MAX_FORMS_AT_END && end - start > 1 && this.mayEndForm(tokens[end - 1]!)) {
+    while (
+      atEnd.length < MAX_FORMS_AT_END &&
+      end - start > 1 &&
+      this.mayEndForm(tokens[end - 1]!)
+    ) {
       let found = false;
       for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
         if (splitsInitialism(tokens, end - size - 1, end - size)) continue;
@@ -117,7 +139,11 @@ export class LegalFormIndex {
       }
       if (!found) break;
     }
-    while (atStart.length < MAX_FORMS_AT_START && end - start > 1 && this.mayStartForm(tokens[start]!)) {
+    while (
+      atStart.length < MAX_FORMS_AT_START &&
+      end - start > 1 &&
+      this.mayStartForm(tokens[start]!)
+    ) {
       let found = false;
       for (let size = Math.min(this.maxTokens, end - start - 1); size >= 1; size--) {
         if (splitsInitialism(tokens, start + size - 1, start + size)) continue;

@@ -11,12 +11,40 @@ export interface FoldedText {
 }
 
 const EXPANDED: Readonly<Record<string, string>> = {
-  ä: 'ae', ö: 'oe', ü: 'ue', ø: 'oe', å: 'aa', æ: 'ae', œ: 'oe', ß: 'ss', ẞ: 'ss',
-  Ä: 'Ae', Ö: 'Oe', Ü: 'Ue', Ø: 'Oe', Å: 'Aa', Æ: 'Ae', Œ: 'Oe',
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  ø: 'oe',
+  å: 'aa',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ẞ: 'ss',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  Ø: 'Oe',
+  Å: 'Aa',
+  Æ: 'Ae',
+  Œ: 'Oe',
 };
 const STRIPPED: Readonly<Record<string, string>> = {
-  ä: 'a', ö: 'o', ü: 'u', ø: 'o', å: 'a', æ: 'ae', œ: 'oe', ß: 'ss', ẞ: 'ss',
-  Ä: 'A', Ö: 'O', Ü: 'U', Ø: 'O', Å: 'A', Æ: 'Ae', Œ: 'Oe',
+  ä: 'a',
+  ö: 'o',
+  ü: 'u',
+  ø: 'o',
+  å: 'a',
+  æ: 'ae',
+  œ: 'oe',
+  ß: 'ss',
+  ẞ: 'ss',
+  Ä: 'A',
+  Ö: 'O',
+  Ü: 'U',
+  Ø: 'O',
+  Å: 'A',
+  Æ: 'Ae',
+  Œ: 'Oe',
 };
 const UMLAUT_LIKE_ONE = /[äöüøåæœßẞÄÖÜØÅÆŒ]/;
 // Greek digraphs: "ου" is one sound (ou), "αυ"/"ευ"/"ηυ" are av/ev/iv (ELOT 743); any-ascii writes
@@ -37,7 +65,8 @@ const CYRILLIC = /[\u0400-\u052f]/;
 
 function romaniseCyrillicSpellings(text: string): string {
   let result = text.replace(BULGARIAN_VOWEL_SIGN, (ch) => (ch === 'Ъ' ? 'A' : 'a'));
-  if (UKRAINIAN.test(result)) result = result.replace(UKRAINIAN_TARGETS, (ch) => UKRAINIAN_LETTERS[ch] ?? ch);
+  if (UKRAINIAN.test(result))
+    result = result.replace(UKRAINIAN_TARGETS, (ch) => UKRAINIAN_LETTERS[ch] ?? ch);
   return result;
 }
 
@@ -54,12 +83,25 @@ const GREEK = /[\u0370-\u03ff\u1f00-\u1fff]/;
 
 function romaniseGreekSpellings(text: string): string {
   return text
-    .replace(GREEK_DIGRAPH, (pair: string, o: string | undefined, _u, vowel: string | undefined, upsilon: string, offset: number, whole: string) => {
-      if (o) return o === o.toUpperCase() ? 'Ou' : 'ou';
-      const voiceless = GREEK_VOICELESS_NEXT.test(whole.slice(offset + pair.length, offset + pair.length + 1));
-      const upper = upsilon === upsilon.toUpperCase();
-      return `${vowel}${voiceless ? (upper ? 'Φ' : 'φ') : upper ? 'Β' : 'β'}`;
-    })
+    .replace(
+      GREEK_DIGRAPH,
+      (
+        pair: string,
+        o: string | undefined,
+        _u,
+        vowel: string | undefined,
+        upsilon: string,
+        offset: number,
+        whole: string,
+      ) => {
+        if (o) return o === o.toUpperCase() ? 'Ou' : 'ou';
+        const voiceless = GREEK_VOICELESS_NEXT.test(
+          whole.slice(offset + pair.length, offset + pair.length + 1),
+        );
+        const upper = upsilon === upsilon.toUpperCase();
+        return `${vowel}${voiceless ? (upper ? 'Φ' : 'φ') : upper ? 'Β' : 'β'}`;
+      },
+    )
     .replace(GREEK_CHI, (chi) => (chi === 'Χ' ? 'Kh' : 'kh'))
     .replace(GREEK_GAMMA_GAMMA, (gg) => (gg[0] === 'Γ' ? 'Ng' : 'ng'));
 }

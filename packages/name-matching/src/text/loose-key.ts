@@ -5,9 +5,24 @@ import type { Token } from './token.js';
 // Sergej / Sergey / Sergei → sergei, Selenskyj / Zelenskyy → zelenski. One pass over the word, longest
 // spelling first, because this runs for most word pairs that are not spelt alike.
 const SPELLINGS: readonly (readonly [string, string])[] = [
-  ['shch', 's'], ['szcz', 's'], ['tsch', 'c'], ['sht', 's'], ['sch', 's'], ['tch', 'c'],
-  ['cz', 'c'], ['sh', 's'], ['sz', 's'], ['zh', 'z'], ['kh', 'h'], ['ch', 'c'], ['ts', 'c'], ['tz', 'c'],
-  ['ph', 'f'], ['th', 't'], ['ck', 'k'], ['ou', 'u'],
+  ['shch', 's'],
+  ['szcz', 's'],
+  ['tsch', 'c'],
+  ['sht', 's'],
+  ['sch', 's'],
+  ['tch', 'c'],
+  ['cz', 'c'],
+  ['sh', 's'],
+  ['sz', 's'],
+  ['zh', 'z'],
+  ['kh', 'h'],
+  ['ch', 'c'],
+  ['ts', 'c'],
+  ['tz', 'c'],
+  ['ph', 'f'],
+  ['th', 't'],
+  ['ck', 'k'],
+  ['ou', 'u'],
 ];
 const BY_FIRST_LETTER = new Map<string, (readonly [string, string])[]>();
 for (const spelling of SPELLINGS) {
@@ -20,7 +35,7 @@ const HARD_C_FOLLOWERS = 'aoulr';
 
 export function looseKey(text: string): string {
   let folded = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const ch = text[i]!;
     const candidates = BY_FIRST_LETTER.get(ch);
     let replaced = false;
@@ -37,7 +52,10 @@ export function looseKey(text: string): string {
     if (!replaced) {
       // Lucas / Lukas, Carl / Karl, Oscar / Oskar, Claudia / Klaudia: a hard c is a k.
       const next = text[i + 1];
-      folded += ch === 'c' && (next === undefined || HARD_C_FOLLOWERS.includes(next)) ? 'k' : (SINGLE[ch] ?? ch);
+      folded +=
+        ch === 'c' && (next === undefined || HARD_C_FOLLOWERS.includes(next))
+          ? 'k'
+          : (SINGLE[ch] ?? ch);
       i++;
     }
   }
@@ -77,9 +95,11 @@ const VELARS = /g/g;
  */
 export function translitKeysOf(token: Token): readonly string[] {
   if (token.translit === undefined) {
-    const keyOf = (text: string): string => looseKey(text).replace(SIBILANTS, 's').replace(VELARS, 'h');
+    const keyOf = (text: string): string =>
+      looseKey(text).replace(SIBILANTS, 's').replace(VELARS, 'h');
     const keys = new Set([keyOf(token.alt), keyOf(token.text)]);
-    if (!token.transliterated && token.alt.includes('ch')) keys.add(keyOf(token.alt.replace(/ch/g, 'kh')));
+    if (!token.transliterated && token.alt.includes('ch'))
+      keys.add(keyOf(token.alt.replace(/ch/g, 'kh')));
     token.translit = [...keys];
   }
   return token.translit;
@@ -89,4 +109,3 @@ export function sameTransliteration(a: Token, b: Token): boolean {
   const keysB = translitKeysOf(b);
   return translitKeysOf(a).some((key) => keysB.includes(key));
 }
-

@@ -21,7 +21,9 @@ const HOLDER_SEPARATOR = /\s[/+;]\s|;/g;
 const MAY_HAVE_SEPARATOR = /[/+;]/;
 
 export function tokenise(raw: string): TokenisedName {
-  const folded = foldText(MAY_HAVE_SEPARATOR.test(raw) ? raw.replace(HOLDER_SEPARATOR, ' & ') : raw);
+  const folded = foldText(
+    MAY_HAVE_SEPARATOR.test(raw) ? raw.replace(HOLDER_SEPARATOR, ' & ') : raw,
+  );
   const texts = words(folded.expanded);
   const alts = folded.stripped === folded.expanded ? texts : words(folded.stripped);
   const sameShape = alts.length === texts.length;

@@ -14,8 +14,13 @@ export interface PersonalDataSpecContext {
 }
 
 export function personalDataSpec(context: PersonalDataSpecContext): void {
-  async function freshStore(options: Partial<SubjectKeyStoreOptions> = {}): Promise<SubjectKeyStore> {
-    const store = new SubjectKeyStore(context.client(), { schema: `pd_${randomBytes(5).toString('hex')}`, ...options });
+  async function freshStore(
+    options: Partial<SubjectKeyStoreOptions> = {},
+  ): Promise<SubjectKeyStore> {
+    const store = new SubjectKeyStore(context.client(), {
+      schema: `pd_${randomBytes(5).toString('hex')}`,
+      ...options,
+    });
     await store.migrate();
     return store;
   }
@@ -47,8 +52,16 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.equal(Buffer.from(parts[2] ?? '', 'base64url').length, 12);
       assert.equal(Buffer.from(parts[4] ?? '', 'base64url').length, 16);
       assert.ok(!value.includes('Erika') && !value.includes('Mustermann'));
-      assert.ok(!Buffer.from(parts[3] ?? '', 'base64url').toString('latin1').includes('Erika'));
-      assert.notEqual(await cipher.encrypt(subjectId, plaintext), value, 'a fresh IV for every encryption');
+      assert.ok(
+        !Buffer.from(parts[3] ?? '', 'base64url')
+          .toString('latin1')
+          .includes('Erika'),
+      );
+      assert.notEqual(
+        await cipher.encrypt(subjectId, plaintext),
+        value,
+        'a fresh IV for every encryption',
+      );
       assert.ok(isEncrypted(value) && cipher.isEncrypted(value));
       assert.ok(!isEncrypted(plaintext) && !isEncrypted('pd1:a:b') && !isEncrypted(42));
     });
@@ -57,7 +70,13 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const cipher = new FieldCipher(await freshStore());
       const subjectId = subject();
       const value = await cipher.encrypt(subjectId, 'Max Mustermann');
-      const [prefix, id, iv, ciphertext, tag] = value.split(':') as [string, string, string, string, string];
+      const [prefix, id, iv, ciphertext, tag] = value.split(':') as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
       const flip = (part: string): string => {
         const bytes = Buffer.from(part, 'base64url');
         bytes[0] = (bytes[0] ?? 0) ^ 1;
@@ -72,9 +91,16 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       }
       const otherSubject = subject();
       await cipher.encrypt(otherSubject, 'someone else');
-      await assert.rejects(cipher.decrypt([prefix, otherSubject, iv, ciphertext, tag].join(':')), TamperedValueError);
+      await assert.rejects(
+        cipher.decrypt([prefix, otherSubject, iv, ciphertext, tag].join(':')),
+        TamperedValueError,
+      );
       await assert.rejects(cipher.decrypt('pd1:broken'), TypeError);
-      assert.equal(await cipher.decrypt('Max Mustermann'), 'Max Mustermann', 'a value written before encryption reads as it is');
+      assert.equal(
+        await cipher.decrypt('Max Mustermann'),
+        'Max Mustermann',
+        'a value written before encryption reads as it is',
+      );
     });
 
     it("rejects subject ids containing ':' or empty", async () => {
@@ -129,20 +155,39 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const store = await freshStore();
       const cipher = new FieldCipher(store);
       const [a, b, c] = [subject(), subject(), subject()];
-      const values = [await cipher.encrypt(a, 'A1'), await cipher.encrypt(b, 'B1'), await cipher.encrypt(a, 'A2'), await cipher.encrypt(c, 'C1')];
+      const values = [
+        await cipher.encrypt(a, 'A1'),
+        await cipher.encrypt(b, 'B1'),
+        await cipher.encrypt(a, 'A2'),
+        await cipher.encrypt(c, 'C1'),
+      ];
       await store.destroy(b);
-      const fresh = new FieldCipher(new SubjectKeyStore(context.otherClient(), { schema: store.schema }));
+      const fresh = new FieldCipher(
+        new SubjectKeyStore(context.otherClient(), { schema: store.schema }),
+      );
       assert.deepEqual(await fresh.decryptMany(values), ['A1', undefined, 'A2', 'C1']);
       assert.deepEqual(await fresh.decryptMany([]), []);
-      assert.deepEqual(await fresh.decryptMany(['written before encryption', '', values[0] as string]), ['written before encryption', '', 'A1']);
+      assert.deepEqual(
+        await fresh.decryptMany(['written before encryption', '', values[0] as string]),
+        ['written before encryption', '', 'A1'],
+      );
     });
 
     it('encryptFields/decryptFields handle strings and string arrays; shredded fields become undefined and []', async () => {
       const store = await freshStore();
       const cipher = new FieldCipher(store);
       const subjectId = subject();
-      const account = { iban: 'DE89370400440532013000', name: 'Erika Mustermann', alternateNames: ['E. Mustermann', 'Erika M.'], nickname: undefined as string | undefined };
-      const encrypted = await cipher.encryptFields(account, ['name', 'alternateNames', 'nickname'], subjectId);
+      const account = {
+        iban: 'DE89370400440532013000',
+        name: 'Erika Mustermann',
+        alternateNames: ['E. Mustermann', 'Erika M.'],
+        nickname: undefined as string | undefined,
+      };
+      const encrypted = await cipher.encryptFields(
+        account,
+        ['name', 'alternateNames', 'nickname'],
+        subjectId,
+      );
       assert.equal(encrypted.iban, account.iban);
       assert.ok(isEncrypted(encrypted.name));
       assert.equal(encrypted.alternateNames.length, 2);
@@ -154,7 +199,10 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const again = await cipher.encryptFields(encrypted, ['name'], subjectId);
       assert.equal(again.name, encrypted.name, 'an encrypted value is not encrypted twice');
 
-      assert.deepEqual(await cipher.decryptFields(encrypted, ['name', 'alternateNames', 'nickname']), account);
+      assert.deepEqual(
+        await cipher.decryptFields(encrypted, ['name', 'alternateNames', 'nickname']),
+        account,
+      );
 
       await store.destroy(subjectId);
       const shredded = await cipher.decryptFields(encrypted, ['name', 'alternateNames']);
@@ -188,7 +236,11 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
       for (let round = 0; round < 10; round++) {
         const subjectId = subject();
-        const [first, second, third] = await Promise.all([store.keyFor(subjectId), other.keyFor(subjectId), store.keyFor(subjectId)]);
+        const [first, second, third] = await Promise.all([
+          store.keyFor(subjectId),
+          other.keyFor(subjectId),
+          store.keyFor(subjectId),
+        ]);
         assert.deepEqual(first, second);
         assert.deepEqual(first, third);
       }
@@ -210,7 +262,12 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.ok(keyInTransaction !== undefined);
       assert.notDeepEqual(committedKey, keyInTransaction);
       const value = await cipher.encrypt(subjectId, 'Erika Mustermann');
-      assert.equal(await new FieldCipher(new SubjectKeyStore(context.otherClient(), { schema: store.schema })).decrypt(value), 'Erika Mustermann');
+      assert.equal(
+        await new FieldCipher(
+          new SubjectKeyStore(context.otherClient(), { schema: store.schema }),
+        ).decrypt(value),
+        'Erika Mustermann',
+      );
     });
 
     it("another process's destroy is honoured once the cache TTL has passed", async () => {
@@ -230,27 +287,49 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const days = ['2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21'];
       const values = new Map<string, string>();
       for (const day of days) {
-        values.set(`typed-${day}`, await cipher.encrypt(dailySubject('typed-', new Date(`${day}T12:00:00Z`)), `payee ${day}`));
+        values.set(
+          `typed-${day}`,
+          await cipher.encrypt(
+            dailySubject('typed-', new Date(`${day}T12:00:00Z`)),
+            `payee ${day}`,
+          ),
+        );
       }
-      const unrelated = [await cipher.encrypt('other-2026-11-01', 'other prefix'), await cipher.encrypt('typed-archive', 'no date')];
+      const unrelated = [
+        await cipher.encrypt('other-2026-11-01', 'other prefix'),
+        await cipher.encrypt('typed-archive', 'no date'),
+      ];
       await store.destroy('typed-2026-11-17');
 
       const destroyed = await store.destroyOlderThan('typed-', new Date('2026-11-20T08:00:00Z'));
       assert.deepEqual(destroyed, ['typed-2026-11-18', 'typed-2026-11-19']);
-      const fresh = new FieldCipher(new SubjectKeyStore(context.otherClient(), { schema: store.schema }));
+      const fresh = new FieldCipher(
+        new SubjectKeyStore(context.otherClient(), { schema: store.schema }),
+      );
       for (const cipherUnderTest of [cipher, fresh]) {
-        assert.deepEqual(await cipherUnderTest.decryptMany([...values.values()]), [undefined, undefined, 'payee 2026-11-20', 'payee 2026-11-21']);
+        assert.deepEqual(await cipherUnderTest.decryptMany([...values.values()]), [
+          undefined,
+          undefined,
+          'payee 2026-11-20',
+          'payee 2026-11-21',
+        ]);
         assert.deepEqual(await cipherUnderTest.decryptMany(unrelated), ['other prefix', 'no date']);
       }
       await assert.rejects(store.keyFor('typed-2026-11-19'), SubjectKeyDestroyedError);
-      assert.deepEqual(await store.destroyOlderThan('typed-', new Date('2026-11-20T08:00:00Z')), []);
+      assert.deepEqual(
+        await store.destroyOlderThan('typed-', new Date('2026-11-20T08:00:00Z')),
+        [],
+      );
     });
   });
 
   describe('dailySubject', () => {
     it('names the UTC day', () => {
       assert.equal(dailySubject('typed-', new Date('2026-11-21T23:59:59Z')), 'typed-2026-11-21');
-      assert.equal(dailySubject('typed-', new Date('2026-11-22T00:30:00+02:00')), 'typed-2026-11-21');
+      assert.equal(
+        dailySubject('typed-', new Date('2026-11-22T00:30:00+02:00')),
+        'typed-2026-11-21',
+      );
       assert.throws(() => dailySubject('typed:', new Date()), TypeError);
     });
   });

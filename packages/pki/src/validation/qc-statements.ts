@@ -31,13 +31,18 @@ export interface QcStatementsSummary {
 export function encodeQcStatements(options: QcStatementsOptions): ArrayBuffer {
   const statements: asn1js.Sequence[] = [];
   if (options.qualified) {
-    statements.push(new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: QC_COMPLIANCE_OID })] }));
+    statements.push(
+      new asn1js.Sequence({ value: [new asn1js.ObjectIdentifier({ value: QC_COMPLIANCE_OID })] }),
+    );
   }
   if (options.psd2) {
     const roles = options.psd2.roles.map(
       (role) =>
         new asn1js.Sequence({
-          value: [new asn1js.ObjectIdentifier({ value: PSD2_ROLE_OIDS[role] }), new asn1js.Utf8String({ value: role })],
+          value: [
+            new asn1js.ObjectIdentifier({ value: PSD2_ROLE_OIDS[role] }),
+            new asn1js.Utf8String({ value: role }),
+          ],
         }),
     );
     statements.push(
@@ -88,7 +93,9 @@ function psd2RolesOf(psd2QcType: asn1js.Sequence): string[] {
     const [roleOid, roleName] = role.valueBlock.value;
     if (roleName instanceof asn1js.Utf8String) roles.push(roleName.valueBlock.value);
     else if (roleOid instanceof asn1js.ObjectIdentifier) {
-      const known = Object.entries(PSD2_ROLE_OIDS).find(([, oid]) => oid === roleOid.valueBlock.toString());
+      const known = Object.entries(PSD2_ROLE_OIDS).find(
+        ([, oid]) => oid === roleOid.valueBlock.toString(),
+      );
       if (known) roles.push(known[0]);
     }
   }

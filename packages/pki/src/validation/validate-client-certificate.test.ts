@@ -4,7 +4,10 @@ import { before, describe, it } from 'node:test';
 import { createCertificateAuthority } from '../certificate-authority.js';
 import { issueCertificate } from '../issue-certificate.js';
 import type { PemPair } from '../types.js';
-import { createClientCertificateValidator, validateClientCertificate } from './validate-client-certificate.js';
+import {
+  createClientCertificateValidator,
+  validateClientCertificate,
+} from './validate-client-certificate.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NOW = new Date();
@@ -25,10 +28,15 @@ describe('validateClientCertificate', { timeout: 30_000 }, () => {
       commonName: 'Example Bank',
       usage: 'client',
       organizationIdentifier: 'PSDDE-BAFIN-123456',
-      qcStatements: { qualified: true, psd2: { roles: ['PSP_PI', 'PSP_AI'], ncaName: 'BaFin', ncaId: 'DE-BAFIN' } },
+      qcStatements: {
+        qualified: true,
+        psd2: { roles: ['PSP_PI', 'PSP_AI'], ncaName: 'BaFin', ncaId: 'DE-BAFIN' },
+      },
     });
     const verdict = await verdictFor([psp.certPem]);
-    const fingerprint = new NodeX509Certificate(psp.certPem).fingerprint256.replaceAll(':', '').toLowerCase();
+    const fingerprint = new NodeX509Certificate(psp.certPem).fingerprint256
+      .replaceAll(':', '')
+      .toLowerCase();
     assert.deepEqual(verdict, {
       ok: true,
       participant: {
@@ -44,7 +52,10 @@ describe('validateClientCertificate', { timeout: 30_000 }, () => {
 
   it('accepts DER bytes as Node presents them and falls back to the CN without QWAC markers', async () => {
     const plain = await issueCertificate(ca, { commonName: 'plain-client', usage: 'client' });
-    const verdict = await verdictFor([new NodeX509Certificate(plain.certPem).raw, new NodeX509Certificate(ca.certPem).raw]);
+    const verdict = await verdictFor([
+      new NodeX509Certificate(plain.certPem).raw,
+      new NodeX509Certificate(ca.certPem).raw,
+    ]);
     assert.equal(verdict.ok, true);
     assert.ok(verdict.ok);
     assert.equal(verdict.participant.participantId, 'plain-client');
@@ -58,14 +69,23 @@ describe('validateClientCertificate', { timeout: 30_000 }, () => {
   });
 
   it('answers MALFORMED for bytes that are not a certificate', async () => {
-    assert.deepEqual(await verdictFor([new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01])]), { ok: false, reason: 'MALFORMED' });
+    assert.deepEqual(await verdictFor([new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01])]), {
+      ok: false,
+      reason: 'MALFORMED',
+    });
   });
 
   it('answers UNTRUSTED for a certificate from another CA, even one with the same name', async () => {
     const impostorCa = await createCertificateAuthority({ commonName: 'Trusted Test CA' });
-    const impostor = await issueCertificate(impostorCa, { commonName: 'impostor', usage: 'client' });
+    const impostor = await issueCertificate(impostorCa, {
+      commonName: 'impostor',
+      usage: 'client',
+    });
     assert.deepEqual(await verdictFor([impostor.certPem]), { ok: false, reason: 'UNTRUSTED' });
-    assert.deepEqual(await verdictFor([impostor.certPem, impostorCa.certPem]), { ok: false, reason: 'UNTRUSTED' });
+    assert.deepEqual(await verdictFor([impostor.certPem, impostorCa.certPem]), {
+      ok: false,
+      reason: 'UNTRUSTED',
+    });
   });
 
   it('answers UNTRUSTED when the trust anchor itself is presented as the client certificate', async () => {
@@ -94,15 +114,35 @@ describe('validateClientCertificate', { timeout: 30_000 }, () => {
 
   it('answers LIFETIME_TOO_LONG above two years and a day, and accepts exactly two years', async () => {
     const notBefore = new Date(NOW.getTime() - DAY_MS);
-    const tooLong = await issueCertificate(ca, { commonName: 'long', usage: 'client', notBefore, notAfter: new Date(notBefore.getTime() + 732 * DAY_MS) });
-    const twoYears = await issueCertificate(ca, { commonName: 'two-years', usage: 'client', notBefore, notAfter: new Date(notBefore.getTime() + 730 * DAY_MS) });
-    assert.deepEqual(await verdictFor([tooLong.certPem]), { ok: false, reason: 'LIFETIME_TOO_LONG' });
+    const tooLong = await issueCertificate(ca, {
+      commonName: 'long',
+      usage: 'client',
+      notBefore,
+      notAfter: new Date(notBefore.getTime() + 732 * DAY_MS),
+    });
+    const twoYears = await issueCertificate(ca, {
+      commonName: 'two-years',
+      usage: 'client',
+      notBefore,
+      notAfter: new Date(notBefore.getTime() + 730 * DAY_MS),
+    });
+    assert.deepEqual(await verdictFor([tooLong.certPem]), {
+      ok: false,
+      reason: 'LIFETIME_TOO_LONG',
+    });
     assert.equal((await verdictFor([twoYears.certPem])).ok, true);
   });
 
   it('answers NOT_FOR_CLIENT_AUTH when the extended key usage lacks clientAuth', async () => {
-    const serverOnly = await issueCertificate(ca, { commonName: 'server-only', usage: 'server', dnsNames: ['localhost'] });
-    assert.deepEqual(await verdictFor([serverOnly.certPem]), { ok: false, reason: 'NOT_FOR_CLIENT_AUTH' });
+    const serverOnly = await issueCertificate(ca, {
+      commonName: 'server-only',
+      usage: 'server',
+      dnsNames: ['localhost'],
+    });
+    assert.deepEqual(await verdictFor([serverOnly.certPem]), {
+      ok: false,
+      reason: 'NOT_FOR_CLIENT_AUTH',
+    });
   });
 
   it('refuses to build a validator from a bundle without certificates', () => {

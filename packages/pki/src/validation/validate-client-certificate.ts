@@ -2,28 +2,45 @@ import { createHash } from 'node:crypto';
 import { ORGANIZATION_IDENTIFIER_OID } from '../distinguished-name.js';
 import { x509 } from '../x509.js';
 import { parseQcStatements, QC_STATEMENTS_OID } from './qc-statements.js';
-import type { CertificateInput, CertifiedParticipant, ClientCertificateCheck, ClientCertificateVerdict } from './types.js';
+import type {
+  CertificateInput,
+  CertifiedParticipant,
+  ClientCertificateCheck,
+  ClientCertificateVerdict,
+} from './types.js';
 
 const MILLISECONDS_PER_DAY = 24 * 60 * 60 * 1000;
 /** Two years (730 days) plus a day's leeway for issuers that round the end of the validity period up. */
 export const MAX_CLIENT_CERTIFICATE_LIFETIME_MS = 731 * MILLISECONDS_PER_DAY;
 const CLIENT_AUTH_OID = '1.3.6.1.5.5.7.3.2';
 
-export type ClientCertificateValidator = (check: ClientCertificateCheck) => Promise<ClientCertificateVerdict>;
+export type ClientCertificateValidator = (
+  check: ClientCertificateCheck,
+) => Promise<ClientCertificateVerdict>;
 
 /** Parses the trust bundle once; the returned function checks one presented chain against it. */
-export function createClientCertificateValidator(trustAnchorsPem: string): ClientCertificateValidator {
-  const anchors = x509.PemConverter.decode(trustAnchorsPem).map((der) => new x509.X509Certificate(der));
+export function createClientCertificateValidator(
+  trustAnchorsPem: string,
+): ClientCertificateValidator {
+  const anchors = x509.PemConverter.decode(trustAnchorsPem).map(
+    (der) => new x509.X509Certificate(der),
+  );
   if (anchors.length === 0) throw new Error('the trust anchor bundle holds no certificate');
   const anchorFingerprints = new Set(anchors.map((anchor) => sha256Hex(anchor.rawData)));
   return (check) => validate(check, anchors, anchorFingerprints);
 }
 
-export async function validateClientCertificate(input: ClientCertificateCheck & { trustAnchorsPem: string }): Promise<ClientCertificateVerdict> {
+export async function validateClientCertificate(
+  input: ClientCertificateCheck & { trustAnchorsPem: string },
+): Promise<ClientCertificateVerdict> {
   return createClientCertificateValidator(input.trustAnchorsPem)(input);
 }
 
-async function validate(check: ClientCertificateCheck, anchors: x509.X509Certificate[], anchorFingerprints: Set<string>): Promise<ClientCertificateVerdict> {
+async function validate(
+  check: ClientCertificateCheck,
+  anchors: x509.X509Certificate[],
+  anchorFingerprints: Set<string>,
+): Promise<ClientCertificateVerdict> {
   if (check.chain.length === 0) return { ok: false, reason: 'NO_CERTIFICATE' };
   let presented: x509.X509Certificate[];
   try {
@@ -38,8 +55,10 @@ async function validate(check: ClientCertificateCheck, anchors: x509.X509Certifi
   if (path === null) return { ok: false, reason: 'UNTRUSTED' };
 
   for (const certificate of path) {
-    if (check.now.getTime() < certificate.notBefore.getTime()) return { ok: false, reason: 'NOT_YET_VALID' };
-    if (check.now.getTime() > certificate.notAfter.getTime()) return { ok: false, reason: 'EXPIRED' };
+    if (check.now.getTime() < certificate.notBefore.getTime())
+      return { ok: false, reason: 'NOT_YET_VALID' };
+    if (check.now.getTime() > certificate.notAfter.getTime())
+      return { ok: false, reason: 'EXPIRED' };
   }
   if (leaf.notAfter.getTime() - leaf.notBefore.getTime() > MAX_CLIENT_CERTIFICATE_LIFETIME_MS) {
     return { ok: false, reason: 'LIFETIME_TOO_LONG' };
@@ -61,7 +80,11 @@ function toCertificates(input: CertificateInput): x509.X509Certificate[] {
  * The leaf and its issuers up to the first trust anchor, every signature verified by the chain builder. Null when
  * the chain ends anywhere else, or when an issuer on the way is not a CA.
  */
-async function pathToAnchor(leaf: x509.X509Certificate, candidates: x509.X509Certificate[], anchorFingerprints: Set<string>): Promise<x509.X509Certificate[] | null> {
+async function pathToAnchor(
+  leaf: x509.X509Certificate,
+  candidates: x509.X509Certificate[],
+  anchorFingerprints: Set<string>,
+): Promise<x509.X509Certificate[] | null> {
   let chain: x509.X509Certificate[];
   try {
     chain = [...(await new x509.X509ChainBuilder({ certificates: candidates }).build(leaf))];
@@ -69,10 +92,14 @@ async function pathToAnchor(leaf: x509.X509Certificate, candidates: x509.X509Cer
     return null;
   }
   // The leaf itself being an anchor does not make it a client certificate: it still needs an issuer to vouch for it.
-  const anchorIndex = chain.findIndex((certificate, index) => index > 0 && anchorFingerprints.has(sha256Hex(certificate.rawData)));
+  const anchorIndex = chain.findIndex(
+    (certificate, index) => index > 0 && anchorFingerprints.has(sha256Hex(certificate.rawData)),
+  );
   if (anchorIndex === -1) return null;
   const path = chain.slice(0, anchorIndex + 1);
-  const issuersAreAuthorities = path.slice(1).every((issuer) => issuer.getExtension(x509.BasicConstraintsExtension)?.ca === true);
+  const issuersAreAuthorities = path
+    .slice(1)
+    .every((issuer) => issuer.getExtension(x509.BasicConstraintsExtension)?.ca === true);
   return issuersAreAuthorities ? path : null;
 }
 
@@ -89,7 +116,9 @@ function participantOf(leaf: x509.X509Certificate): CertifiedParticipant {
   const commonName = leaf.subjectName.getField('CN')[0] ?? '';
   const fingerprint = sha256Hex(leaf.rawData);
   const qcStatements = leaf.getExtension(QC_STATEMENTS_OID);
-  const { qualified, psd2Roles } = qcStatements ? parseQcStatements(qcStatements.value) : { qualified: false, psd2Roles: [] };
+  const { qualified, psd2Roles } = qcStatements
+    ? parseQcStatements(qcStatements.value)
+    : { qualified: false, psd2Roles: [] };
   return {
     participantId: organizationIdentifier ?? (commonName || `sha256:${fingerprint}`),
     ...(organizationIdentifier !== undefined && { organizationIdentifier }),
@@ -101,5 +130,7 @@ function participantOf(leaf: x509.X509Certificate): CertifiedParticipant {
 }
 
 export function sha256Hex(der: ArrayBuffer | Uint8Array): string {
-  return createHash('sha256').update(der instanceof Uint8Array ? der : new Uint8Array(der)).digest('hex');
+  return createHash('sha256')
+    .update(der instanceof Uint8Array ? der : new Uint8Array(der))
+    .digest('hex');
 }

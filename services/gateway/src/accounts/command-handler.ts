@@ -1,6 +1,12 @@
 import { AccountEvent } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
-import { type AccountCommand, type AccountState, decideAccount, evolveAccount, initialAccountState } from './decider.js';
+import {
+  type AccountCommand,
+  type AccountState,
+  decideAccount,
+  evolveAccount,
+  initialAccountState,
+} from './decider.js';
 import type { AccountEventProtector } from '@vop/personal-data';
 import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
 
@@ -25,9 +31,13 @@ export async function handleAccountCommand(
       return await store.sql.transaction(async (tx) => {
         const streamId = accountStreamId(command.accountId);
         const stored = await store.readStream(streamId, { tx });
-        const state = stored.map((event) => AccountEvent.parse({ type: event.type, data: event.data })).reduce(evolveAccount, initialAccountState);
+        const state = stored
+          .map((event) => AccountEvent.parse({ type: event.type, data: event.data }))
+          .reduce(evolveAccount, initialAccountState);
         const decided = decideAccount(command, state);
-        const events = protect ? await Promise.all(decided.map((event) => protect(event, tx))) : decided;
+        const events = protect
+          ? await Promise.all(decided.map((event) => protect(event, tx)))
+          : decided;
         await store.append(
           streamId,
           events.map((event) => ({ type: event.type, data: event.data, metadata })),

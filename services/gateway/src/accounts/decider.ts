@@ -1,4 +1,10 @@
-import type { AccountEvent, AccountSnapshot, AccountStatus, HolderType, PartyIdentifiers } from '@vop/contracts';
+import type {
+  AccountEvent,
+  AccountSnapshot,
+  AccountStatus,
+  HolderType,
+  PartyIdentifiers,
+} from '@vop/contracts';
 
 /** The account aggregate: pure decide/evolve, no I/O. */
 export type AccountState =
@@ -82,7 +88,12 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
     }
     case 'DeleteAccount': {
       if (state.status !== 'open') throw new AccountNotFoundError(command.accountId);
-      return [{ type: 'AccountDeleted', data: { accountId: command.accountId, iban: state.account.iban, deletedAt: command.now } }];
+      return [
+        {
+          type: 'AccountDeleted',
+          data: { accountId: command.accountId, iban: state.account.iban, deletedAt: command.now },
+        },
+      ];
     }
   }
 }

@@ -35,15 +35,18 @@ export interface ProjectionOptions {
   testAccount?: boolean;
 }
 
-export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent, options: ProjectionOptions = {}): Promise<void> {
+export async function projectAccountEvent(
+  tx: SqlExecutor,
+  schema: string,
+  event: AccountEvent,
+  options: ProjectionOptions = {},
+): Promise<void> {
   switch (event.type) {
     case 'AccountOpened':
-      await tx.query(`INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, test_account) VALUES ($1, $2, $3, $3, $4)`, [
-        event.data.accountId,
-        event.data.iban,
-        event.data.createdAt,
-        options.testAccount ?? false,
-      ]);
+      await tx.query(
+        `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, test_account) VALUES ($1, $2, $3, $3, $4)`,
+        [event.data.accountId, event.data.iban, event.data.createdAt, options.testAccount ?? false],
+      );
       return;
     case 'AccountUpdated':
       await tx.query(`UPDATE ${schema}.accounts SET iban = $2, updated_at = $3 WHERE id = $1`, [
@@ -53,12 +56,19 @@ export async function projectAccountEvent(tx: SqlExecutor, schema: string, event
       ]);
       return;
     case 'AccountDeleted':
-      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2 WHERE id = $1`, [event.data.accountId, event.data.deletedAt]);
+      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2 WHERE id = $1`, [
+        event.data.accountId,
+        event.data.deletedAt,
+      ]);
       return;
   }
 }
 
-export async function findLiveAccount(sql: SqlExecutor, schema: string, id: string): Promise<AccountRow | undefined> {
+export async function findLiveAccount(
+  sql: SqlExecutor,
+  schema: string,
+  id: string,
+): Promise<AccountRow | undefined> {
   const { rows } = await sql.query<AccountRow>(
     `SELECT id, iban, created_at, updated_at FROM ${schema}.accounts WHERE id = $1 AND deleted_at IS NULL`,
     [id],
@@ -66,13 +76,25 @@ export async function findLiveAccount(sql: SqlExecutor, schema: string, id: stri
   return rows[0];
 }
 
-export async function isLiveTestAccount(sql: SqlExecutor, schema: string, id: string): Promise<boolean> {
-  const { rows } = await sql.query<{ id: string }>(`SELECT id FROM ${schema}.accounts WHERE id = $1 AND test_account AND deleted_at IS NULL`, [id]);
+export async function isLiveTestAccount(
+  sql: SqlExecutor,
+  schema: string,
+  id: string,
+): Promise<boolean> {
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM ${schema}.accounts WHERE id = $1 AND test_account AND deleted_at IS NULL`,
+    [id],
+  );
   return rows.length > 0;
 }
 
 /** Test accounts created before the cutoff and not yet deleted, oldest first. */
-export async function findExpiredTestAccounts(sql: SqlExecutor, schema: string, createdBefore: Date, limit: number): Promise<string[]> {
+export async function findExpiredTestAccounts(
+  sql: SqlExecutor,
+  schema: string,
+  createdBefore: Date,
+  limit: number,
+): Promise<string[]> {
   const { rows } = await sql.query<{ id: string }>(
     `SELECT id FROM ${schema}.accounts WHERE test_account AND deleted_at IS NULL AND created_at < $1 ORDER BY created_at LIMIT $2`,
     [createdBefore.toISOString(), limit],

@@ -7,17 +7,23 @@ import type { AccountEventProtector } from '@vop/personal-data';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
 import { LIVE_IBAN_CONSTRAINT, findLiveAccount } from './read-model.js';
 
-const accountNotFound = (): ApiError => errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist');
+const accountNotFound = (): ApiError =>
+  errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist');
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
   const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  return candidate.code === '23505' && (candidate.constraint === constraint || String(candidate.message).includes(constraint));
+  return (
+    candidate.code === '23505' &&
+    (candidate.constraint === constraint || String(candidate.message).includes(constraint))
+  );
 }
 
 function translateDomainError(error: unknown): never {
   if (error instanceof AccountNotFoundError) throw accountNotFound();
-  if (error instanceof AccountAlreadyExistsError) throw errors.conflict('ACCOUNT_EXISTS', 'The account already exists');
-  if (isUniqueViolation(error, LIVE_IBAN_CONSTRAINT)) throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
+  if (error instanceof AccountAlreadyExistsError)
+    throw errors.conflict('ACCOUNT_EXISTS', 'The account already exists');
+  if (isUniqueViolation(error, LIVE_IBAN_CONSTRAINT))
+    throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
   throw error;
 }
 
@@ -41,35 +47,63 @@ export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOpt
     const body = parseBody(CreateAccountRequest, req.body);
     const accountId = newId();
     const now = clock().toISOString();
-    const state = await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), {}, protect).catch(
-      translateDomainError,
-    );
+    const state = await handleAccountCommand(
+      store,
+      { type: 'OpenAccount', accountId, fields: body, now },
+      requestMetadata(req),
+      {},
+      protect,
+    ).catch(translateDomainError);
     const { account, createdAt, updatedAt } = openState(state);
     // The stored name is encrypted; the create response echoes the name the bank sent.
-    res.status(201).json({ id: account.accountId, iban: account.iban, name: body.name, created_at: createdAt, updated_at: updatedAt });
+    res.status(201).json({
+      id: account.accountId,
+      iban: account.iban,
+      name: body.name,
+      created_at: createdAt,
+      updated_at: updatedAt,
+    });
   });
 
   router.get('/api/accounts/:id', async (req, res) => {
     const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
     const row = await findLiveAccount(store.sql, store.schema, id);
     if (!row) throw accountNotFound();
-    res.json({ id: row.id, iban: row.iban, created_at: new Date(row.created_at).toISOString(), updated_at: new Date(row.updated_at).toISOString() });
+    res.json({
+      id: row.id,
+      iban: row.iban,
+      created_at: new Date(row.created_at).toISOString(),
+      updated_at: new Date(row.updated_at).toISOString(),
+    });
   });
 
   router.put('/api/accounts/:id', async (req, res) => {
     const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
     const changes = parseBody(UpdateAccountRequest, req.body);
     const now = clock().toISOString();
-    const state = await handleAccountCommand(store, { type: 'UpdateAccount', accountId: id, changes, now }, requestMetadata(req), {}, protect).catch(
-      translateDomainError,
-    );
+    const state = await handleAccountCommand(
+      store,
+      { type: 'UpdateAccount', accountId: id, changes, now },
+      requestMetadata(req),
+      {},
+      protect,
+    ).catch(translateDomainError);
     const { account, createdAt, updatedAt } = openState(state);
-    res.json({ id: account.accountId, iban: account.iban, created_at: createdAt, updated_at: updatedAt });
+    res.json({
+      id: account.accountId,
+      iban: account.iban,
+      created_at: createdAt,
+      updated_at: updatedAt,
+    });
   });
 
   router.delete('/api/accounts/:id', async (req, res) => {
     const id = parseParam(AccountIdParam, req.params.id, accountNotFound);
-    await handleAccountCommand(store, { type: 'DeleteAccount', accountId: id, now: clock().toISOString() }, requestMetadata(req)).catch(translateDomainError);
+    await handleAccountCommand(
+      store,
+      { type: 'DeleteAccount', accountId: id, now: clock().toISOString() },
+      requestMetadata(req),
+    ).catch(translateDomainError);
     res.status(204).end();
   });
 

@@ -1,5 +1,4 @@
 import { CreateAccountRequest } from '@vop/contracts';
-import type { EventStore } from '@vop/event-store';
 import { Router } from 'express';
 import { errors, parseBody, requestMetadata } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
@@ -12,29 +11,51 @@ const TEST_ACCOUNT_ID = /^acc_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[
 
 export const testAccountId = (accountId: string): string => `acc_${accountId}`;
 
-const testAccountNotFound = () => errors.notFound('ACCOUNT_NOT_FOUND', 'The test account does not exist');
+const testAccountNotFound = () =>
+  errors.notFound('ACCOUNT_NOT_FOUND', 'The test account does not exist');
 
 function isUniqueViolation(error: unknown): boolean {
   const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  return candidate.code === '23505' && (candidate.constraint === LIVE_IBAN_CONSTRAINT || String(candidate.message).includes(LIVE_IBAN_CONSTRAINT));
+  return (
+    candidate.code === '23505' &&
+    (candidate.constraint === LIVE_IBAN_CONSTRAINT ||
+      String(candidate.message).includes(LIVE_IBAN_CONSTRAINT))
+  );
 }
 
 /**
- * The test-only endpoints (design §4): mounted only in `test` deployments, so a `live` one answers 404.
+ * The test-only endpoints (the account-records-api row of packages/http/src/route-families.ts): mounted only in `test` deployments, so a `live` one answers 404.
  * Live credentials never get here: a test deployment refuses them at authentication.
  */
-export function sandboxAccountRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
+export function sandboxAccountRoutes({
+  store,
+  protect,
+  clock,
+  newId,
+}: AccountRoutesOptions): Router {
   const router = Router();
 
   router.post('/api/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);
     const accountId = newId();
     const now = clock().toISOString();
-    await handleAccountCommand(store, { type: 'OpenAccount', accountId, fields: body, now }, requestMetadata(req), { testAccount: true }, protect).catch((error: unknown) => {
-      if (error instanceof AccountAlreadyExistsError || isUniqueViolation(error)) throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
+    await handleAccountCommand(
+      store,
+      { type: 'OpenAccount', accountId, fields: body, now },
+      requestMetadata(req),
+      { testAccount: true },
+      protect,
+    ).catch((error: unknown) => {
+      if (error instanceof AccountAlreadyExistsError || isUniqueViolation(error))
+        throw errors.conflict(
+          'IBAN_ALREADY_REGISTERED',
+          'An account with this IBAN already exists',
+        );
       throw error;
     });
-    res.status(201).json({ id: testAccountId(accountId), iban: body.iban, name: body.name, created_at: now });
+    res
+      .status(201)
+      .json({ id: testAccountId(accountId), iban: body.iban, name: body.name, created_at: now });
   });
 
   // Only the `acc_` form is the sandbox's; a bare UUID falls through to the bank's DELETE (204).
@@ -43,10 +64,17 @@ export function sandboxAccountRoutes({ store, protect, clock, newId }: AccountRo
     if (!match) return next();
     const accountId = (match[1] as string).toLowerCase();
     if (!(await isLiveTestAccount(store.sql, store.schema, accountId))) throw testAccountNotFound();
-    await handleAccountCommand(store, { type: 'DeleteAccount', accountId, now: clock().toISOString() }, requestMetadata(req)).catch((error: unknown) => {
+    await handleAccountCommand(
+      store,
+      { type: 'DeleteAccount', accountId, now: clock().toISOString() },
+      requestMetadata(req),
+    ).catch((error: unknown) => {
       throw error instanceof AccountNotFoundError ? testAccountNotFound() : error;
     });
-    res.json({ status: 'deleted', message: `Test account ${testAccountId(accountId)} was deleted` });
+    res.json({
+      status: 'deleted',
+      message: `Test account ${testAccountId(accountId)} was deleted`,
+    });
   });
 
   return router;

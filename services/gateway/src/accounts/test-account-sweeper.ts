@@ -25,7 +25,12 @@ export interface TestAccountSweeper {
  * projection (matching included) forgets them. Several gateway instances may sweep at once: the loser of a
  * race finds the account already deleted and moves on.
  */
-export function createTestAccountSweeper(options: { store: EventStore; retention: TestAccountRetention; logger: Logger; now?: () => Date }): TestAccountSweeper {
+export function createTestAccountSweeper(options: {
+  store: EventStore;
+  retention: TestAccountRetention;
+  logger: Logger;
+  now?: () => Date;
+}): TestAccountSweeper {
   const { store, retention, logger } = options;
   const now = options.now ?? (() => new Date());
   let timer: NodeJS.Timeout | undefined;
@@ -38,7 +43,11 @@ export function createTestAccountSweeper(options: { store: EventStore; retention
       const expired = await findExpiredTestAccounts(store.sql, store.schema, cutoff, BATCH);
       for (const accountId of expired) {
         try {
-          await handleAccountCommand(store, { type: 'DeleteAccount', accountId, now: now().toISOString() }, { correlationId: `test-account-retention:${accountId}` });
+          await handleAccountCommand(
+            store,
+            { type: 'DeleteAccount', accountId, now: now().toISOString() },
+            { correlationId: `test-account-retention:${accountId}` },
+          );
           deleted++;
         } catch (error) {
           if (!(error instanceof AccountNotFoundError)) throw error;
@@ -54,7 +63,12 @@ export function createTestAccountSweeper(options: { store: EventStore; retention
       .then((deleted) => {
         if (deleted > 0) logger.info({ deleted }, 'expired test accounts removed');
       })
-      .catch((error: unknown) => logger.warn({ err: error }, 'test account retention sweep failed; retrying at the next tick'))
+      .catch((error: unknown) =>
+        logger.warn(
+          { err: error },
+          'test account retention sweep failed; retrying at the next tick',
+        ),
+      )
       .finally(() => {
         running = undefined;
       });

@@ -16,7 +16,10 @@ const IssueApiKeyRequest = z.strictObject({
 
 const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: z.string().regex(/^\d{1,18}$/).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 
 /**
@@ -35,8 +38,24 @@ export function adminRoutes(options: {
   router.post('/admin/api-keys', async (req, res) => {
     const body = parseBody(IssueApiKeyRequest, req.body);
     const issued = await keys.sql.transaction(async (tx) => {
-      const key = await keys.issue({ participantId: body.participantId, scopes: body.scopes, environment: body.environment ?? options.environment }, tx);
-      await audit.append({ operation: 'api-key.issued', user: auditActorOf(res), result: 'success', target: key.keyId, status: 201 }, tx);
+      const key = await keys.issue(
+        {
+          participantId: body.participantId,
+          scopes: body.scopes,
+          environment: body.environment ?? options.environment,
+        },
+        tx,
+      );
+      await audit.append(
+        {
+          operation: 'api-key.issued',
+          user: auditActorOf(res),
+          result: 'success',
+          target: key.keyId,
+          status: 201,
+        },
+        tx,
+      );
       return key;
     });
     markAudited(res.locals);
@@ -51,7 +70,17 @@ export function adminRoutes(options: {
     const keyId = String(req.params.keyId);
     const revoked = await keys.sql.transaction(async (tx) => {
       const found = await keys.revoke(keyId, tx);
-      if (found) await audit.append({ operation: 'api-key.revoked', user: auditActorOf(res), result: 'success', target: keyId, status: 200 }, tx);
+      if (found)
+        await audit.append(
+          {
+            operation: 'api-key.revoked',
+            user: auditActorOf(res),
+            result: 'success',
+            target: keyId,
+            status: 200,
+          },
+          tx,
+        );
       return found;
     });
     if (!revoked) throw errors.notFound('KEY_NOT_FOUND', 'No such API key');
@@ -64,10 +93,21 @@ export function adminRoutes(options: {
    * unreadable — events, read models, Kafka — so verifications against the IBAN answer NOAP.
    */
   router.post('/admin/accounts/:id/erasure', async (req, res) => {
-    const accountId = parseParam(AccountIdParam, req.params.id, () => errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist'));
+    const accountId = parseParam(AccountIdParam, req.params.id, () =>
+      errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist'),
+    );
     await keys.sql.transaction(async (tx) => {
       await subjectKeys.destroy(accountSubject(accountId), tx);
-      await audit.append({ operation: 'account.erased', user: auditActorOf(res), result: 'success', target: accountId, status: 200 }, tx);
+      await audit.append(
+        {
+          operation: 'account.erased',
+          user: auditActorOf(res),
+          result: 'success',
+          target: accountId,
+          status: 200,
+        },
+        tx,
+      );
     });
     markAudited(res.locals);
     res.json({ accountId, erased: true });
@@ -77,9 +117,17 @@ export function adminRoutes(options: {
     const query = AuditQuery.safeParse(req.query);
     if (!query.success) {
       const field = String(query.error.issues[0]?.path[0] ?? 'query');
-      throw new ApiError(400, 'INVALID_PARAMETER', `Invalid query parameter ${field}`, { field, reason: 'INVALID_VALUE' });
+      throw new ApiError(400, 'INVALID_PARAMETER', `Invalid query parameter ${field}`, {
+        field,
+        reason: 'INVALID_VALUE',
+      });
     }
-    res.json(await audit.page({ limit: query.data.limit, ...(query.data.cursor !== undefined && { cursor: query.data.cursor }) }));
+    res.json(
+      await audit.page({
+        limit: query.data.limit,
+        ...(query.data.cursor !== undefined && { cursor: query.data.cursor }),
+      }),
+    );
   });
 
   return router;

@@ -62,7 +62,11 @@ export async function detailedHealth(sources: DetailedHealthSources): Promise<De
     Promise.all(
       sources.relayNames.map(async (name) => {
         try {
-          return { name, status: 'up' as const, lag: await withTimeout(outboxLag(sources.store, name), timeoutMs) };
+          return {
+            name,
+            status: 'up' as const,
+            lag: await withTimeout(outboxLag(sources.store, name), timeoutMs),
+          };
         } catch {
           return { name, status: 'down' as const, lag: null };
         }
@@ -74,6 +78,10 @@ export async function detailedHealth(sources: DetailedHealthSources): Promise<De
     status: allUp ? 'healthy' : 'degraded',
     version: sources.version,
     uptime_seconds: Math.floor((Date.now() - sources.startedAt) / 1000),
-    components: { database: { status: database }, bus: { status: bus, durable: sources.bus.durable }, outbox },
+    components: {
+      database: { status: database },
+      bus: { status: bus, durable: sources.bus.durable },
+      outbox,
+    },
   };
 }

@@ -57,13 +57,10 @@ export class AuditLog {
   }
 
   async append(entry: Omit<AuditEntry, 'timestamp'>, tx: SqlExecutor = this.sql): Promise<void> {
-    await tx.query(`INSERT INTO ${this.schema}.audit_log (operation, actor, result, target, status) VALUES ($1, $2, $3, $4, $5)`, [
-      entry.operation,
-      entry.user,
-      entry.result,
-      entry.target ?? null,
-      entry.status ?? null,
-    ]);
+    await tx.query(
+      `INSERT INTO ${this.schema}.audit_log (operation, actor, result, target, status) VALUES ($1, $2, $3, $4, $5)`,
+      [entry.operation, entry.user, entry.result, entry.target ?? null, entry.status ?? null],
+    );
   }
 
   /** Newest first; `cursor` is the nextCursor of the previous page. */

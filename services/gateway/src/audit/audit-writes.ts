@@ -22,7 +22,9 @@ export function auditWrites(options: { audit: AuditLog; logger: Logger }): Reque
     if (!familyFor(req.path).audited) return next();
     res.once('finish', () => {
       if ((res.locals as Record<symbol, unknown>)[AUDITED]) return;
-      const route = (req.route as { path?: string } | undefined)?.path ?? canonicalPath(req.originalUrl.split('?')[0] ?? '/');
+      const route =
+        (req.route as { path?: string } | undefined)?.path ??
+        canonicalPath(req.originalUrl.split('?')[0] ?? '/');
       options.audit
         .append({
           operation: `${req.method} ${route}`,
@@ -30,7 +32,9 @@ export function auditWrites(options: { audit: AuditLog; logger: Logger }): Reque
           result: res.statusCode < 400 ? 'success' : 'failure',
           status: res.statusCode,
         })
-        .catch((error: unknown) => options.logger.error({ err: error }, 'audit entry could not be written'));
+        .catch((error: unknown) =>
+          options.logger.error({ err: error }, 'audit entry could not be written'),
+        );
     });
     next();
   };

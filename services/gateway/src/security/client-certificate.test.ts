@@ -3,9 +3,20 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Router } from 'express';
 import { createLogger } from '@vop/observability';
-import { certificateFingerprint, createCertificateAuthority, issueCertificate, type PemPair } from '@vop/pki';
+import {
+  certificateFingerprint,
+  createCertificateAuthority,
+  issueCertificate,
+  type PemPair,
+} from '@vop/pki';
 import { httpsClient, type HttpsClient } from '@vop/testing';
-import { authorizeByFamily, createHttpApp, principalOf, startHttpsServer, type RunningServer } from '@vop/http';
+import {
+  authorizeByFamily,
+  createHttpApp,
+  principalOf,
+  startHttpsServer,
+  type RunningServer,
+} from '@vop/http';
 import { clientCertificateAuth, requireCertificateByFamily } from './client-certificate.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -20,20 +31,37 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
   const clients: HttpsClient[] = [];
 
   function client(credentials: Partial<PemPair> = {}): HttpsClient {
-    const created = httpsClient({ baseUrl: server.url, caPem: ca.certPem, ...(credentials.certPem !== undefined && { certPem: credentials.certPem, keyPem: credentials.keyPem }) });
+    const created = httpsClient({
+      baseUrl: server.url,
+      caPem: ca.certPem,
+      ...(credentials.certPem !== undefined && {
+        certPem: credentials.certPem,
+        keyPem: credentials.keyPem,
+      }),
+    });
     clients.push(created);
     return created;
   }
 
   before(async () => {
     ca = await createCertificateAuthority({ commonName: 'Middleware Test CA' });
-    participant = await issueCertificate(ca, { commonName: 'Example Bank', usage: 'client', organizationIdentifier: 'PSDDE-BAFIN-123456' });
+    participant = await issueCertificate(ca, {
+      commonName: 'Example Bank',
+      usage: 'client',
+      organizationIdentifier: 'PSDDE-BAFIN-123456',
+    });
     admin = await issueCertificate(ca, { commonName: 'operator', usage: 'client' });
-    const serverCertificate = await issueCertificate(ca, { commonName: 'localhost', usage: 'server', ipAddresses: ['127.0.0.1'] });
+    const serverCertificate = await issueCertificate(ca, {
+      commonName: 'localhost',
+      usage: 'server',
+      ipAddresses: ['127.0.0.1'],
+    });
     const logger = createLogger({
       service: 'test',
       level: 'warn',
-      destination: new Writable({ write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()) }),
+      destination: new Writable({
+        write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()),
+      }),
     });
     const routes = Router();
     routes.get('/vop/whoami', (_req, res) => void res.json(principalOf(res)));
@@ -57,7 +85,14 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
         requireCertificateByFamily,
       ],
     });
-    server = await startHttpsServer({ handler: app, host: '127.0.0.1', port: 0, certPem: serverCertificate.certPem, keyPem: serverCertificate.keyPem, caPem: ca.certPem });
+    server = await startHttpsServer({
+      handler: app,
+      host: '127.0.0.1',
+      port: 0,
+      certPem: serverCertificate.certPem,
+      keyPem: serverCertificate.keyPem,
+      caPem: ca.certPem,
+    });
   });
 
   after(async () => {
@@ -82,7 +117,8 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
   it('validates once per TLS connection, not once per keep-alive request', async () => {
     const before = validations;
     const caller = client(participant);
-    for (let request = 0; request < 3; request += 1) assert.equal((await caller.get('/open')).status, 200);
+    for (let request = 0; request < 3; request += 1)
+      assert.equal((await caller.get('/open')).status, 200);
     assert.equal(validations - before, 1);
   });
 
@@ -90,7 +126,10 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     assert.deepEqual((await client(admin).get('/admin/thing')).body, { ok: true });
     const denied = await client(participant).get('/admin/thing');
     assert.equal(denied.status, 403);
-    assert.deepEqual(denied.body, { error: 'ACCESS_DENIED', message: 'The admin certificate is required' });
+    assert.deepEqual(denied.body, {
+      error: 'ACCESS_DENIED',
+      message: 'The admin certificate is required',
+    });
   });
 
   it('without a certificate: open paths proceed without a principal, /vop/* is 401 VOP_002, /admin/* 403 ACCESS_DENIED flat', async () => {
@@ -117,7 +156,9 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     const response = await client(expired).get('/vop/whoami');
     assert.equal(response.status, 401);
     assert.equal(response.body.error.details.reason, 'EXPIRED');
-    const refusal = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.reason === 'EXPIRED');
+    const refusal = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.reason === 'EXPIRED');
     assert.ok(refusal, 'a log line names the reason');
     assert.doesNotMatch(JSON.stringify(refusal), /Expired Bank|PSDDE-BAFIN-999999/);
   });

@@ -2,7 +2,12 @@ import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 import type { Socket } from 'node:net';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '@vop/observability';
-import { createClientCertificateValidator, type CertifiedParticipant, type ClientCertificateRejection, type ClientCertificateVerdict } from '@vop/pki';
+import {
+  createClientCertificateValidator,
+  type CertifiedParticipant,
+  type ClientCertificateRejection,
+  type ClientCertificateVerdict,
+} from '@vop/pki';
 import { ApiError, familyFor, principalOf, setPrincipal } from '@vop/http';
 
 /** Which certificate carries admin rights: by SHA-256 fingerprint, or by subject attributes (all given must match). */
@@ -24,7 +29,9 @@ export interface ClientCertificateAuthOptions {
 const REJECTION_KEY = 'clientCertificateRejection';
 
 const unauthorized = (reason: ClientCertificateRejection | undefined): ApiError =>
-  new ApiError(401, 'UNAUTHORIZED', 'A valid client certificate is required', { reason: reason ?? 'NO_CERTIFICATE' });
+  new ApiError(401, 'UNAUTHORIZED', 'A valid client certificate is required', {
+    reason: reason ?? 'NO_CERTIFICATE',
+  });
 
 function normaliseFingerprint(fingerprint: string): string {
   return fingerprint.replaceAll(':', '').toLowerCase();
@@ -50,11 +57,21 @@ function presentedChain(socket: Socket): Uint8Array[] {
 }
 
 function isAdmin(participant: CertifiedParticipant, admin: AdminCertificateIdentity): boolean {
-  if (admin.fingerprints?.some((fingerprint) => normaliseFingerprint(fingerprint) === participant.fingerprint)) return true;
+  if (
+    admin.fingerprints?.some(
+      (fingerprint) => normaliseFingerprint(fingerprint) === participant.fingerprint,
+    )
+  )
+    return true;
   const subject = admin.subject;
-  if (subject === undefined || (subject.organizationIdentifier === undefined && subject.commonName === undefined)) return false;
+  if (
+    subject === undefined ||
+    (subject.organizationIdentifier === undefined && subject.commonName === undefined)
+  )
+    return false;
   return (
-    (subject.organizationIdentifier === undefined || subject.organizationIdentifier === participant.organizationIdentifier) &&
+    (subject.organizationIdentifier === undefined ||
+      subject.organizationIdentifier === participant.organizationIdentifier) &&
     (subject.commonName === undefined || subject.commonName === participant.commonName)
   );
 }
@@ -72,7 +89,8 @@ export function clientCertificateAuth(options: ClientCertificateAuthOptions): Re
     let verdict = verdicts.get(socket);
     if (verdict === undefined) {
       verdict = validate({ chain: presentedChain(socket), now: now() }).then((result) => {
-        if (!result.ok) options.logger.warn({ reason: result.reason }, 'client certificate refused');
+        if (!result.ok)
+          options.logger.warn({ reason: result.reason }, 'client certificate refused');
         return result;
       });
       verdicts.set(socket, verdict);

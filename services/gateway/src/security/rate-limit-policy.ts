@@ -28,26 +28,48 @@ function credentialOf(req: Request, res: Response): string {
 }
 
 /** Live limits belong to the participant, whichever of its credentials it uses. */
-function participantOf(req: Request, res: Response): { subject: string; participantId: string | undefined } {
+function participantOf(
+  req: Request,
+  res: Response,
+): { subject: string; participantId: string | undefined } {
   const principal = principalOf(res);
-  if (principal) return { subject: `participant:${principal.participantId}`, participantId: principal.participantId };
+  if (principal)
+    return {
+      subject: `participant:${principal.participantId}`,
+      participantId: principal.participantId,
+    };
   return { subject: credentialOf(req, res), participantId: undefined };
 }
 
 /** Which budget, if any, a request draws from: the rateBudget of its family in the route-family table. */
-export function budgetFor(req: Request, res: Response, settings: RateLimitSettings): Budget | undefined {
+export function budgetFor(
+  req: Request,
+  res: Response,
+  settings: RateLimitSettings,
+): Budget | undefined {
   switch (familyFor(req.path).rateBudget) {
     case 'none':
       return undefined;
     case 'admin':
-      return { bucket: 'admin', subject: credentialOf(req, res), points: settings.adminPerMinute, durationSeconds: 60 };
+      return {
+        bucket: 'admin',
+        subject: credentialOf(req, res),
+        points: settings.adminPerMinute,
+        durationSeconds: 60,
+      };
     case 'sandbox-writes':
       if (settings.environment !== 'test' || !WRITE_METHODS.has(req.method)) return undefined;
-      return { bucket: 'test', subject: credentialOf(req, res), points: settings.testPerHour, durationSeconds: 3600 };
+      return {
+        bucket: 'test',
+        subject: credentialOf(req, res),
+        points: settings.testPerHour,
+        durationSeconds: 3600,
+      };
     case 'live-verifications': {
       if (settings.environment !== 'live') return undefined;
       const { subject, participantId } = participantOf(req, res);
-      const perParticipant = participantId !== undefined ? settings.livePerMinute[participantId] : undefined;
+      const perParticipant =
+        participantId !== undefined ? settings.livePerMinute[participantId] : undefined;
       const points = perParticipant ?? settings.livePerMinute.default;
       if (points === undefined) return undefined;
       return { bucket: 'live', subject, points, durationSeconds: 60 };

@@ -1,7 +1,12 @@
 import { withMigrationLock, type SqlClient } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import type { RequestHandler } from 'express';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { ApiError } from '@vop/http';
 import { type Budget, type RateLimitSettings, budgetFor } from './rate-limit-policy.js';
 
@@ -14,7 +19,12 @@ export interface RateLimits {
 }
 
 /** rate-limiter-flexible calls `query({text, values, name})`; names are dropped (PGlite and pools clash on them). */
-function limiterClientOf(sql: SqlClient): { query(query: { text: string; values?: unknown[] }): Promise<{ rows: unknown[]; rowCount: number }> } {
+function limiterClientOf(sql: SqlClient): {
+  query(query: {
+    text: string;
+    values?: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number }>;
+} {
   return { query: (query) => sql.query(query.text, query.values ?? []) };
 }
 
@@ -23,7 +33,12 @@ function limiterClientOf(sql: SqlClient): { query(query: { text: string; values?
  * instance) in distributed mode, in memory in the embedded run. Over budget: 429 RATE_LIMIT_EXCEEDED with
  * Retry-After. A store failure lets the request through (logged): availability over strictness.
  */
-export function createRateLimits(options: { sql: SqlClient; schema: string; settings: RateLimitSettings; logger: Logger }): RateLimits {
+export function createRateLimits(options: {
+  sql: SqlClient;
+  schema: string;
+  settings: RateLimitSettings;
+  logger: Logger;
+}): RateLimits {
   const { sql, schema, settings, logger } = options;
   const shared = sql.kind === 'postgres';
   const limiters = new Map<string, RateLimiterAbstract>();
@@ -34,7 +49,15 @@ export function createRateLimits(options: { sql: SqlClient; schema: string; sett
     if (!limiter) {
       const common = { keyPrefix, points: budget.points, duration: budget.durationSeconds };
       limiter = shared
-        ? new RateLimiterPostgres({ ...common, storeClient: limiterClientOf(sql), storeType: 'pool', schemaName: schema, tableName: TABLE, tableCreated: true, clearExpiredByTimeout: false })
+        ? new RateLimiterPostgres({
+            ...common,
+            storeClient: limiterClientOf(sql),
+            storeType: 'pool',
+            schemaName: schema,
+            tableName: TABLE,
+            tableCreated: true,
+            clearExpiredByTimeout: false,
+          })
         : new RateLimiterMemory(common);
       limiters.set(keyPrefix, limiter);
     }
@@ -50,9 +73,16 @@ export function createRateLimits(options: { sql: SqlClient; schema: string; sett
       .catch((rejection: unknown) => {
         if (rejection instanceof RateLimiterRes) {
           const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-          return next(new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests; retry later', { retryAfterSeconds }));
+          return next(
+            new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Too many requests; retry later', {
+              retryAfterSeconds,
+            }),
+          );
         }
-        logger.warn({ err: rejection, bucket: budget.bucket }, 'rate limit store failed; request let through');
+        logger.warn(
+          { err: rejection, bucket: budget.bucket },
+          'rate limit store failed; request let through',
+        );
         next();
       });
   };
@@ -63,7 +93,9 @@ export function createRateLimits(options: { sql: SqlClient; schema: string; sett
       if (!shared) return;
       await withMigrationLock(sql, schema, async (tx) => {
         await tx.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        await tx.query(`CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`);
+        await tx.query(
+          `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+        );
       });
     },
   };

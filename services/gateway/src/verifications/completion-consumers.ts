@@ -32,7 +32,9 @@ export async function subscribeToCompletions(options: {
       schema,
       consumer: 'verification-results',
       applyBatch: async (envelopes, tx) => {
-        const completions = envelopes.map((envelope) => parseVerificationCompleted(envelope.type, envelope.data));
+        const completions = envelopes.map((envelope) =>
+          parseVerificationCompleted(envelope.type, envelope.data),
+        );
         await recordCompletedVerifications(tx, schema, completions);
         for (const completed of completions) waiters.notify(completed);
       },

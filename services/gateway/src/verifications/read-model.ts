@@ -45,7 +45,11 @@ export async function insertPendingVerifications(
 }
 
 /** One statement for a batch of completions. */
-export async function recordCompletedVerifications(tx: SqlExecutor, schema: string, completions: VerificationCompletedData[]): Promise<void> {
+export async function recordCompletedVerifications(
+  tx: SqlExecutor,
+  schema: string,
+  completions: VerificationCompletedData[],
+): Promise<void> {
   if (completions.length === 0) return;
   await tx.query(
     `UPDATE ${schema}.verifications AS v
@@ -55,13 +59,21 @@ export async function recordCompletedVerifications(tx: SqlExecutor, schema: stri
             reasons jsonb, "idMatch" text, "completedAt" timestamptz)
       WHERE v.id = c."verificationId" AND v.id = ANY($2::uuid[])`,
     // The array lets the planner look the rows up by primary key instead of scanning the table.
-    [JSON.stringify(completions), `{${completions.map((completed) => completed.verificationId).join(',')}}`],
+    [
+      JSON.stringify(completions),
+      `{${completions.map((completed) => completed.verificationId).join(',')}}`,
+    ],
   );
 }
 
-const VERIFICATION_COLUMNS = 'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at';
+const VERIFICATION_COLUMNS =
+  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at';
 
-export async function findVerification(sql: SqlExecutor, schema: string, id: string): Promise<VerificationRow | undefined> {
+export async function findVerification(
+  sql: SqlExecutor,
+  schema: string,
+  id: string,
+): Promise<VerificationRow | undefined> {
   const { rows } = await sql.query<VerificationRow>(
     `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = $1`,
     [id],
@@ -70,12 +82,18 @@ export async function findVerification(sql: SqlExecutor, schema: string, id: str
 }
 
 /** The completed ones among these verifications, by primary key. */
-export async function findCompletedVerifications(sql: SqlExecutor, schema: string, ids: string[]): Promise<VerificationCompletedData[]> {
+export async function findCompletedVerifications(
+  sql: SqlExecutor,
+  schema: string,
+  ids: string[],
+): Promise<VerificationCompletedData[]> {
   const { rows } = await sql.query<VerificationRow>(
     `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'`,
     [`{${ids.join(',')}}`],
   );
-  return rows.map(completedDataOf).filter((completed): completed is VerificationCompletedData => completed !== undefined);
+  return rows
+    .map(completedDataOf)
+    .filter((completed): completed is VerificationCompletedData => completed !== undefined);
 }
 
 export function completedDataOf(row: VerificationRow): VerificationCompletedData | undefined {

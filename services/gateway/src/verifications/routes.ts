@@ -12,7 +12,11 @@ import {
 import type { EventStore } from '@vop/event-store';
 import { errors, parseBody, parseParam, principalOf, requestMetadata } from '@vop/http';
 import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
-import { requestVerification, type RecordVerification, type VerificationRequestFields } from '@vop/verifications';
+import {
+  requestVerification,
+  type RecordVerification,
+  type VerificationRequestFields,
+} from '@vop/verifications';
 import { Router, type Response } from 'express';
 import { completedDataOf, findVerification } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
@@ -30,7 +34,8 @@ export interface VerificationRoutesOptions {
   newId: () => string;
 }
 
-const unknownVerification = () => errors.notFound('NOT_FOUND', 'No verification with this request_id');
+const unknownVerification = () =>
+  errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
 export function verificationRoutes(options: VerificationRoutesOptions): Router {
   const { store, record, waiters, cipher, deadlineMs } = options;
@@ -38,13 +43,22 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
   const router = Router();
 
   /** The request for fields, from the participant the edge authenticated. */
-  function requestFor(res: Response, fields: Omit<VerificationRequestFields, 'participant'>): VerificationRequestedData {
+  function requestFor(
+    res: Response,
+    fields: Omit<VerificationRequestFields, 'participant'>,
+  ): VerificationRequestedData {
     const participant = principalOf(res)?.participantId;
-    return requestVerification({ ...fields, ...(participant !== undefined && { participant }) }, ids);
+    return requestVerification(
+      { ...fields, ...(participant !== undefined && { participant }) },
+      ids,
+    );
   }
 
   /** Records the request and waits for its outcome; the waiter is registered before the commit. */
-  async function verifyNow(request: VerificationRequestedData, metadata: Record<string, string>): Promise<VerificationCompletedData> {
+  async function verifyNow(
+    request: VerificationRequestedData,
+    metadata: Record<string, string>,
+  ): Promise<VerificationCompletedData> {
     const completion = waiters.wait(request.verificationId, deadlineMs);
     try {
       await record({ data: request, metadata });
@@ -98,7 +112,9 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       ...(body.lei && { identification: { lei: body.lei } }),
     });
     await record({ data: request, metadata: requestMetadata(req) });
-    res.status(201).json({ request_id: request.verificationId, message: 'Verification request accepted' });
+    res
+      .status(201)
+      .json({ request_id: request.verificationId, message: 'Verification request accepted' });
   });
 
   const getResult = Router().get('/:requestId', async (req, res) => {

@@ -17,13 +17,20 @@ export class TypedNameRetention {
 
   /** Destroys the day keys older than the retention measured from `now`; returns how many. */
   async enforce(now = new Date()): Promise<number> {
-    const destroyed = await this.keys.destroyOlderThan(TYPED_NAME_PREFIX, new Date(now.getTime() - this.retentionMs));
-    if (destroyed.length > 0) this.logger.info({ days: destroyed.length }, 'typed payee names past retention shredded');
+    const destroyed = await this.keys.destroyOlderThan(
+      TYPED_NAME_PREFIX,
+      new Date(now.getTime() - this.retentionMs),
+    );
+    if (destroyed.length > 0)
+      this.logger.info({ days: destroyed.length }, 'typed payee names past retention shredded');
     return destroyed.length;
   }
 
   start(): void {
-    const run = () => void this.enforce().catch((error: unknown) => this.logger.warn({ err: error }, 'typed-name retention failed; will retry'));
+    const run = () =>
+      void this.enforce().catch((error: unknown) =>
+        this.logger.warn({ err: error }, 'typed-name retention failed; will retry'),
+      );
     run();
     this.timer = setInterval(run, this.intervalMs);
     this.timer.unref();

@@ -51,11 +51,14 @@ export class CompletionWaiters {
   private async sweep(): Promise<void> {
     if (this.sweeping) return;
     const cutoff = Date.now() - this.fallbackPollMs;
-    const overdue = [...this.waiting].filter(([, waiter]) => waiter.since <= cutoff).map(([id]) => id);
+    const overdue = [...this.waiting]
+      .filter(([, waiter]) => waiter.since <= cutoff)
+      .map(([id]) => id);
     if (overdue.length === 0) return;
     this.sweeping = true;
     try {
-      for (const completed of await this.options.lookup(overdue)) this.settle(completed.verificationId, completed);
+      for (const completed of await this.options.lookup(overdue))
+        this.settle(completed.verificationId, completed);
     } catch {
       // The next sweep tries again; the deadline bounds the wait.
     } finally {

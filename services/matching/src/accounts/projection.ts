@@ -33,7 +33,12 @@ export async function migrateAccountProjection(sql: SqlClient, schema: string): 
   ]);
 }
 
-export async function projectAccountEvent(tx: SqlExecutor, schema: string, event: AccountEvent, revision: number): Promise<void> {
+export async function projectAccountEvent(
+  tx: SqlExecutor,
+  schema: string,
+  event: AccountEvent,
+  revision: number,
+): Promise<void> {
   if (event.type === 'AccountDeleted') {
     await tx.query(
       `INSERT INTO ${schema}.accounts (account_id, iban, name, status, revision) VALUES ($1, $2, '', 'deleted', $3)
@@ -73,10 +78,15 @@ interface AccountRow {
   status: MatchingAccount['status'];
 }
 
-const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+const json = <T>(value: T | string): T =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
 /** The live account per IBAN, preferring an active one when history left several rows; one query for a batch. */
-export async function findAccountsByIbans(sql: SqlExecutor, schema: string, ibans: string[]): Promise<Map<string, MatchingAccount>> {
+export async function findAccountsByIbans(
+  sql: SqlExecutor,
+  schema: string,
+  ibans: string[],
+): Promise<Map<string, MatchingAccount>> {
   const { rows } = await sql.query<AccountRow>(
     `SELECT DISTINCT ON (iban) account_id, iban, name, holder_type, alternate_names, identifiers, status FROM ${schema}.accounts
       WHERE iban = ANY($1::text[]) AND status <> 'deleted'

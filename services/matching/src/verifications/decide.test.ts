@@ -7,7 +7,10 @@ import { createNameMatcher } from '@vop/name-matching';
 
 const matcher = createNameMatcher();
 const now = new Date('2026-02-01T10:00:00.000Z');
-const request = (name: string, extra: Partial<VerificationRequestedData> = {}): VerificationRequestedData => ({
+const request = (
+  name: string,
+  extra: Partial<VerificationRequestedData> = {},
+): VerificationRequestedData => ({
   verificationId: '6f1f6a43-5a52-4c1f-8f57-0d5d3f3d1a11',
   family: 'scheme',
   iban: 'DE89370400440532013000',
@@ -34,20 +37,35 @@ describe('decideOutcome', () => {
   });
 
   it('given a closed account, then NOAP', () => {
-    const completed = decideOutcome(request('Jürgen Groß'), { ...account, status: 'closed' }, matcher, now);
+    const completed = decideOutcome(
+      request('Jürgen Groß'),
+      { ...account, status: 'closed' },
+      matcher,
+      now,
+    );
     assert.equal(completed.outcome, 'NOAP');
     assert.deepEqual(completed.reasons, ['ACCOUNT_NOT_ACTIVE']);
   });
 
   it('given the holder name with other case, accents and spacing, then MTCH with the held name', () => {
-    const completed = decideOutcome(request('  JURGEN   gross '.replace('gross', 'groß')), account, matcher, now);
+    const completed = decideOutcome(
+      request('  JURGEN   gross '.replace('gross', 'groß')),
+      account,
+      matcher,
+      now,
+    );
     assert.equal(completed.outcome, 'MTCH');
     assert.equal(completed.matchedName, 'Jürgen Groß');
     assert.equal(completed.completedAt, now.toISOString());
   });
 
   it('given a joint holder name, then MTCH discloses that holder', () => {
-    const completed = decideOutcome(request('anna gross'.replace('ss', 'ß')), account, matcher, now);
+    const completed = decideOutcome(
+      request('anna gross'.replace('ss', 'ß')),
+      account,
+      matcher,
+      now,
+    );
     assert.equal(completed.outcome, 'MTCH');
     assert.equal(completed.matchedName, 'Anna Groß');
   });
@@ -59,8 +77,24 @@ describe('decideOutcome', () => {
   });
 
   it('given identification, then idMatch compares it with the account identifiers', () => {
-    assert.equal(decideOutcome(request('Jürgen Groß', { identification: { lei: '5299000J2N45DDNE4Y28' } }), account, matcher, now).idMatch, 'MTCH');
-    assert.equal(decideOutcome(request('Jürgen Groß', { identification: { lei: '529900T8BM49AURSDO55' } }), account, matcher, now).idMatch, 'NMTC');
+    assert.equal(
+      decideOutcome(
+        request('Jürgen Groß', { identification: { lei: '5299000J2N45DDNE4Y28' } }),
+        account,
+        matcher,
+        now,
+      ).idMatch,
+      'MTCH',
+    );
+    assert.equal(
+      decideOutcome(
+        request('Jürgen Groß', { identification: { lei: '529900T8BM49AURSDO55' } }),
+        account,
+        matcher,
+        now,
+      ).idMatch,
+      'NMTC',
+    );
     assert.equal(decideOutcome(request('Jürgen Groß'), account, matcher, now).idMatch, undefined);
   });
 });
@@ -68,10 +102,25 @@ describe('decideOutcome', () => {
 describe('matchIdentification', () => {
   it('is NOAP when the account holds nothing of that kind', () => {
     assert.equal(matchIdentification({ lei: '5299000J2N45DDNE4Y28' }, undefined), 'NOAP');
-    assert.equal(matchIdentification({ others: [{ scheme: 'VAT', id: 'DE123' }] }, { lei: 'X' }), 'NOAP');
+    assert.equal(
+      matchIdentification({ others: [{ scheme: 'VAT', id: 'DE123' }] }, { lei: 'X' }),
+      'NOAP',
+    );
   });
   it('compares other identifiers within their scheme', () => {
-    assert.equal(matchIdentification({ others: [{ scheme: 'VAT', id: 'DE123' }] }, { others: [{ scheme: 'VAT', id: 'DE123' }] }), 'MTCH');
-    assert.equal(matchIdentification({ others: [{ scheme: 'VAT', id: 'DE999' }] }, { others: [{ scheme: 'VAT', id: 'DE123' }] }), 'NMTC');
+    assert.equal(
+      matchIdentification(
+        { others: [{ scheme: 'VAT', id: 'DE123' }] },
+        { others: [{ scheme: 'VAT', id: 'DE123' }] },
+      ),
+      'MTCH',
+    );
+    assert.equal(
+      matchIdentification(
+        { others: [{ scheme: 'VAT', id: 'DE999' }] },
+        { others: [{ scheme: 'VAT', id: 'DE123' }] },
+      ),
+      'NMTC',
+    );
   });
 });

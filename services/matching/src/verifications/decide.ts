@@ -1,10 +1,16 @@
-import type { PartyIdentifiers, VerificationCompletedData, VerificationRequestedData } from '@vop/contracts';
+import type {
+  PartyIdentifiers,
+  VerificationCompletedData,
+  VerificationRequestedData,
+} from '@vop/contracts';
 import { matchPartyIdentification, type NameMatcher } from '@vop/name-matching';
 import type { MatchingAccount } from '../accounts/projection.js';
 
-
 /** Identifier check (LEI, other schemes): NOAP when the account holds nothing comparable. */
-export function matchIdentification(given: PartyIdentifiers, held: PartyIdentifiers | undefined): 'MTCH' | 'NMTC' | 'NOAP' {
+export function matchIdentification(
+  given: PartyIdentifiers,
+  held: PartyIdentifiers | undefined,
+): 'MTCH' | 'NMTC' | 'NOAP' {
   return matchPartyIdentification(given, held ?? {});
 }
 
@@ -15,7 +21,11 @@ export function decideOutcome(
   matcher: NameMatcher,
   now: Date,
 ): VerificationCompletedData {
-  const base = { verificationId: request.verificationId, family: request.family, completedAt: now.toISOString() };
+  const base = {
+    verificationId: request.verificationId,
+    family: request.family,
+    completedAt: now.toISOString(),
+  };
   if (!account || account.status !== 'active') {
     return {
       ...base,
@@ -25,9 +35,12 @@ export function decideOutcome(
       ...(request.identification && { idMatch: 'NOAP' as const }),
     };
   }
-  const idMatch = request.identification && { idMatch: matchIdentification(request.identification, account.identifiers) };
+  const idMatch = request.identification && {
+    idMatch: matchIdentification(request.identification, account.identifiers),
+  };
   // The EPC path may ask by identification alone: then there is no name to match.
-  if (request.name === undefined) return { ...base, outcome: 'NOAP', score: 0, reasons: ['NAME_NOT_PROVIDED'], ...idMatch };
+  if (request.name === undefined)
+    return { ...base, outcome: 'NOAP', score: 0, reasons: ['NAME_NOT_PROVIDED'], ...idMatch };
   const result = matcher.match(request.name, {
     ...(account.holderType && { holderType: account.holderType }),
     names: [account.name, ...account.alternateNames],
@@ -36,7 +49,8 @@ export function decideOutcome(
     ...base,
     outcome: result.outcome,
     score: result.score,
-    ...(result.matchedName !== undefined && result.outcome !== 'NMTC' && { matchedName: result.matchedName }),
+    ...(result.matchedName !== undefined &&
+      result.outcome !== 'NMTC' && { matchedName: result.matchedName }),
     reasons: result.reasons,
     ...idMatch,
   };

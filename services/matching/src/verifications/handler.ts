@@ -1,5 +1,9 @@
 import type { NameMatcher } from '@vop/name-matching';
-import { parseVerificationRequested, VERIFICATION_EVENT_VERSION, type IntegrationEnvelope } from '@vop/contracts';
+import {
+  parseVerificationRequested,
+  VERIFICATION_EVENT_VERSION,
+  type IntegrationEnvelope,
+} from '@vop/contracts';
 import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
 import {
@@ -10,7 +14,6 @@ import {
 } from '@vop/verifications';
 import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
 import { decideOutcome } from './decide.js';
-
 
 export interface Decision {
   family: string;
@@ -37,16 +40,31 @@ export function createVerificationDecider(options: {
   const { store, matcher, cipher, clock, onDecided } = options;
 
   async function prepare(envelopes: IntegrationEnvelope[]): Promise<Map<string, CompletionStream>> {
-    const requests = envelopes.map((envelope) => ({ envelope, request: parseVerificationRequested(envelope.type, envelope.data) }));
+    const requests = envelopes.map((envelope) => ({
+      envelope,
+      request: parseVerificationRequested(envelope.type, envelope.data),
+    }));
     const typedNames = await cipher.decryptMany(requests.map(({ request }) => request.name ?? ''));
-    const accounts = await revealAccounts(cipher, await findAccountsByIbans(store.sql, store.schema, requests.map(({ request }) => request.iban)));
+    const accounts = await revealAccounts(
+      cipher,
+      await findAccountsByIbans(
+        store.sql,
+        store.schema,
+        requests.map(({ request }) => request.iban),
+      ),
+    );
     const prepared = new Map<string, CompletionStream>();
     for (const [index, { envelope, request }] of requests.entries()) {
       const typedName = request.name === undefined ? undefined : typedNames[index];
       const started = process.hrtime.bigint();
       const account = accounts.get(request.iban);
       const completed = decideOutcome({ ...request, name: typedName }, account, matcher, clock());
-      onDecided?.({ family: completed.family, outcome: completed.outcome, reasons: completed.reasons, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+      onDecided?.({
+        family: completed.family,
+        outcome: completed.outcome,
+        reasons: completed.reasons,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      });
       const metadata: Record<string, string> = {
         correlationId: envelope.correlationId,
         causationId: envelope.eventId,
@@ -54,15 +72,30 @@ export function createVerificationDecider(options: {
       };
       if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
       const completion = await protectMatchedName(cipher, completed, account?.accountId);
-      const requested = evolveVerification(initialVerificationState, { type: 'VerificationRequested', data: request });
-      const events = decideVerification({ type: 'CompleteVerification', completion }, requested).map(({ type, data }) => ({ type, data, metadata }));
-      prepared.set(envelope.eventId, { streamId: verificationStreamId(request.verificationId), events });
+      const requested = evolveVerification(initialVerificationState, {
+        type: 'VerificationRequested',
+        data: request,
+      });
+      const events = decideVerification(
+        { type: 'CompleteVerification', completion },
+        requested,
+      ).map(({ type, data }) => ({ type, data, metadata }));
+      prepared.set(envelope.eventId, {
+        streamId: verificationStreamId(request.verificationId),
+        events,
+      });
     }
     return prepared;
   }
 
-  async function record(prepared: Map<string, CompletionStream>, fresh: IntegrationEnvelope[], tx: SqlExecutor): Promise<void> {
-    const streams = fresh.map((envelope) => prepared.get(envelope.eventId)).filter((stream): stream is CompletionStream => stream !== undefined);
+  async function record(
+    prepared: Map<string, CompletionStream>,
+    fresh: IntegrationEnvelope[],
+    tx: SqlExecutor,
+  ): Promise<void> {
+    const streams = fresh
+      .map((envelope) => prepared.get(envelope.eventId))
+      .filter((stream): stream is CompletionStream => stream !== undefined);
     await store.startStreams(streams, { tx, ifExists: 'skip' });
   }
 
@@ -70,7 +103,10 @@ export function createVerificationDecider(options: {
 }
 
 /** Holder names in plain text for matching; an erased holder (key destroyed) reads as an account no longer active. */
-async function revealAccounts(cipher: FieldCipher, accounts: Map<string, MatchingAccount>): Promise<Map<string, MatchingAccount>> {
+async function revealAccounts(
+  cipher: FieldCipher,
+  accounts: Map<string, MatchingAccount>,
+): Promise<Map<string, MatchingAccount>> {
   const list = [...accounts.values()];
   const encrypted = list.flatMap((account) => [account.name, ...account.alternateNames]);
   const plain = await cipher.decryptMany(encrypted);
@@ -84,7 +120,13 @@ async function revealAccounts(cipher: FieldCipher, accounts: Map<string, Matchin
       account.iban,
       name === undefined
         ? { ...account, name: '', alternateNames: [], status: 'erased' }
-        : { ...account, name, alternateNames: alternateNames.filter((alternate): alternate is string => alternate !== undefined) },
+        : {
+            ...account,
+            name,
+            alternateNames: alternateNames.filter(
+              (alternate): alternate is string => alternate !== undefined,
+            ),
+          },
     );
   }
   return revealed;

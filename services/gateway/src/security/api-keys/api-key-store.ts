@@ -1,5 +1,11 @@
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
-import { type ApiKeyScope, type KeyEnvironment, generateApiKeySecret, hashApiKeySecret, newKeyId } from './api-key-secret.js';
+import {
+  type ApiKeyScope,
+  type KeyEnvironment,
+  generateApiKeySecret,
+  hashApiKeySecret,
+  newKeyId,
+} from './api-key-secret.js';
 
 /** What may be shown about a key: never the secret nor its hash. */
 export interface ApiKeyRecord {
@@ -67,13 +73,21 @@ export class ApiKeyStore {
     const { rows } = await tx.query<ApiKeyRow>(
       `INSERT INTO ${this.schema}.api_keys (key_id, secret_hash, participant_id, environment, scopes)
        VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [newKeyId(), hashApiKeySecret(secret), request.participantId, request.environment, [...new Set(request.scopes)]],
+      [
+        newKeyId(),
+        hashApiKeySecret(secret),
+        request.participantId,
+        request.environment,
+        [...new Set(request.scopes)],
+      ],
     );
     return { ...toRecord(rows[0] as ApiKeyRow), secret };
   }
 
   async list(): Promise<ApiKeyRecord[]> {
-    const { rows } = await this.sql.query<ApiKeyRow>(`SELECT ${COLUMNS} FROM ${this.schema}.api_keys ORDER BY created_at, key_id`);
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `SELECT ${COLUMNS} FROM ${this.schema}.api_keys ORDER BY created_at, key_id`,
+    );
     return rows.map(toRecord);
   }
 

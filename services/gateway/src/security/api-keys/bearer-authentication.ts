@@ -8,14 +8,18 @@ import type { ApiKeyStore } from './api-key-store.js';
  * table's apiKeyScope). A presented key that is unknown, revoked or of the other environment is refused
  * (401) even beside a client certificate; a key without the family's scope is 403.
  */
-export function bearerAuthentication(options: { keys: ApiKeyStore; environment: KeyEnvironment }): RequestHandler {
+export function bearerAuthentication(options: {
+  keys: ApiKeyStore;
+  environment: KeyEnvironment;
+}): RequestHandler {
   return (req, res, next) => {
     const scope = familyFor(req.path).apiKeyScope;
     if (scope === null) return next();
     const header = req.get('authorization');
     if (header === undefined) return next();
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) return next(errors.unauthorized('The Authorization header must be "Bearer <api key>"'));
+    if (!match)
+      return next(errors.unauthorized('The Authorization header must be "Bearer <api key>"'));
     const secret = match[1] as string;
     if (environmentOfSecret(secret) !== options.environment) {
       return next(errors.unauthorized('The API key is not valid for this environment'));
@@ -23,8 +27,10 @@ export function bearerAuthentication(options: { keys: ApiKeyStore; environment: 
     options.keys
       .findActive(secret)
       .then((key) => {
-        if (!key || key.environment !== options.environment) return next(errors.unauthorized('The API key is not valid'));
-        if (!key.scopes.includes(scope)) return next(errors.accessDenied('The API key lacks the scope for this endpoint'));
+        if (!key || key.environment !== options.environment)
+          return next(errors.unauthorized('The API key is not valid'));
+        if (!key.scopes.includes(scope))
+          return next(errors.accessDenied('The API key lacks the scope for this endpoint'));
         // A caller that also presented a client certificate stays identified by it.
         if (principalOf(res)) return next();
         const { keyId, environment, scopes, participantId } = key;

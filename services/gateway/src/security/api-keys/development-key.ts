@@ -10,7 +10,11 @@ export function developmentKeyPath(dataDir: string): string {
 }
 
 /** Development profile, first start: one test key with every scope, written to the data folder (0600). */
-export async function ensureDevelopmentKey(options: { dataDir: string; keys: ApiKeyStore; audit: AuditLog }): Promise<string | undefined> {
+export async function ensureDevelopmentKey(options: {
+  dataDir: string;
+  keys: ApiKeyStore;
+  audit: AuditLog;
+}): Promise<string | undefined> {
   const file = developmentKeyPath(options.dataDir);
   const exists = await access(file).then(
     () => true,
@@ -19,8 +23,18 @@ export async function ensureDevelopmentKey(options: { dataDir: string; keys: Api
   if (exists) return undefined;
   await mkdir(path.dirname(file), { recursive: true });
   const key = await options.keys.sql.transaction(async (tx) => {
-    const issued = await options.keys.issue({ participantId: DEVELOPMENT_PARTICIPANT, environment: 'test', scopes: ['verify', 'accounts'] }, tx);
-    await options.audit.append({ operation: 'api-key.issued', user: 'system', result: 'success', target: issued.keyId }, tx);
+    const issued = await options.keys.issue(
+      {
+        participantId: DEVELOPMENT_PARTICIPANT,
+        environment: 'test',
+        scopes: ['verify', 'accounts'],
+      },
+      tx,
+    );
+    await options.audit.append(
+      { operation: 'api-key.issued', user: 'system', result: 'success', target: issued.keyId },
+      tx,
+    );
     return issued;
   });
   await writeFile(file, `${key.secret}\n`, { mode: 0o600, flag: 'wx' });
