@@ -19,6 +19,19 @@ function safeJson(value: string): unknown {
   }
 }
 
+/** A setting holding JSON, parsed with `schema`; `message` says what it must look like. */
+function jsonSetting<S extends z.ZodType>(schema: S, fallback: string, message: string) {
+  return z
+    .string()
+    .default(fallback)
+    .transform((value, context): z.infer<S> => {
+      const parsed = schema.safeParse(safeJson(value));
+      if (parsed.success) return parsed.data;
+      context.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
+}
+
 /** Every setting a service reads, from environment variables, validated once at start. */
 export const ServiceConfig = z.object({
   VOP_ENVIRONMENT: z.enum(['test', 'live']).default('test'),
@@ -54,41 +67,19 @@ export const ServiceConfig = z.object({
    * Distributed run: the internal listener of each service that owns route families, e.g.
    * {"matching":"http://127.0.0.1:8601"}; the gateway forwards those families there.
    */
-  VOP_SERVICE_URLS: z
-    .string()
-    .default('{}')
-    .transform((value, context) => {
-      const parsed = z
-        .partialRecord(z.enum(['matching', 'batch', 'webhook-dispatcher', 'analytics']), z.url())
-        .safeParse(safeJson(value));
-      if (!parsed.success) {
-        context.addIssue({
-          code: 'custom',
-          message:
-            'must be a JSON object of service name to URL, e.g. {"matching":"http://127.0.0.1:8601"}',
-        });
-        return z.NEVER;
-      }
-      return parsed.data;
-    }),
+  VOP_SERVICE_URLS: jsonSetting(
+    z.partialRecord(z.enum(['matching', 'batch', 'webhook-dispatcher', 'analytics']), z.url()),
+    '{}',
+    'must be a JSON object of service name to URL, e.g. {"matching":"http://127.0.0.1:8601"}',
+  ),
   /** Shared by the gateway and the services behind it: signs the principal the edge forwards (32+ characters). */
   VOP_INTERNAL_SECRET: z.string().min(32).optional(),
   /** Live verification budget per participant per minute; "default" applies to every other caller. */
-  VOP_RATE_LIMITS: z
-    .string()
-    .default('{"default":6000}')
-    .transform((value, context) => {
-      const parsed = z.record(z.string(), z.number().int().positive()).safeParse(safeJson(value));
-      if (!parsed.success) {
-        context.addIssue({
-          code: 'custom',
-          message:
-            'must be a JSON object of positive integers per participant, e.g. {"default":6000}',
-        });
-        return z.NEVER;
-      }
-      return parsed.data;
-    }),
+  VOP_RATE_LIMITS: jsonSetting(
+    z.record(z.string(), z.number().int().positive()),
+    '{"default":6000}',
+    'must be a JSON object of positive integers per participant, e.g. {"default":6000}',
+  ),
   /** Test-environment endpoints (account writes) per credential per hour. */
   VOP_RATE_LIMIT_TEST_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Management endpoints (/admin/*) per credential per minute. */

@@ -41,24 +41,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
   );
   server.maxHeadersCount = 100;
   server.maxRequestsPerSocket = 0;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const url = `https://${options.host}:${address.port}`;
-  return {
-    server,
-    url,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
-  };
+  return listen(server, 'https', options);
 }
 
 /**
@@ -74,9 +57,17 @@ export async function startHttpServer(options: {
     { headersTimeout: 10_000, requestTimeout: 15_000, keepAliveTimeout: 65_000 },
     options.handler,
   );
+  return listen(server, 'http', options);
+}
+
+async function listen(
+  server: https.Server | http.Server,
+  scheme: 'http' | 'https',
+  at: { host: string; port: number },
+): Promise<RunningServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => {
+    server.listen(at.port, at.host, () => {
       server.off('error', reject);
       resolve();
     });
@@ -84,7 +75,7 @@ export async function startHttpServer(options: {
   const address = server.address() as AddressInfo;
   return {
     server,
-    url: `http://${options.host}:${address.port}`,
+    url: `${scheme}://${at.host}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

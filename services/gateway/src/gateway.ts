@@ -151,6 +151,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     onError: (error) => logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
+  const clock = options.clock ?? (() => new Date());
+  const newId = options.newId ?? randomUUID;
   let shuttingDown = false;
   const startedAt = Date.now();
   const security = options.security ?? DEFAULT_SECURITY;
@@ -163,12 +165,11 @@ export function createGateway(options: GatewayOptions): Gateway {
           store,
           retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION,
           logger: logger.child({ component: 'test-account-retention' }),
+          now: clock,
         })
       : undefined;
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
   const personalData = createPersonalData(sql);
-  const clock = options.clock ?? (() => new Date());
-  const newId = options.newId ?? randomUUID;
   const accountWrites = {
     store,
     protect: accountEventProtector(personalData.cipher),
@@ -179,6 +180,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     personalData.keys,
     security.typedNameRetentionMs ?? DEFAULT_TYPED_NAME_RETENTION_MS,
     logger,
+    clock,
   );
 
   const app = createHttpApp({
@@ -189,6 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(options.clientCertificates
         ? [
             clientCertificateAuth({
+              now: clock,
               ...options.clientCertificates,
               required: false,
               logger: logger.child({ component: 'mtls' }),

@@ -12,11 +12,12 @@ export class TypedNameRetention {
     private readonly keys: SubjectKeyStore,
     private readonly retentionMs: number,
     private readonly logger: Logger,
+    private readonly clock: () => Date = () => new Date(),
     private readonly intervalMs = 60 * 60 * 1000,
   ) {}
 
   /** Destroys the day keys older than the retention measured from `now`; returns how many. */
-  async enforce(now = new Date()): Promise<number> {
+  async enforce(now = this.clock()): Promise<number> {
     const destroyed = await this.keys.destroyOlderThan(
       TYPED_NAME_PREFIX,
       new Date(now.getTime() - this.retentionMs),

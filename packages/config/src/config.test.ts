@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './index.js';
+
+describe('loadConfig', () => {
+  it('given no settings, then the development defaults, no forwarding and no internal secret', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config.VOP_RATE_LIMITS, { default: 6000 });
+    assert.deepEqual(config.VOP_SERVICE_URLS, {});
+    assert.equal(config.VOP_INTERNAL_SECRET, undefined);
+  });
+
+  it('given JSON settings, then they are parsed; malformed or unknown ones name the variable', () => {
+    const config = loadConfig({
+      VOP_SERVICE_URLS: '{"matching":"http://127.0.0.1:9464"}',
+      VOP_RATE_LIMITS: '{"default":10,"PSDDE-BAFIN-1":20}',
+    });
+    assert.deepEqual(config.VOP_SERVICE_URLS, { matching: 'http://127.0.0.1:9464' });
+    assert.deepEqual(config.VOP_RATE_LIMITS, { default: 10, 'PSDDE-BAFIN-1': 20 });
+    for (const [name, value] of [
+      ['VOP_SERVICE_URLS', '{"billing":"http://127.0.0.1:1"}'],
+      ['VOP_SERVICE_URLS', 'not json'],
+      ['VOP_RATE_LIMITS', '{"default":-1}'],
+      ['VOP_INTERNAL_SECRET', 'short'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
+        name,
+      );
+    }
+  });
+});
