@@ -4,3 +4,4 @@ export { deciderSpec, type Decider } from './decider-spec.js';
 export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './https-client.js';
 export { germanIban } from './ibans.js';
 export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
+export * from './http-spec.js';

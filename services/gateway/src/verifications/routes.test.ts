@@ -1,0 +1,344 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  parseVerificationCompleted,
+  parseVerificationRequested,
+  VerificationEvent,
+  type VerificationCompletedData,
+  type VerificationRequestedData,
+} from '@vop/contracts';
+import { createPgliteClient, EventStore } from '@vop/event-store';
+import type { NewEvent, RecordedEvent, SqlExecutor } from '@vop/event-store';
+import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '@vop/http';
+import { createLogger } from '@vop/observability';
+import { createPersonalData, type FieldCipher } from '@vop/personal-data';
+import { protectMatchedName, protectTypedName } from '@vop/personal-data';
+import { germanIban, httpSpec, type GivenStream } from '@vop/testing';
+import {
+  decideVerification,
+  evolveVerification,
+  initialVerificationState,
+  verificationRecorder,
+  verificationStreamId,
+  type RecordVerification,
+} from '@vop/verifications';
+import type { RequestHandler } from 'express';
+import {
+  findCompletedVerifications,
+  insertPendingVerifications,
+  migrateVerificationsReadModel,
+  recordCompletedVerifications,
+} from './read-model.js';
+import { verificationRoutes } from './routes.js';
+import { CompletionWaiters } from './waiters.js';
+
+const SCHEMA = 'gateway';
+const fixedDate = new Date('2026-03-02T10:15:00.000Z');
+const fixedUuid = '6a0f3e2d-1c4b-4a5e-9f8d-7c6b5a4e3d2c';
+const completedAt = '2026-03-02T10:15:00.040Z';
+const iban = germanIban(532013000);
+const holderName = 'Erika Mustermann';
+const holderAccountId = '9c1d2e3f-4a5b-4c6d-8e7f-0a1b2c3d4e5f';
+const typedName = 'ERIKA MUSTERMANN';
+const BICS = { partyAgent: 'COBADEFFXXX', requestingAgent: 'DEUTDEFFXXX' };
+
+const principal: Principal = {
+  kind: 'certificate',
+  participantId: 'PSDDE-BAFIN-123456',
+  fingerprint: 'cd'.repeat(32),
+  admin: false,
+};
+
+/** As test/src/embedded/fixtures.ts builds it. */
+function schemeRequest(name: string | undefined) {
+  return {
+    party: { ...(name !== undefined && { name }) },
+    partyAccount: { iban },
+    partyAgent: { financialInstitutionId: { bicfi: BICS.partyAgent } },
+    requestingAgent: { financialInstitutionId: { bicfi: BICS.requestingAgent } },
+  };
+}
+
+type Outcome = VerificationCompletedData['outcome'];
+
+const pendingRow = (request: VerificationRequestedData) => ({
+  id: request.verificationId,
+  family: request.family,
+  requestedAt: request.requestedAt,
+});
+
+/**
+ * The matching service's answer, decided from the recorded stream by the verification decider;
+ * the disclosed name travels encrypted under the holder's key, as matching sends it.
+ */
+async function matchingAnswer(
+  store: EventStore,
+  cipher: FieldCipher,
+  verificationId: string,
+  outcome: Outcome,
+): Promise<VerificationCompletedData> {
+  const stored = await store.readStream(verificationStreamId(verificationId));
+  const state = stored
+    .map(({ type, data }) => VerificationEvent.parse({ type, data }))
+    .reduce(evolveVerification, initialVerificationState);
+  const answer = {
+    verificationId,
+    family: 'scheme' as const,
+    outcome,
+    score: 1,
+    matchedName: holderName,
+    reasons: [],
+    completedAt,
+  };
+  const completion = await protectMatchedName(cipher, answer, holderAccountId);
+  const [completed] = decideVerification({ type: 'CompleteVerification', completion }, state);
+  if (completed?.type !== 'VerificationCompleted') throw new Error('no completion decided');
+  return completed.data;
+}
+
+/**
+ * Each run: a fresh in-memory database and the verification routes as the gateway composes them.
+ * With `matching`, a stand-in for the matching service answers each recorded request at once;
+ * without it, no answer ever comes.
+ */
+function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } = {}) {
+  return httpSpec({
+    setup: async () => {
+      const sql = await createPgliteClient({});
+      const store = new EventStore(sql, { schema: SCHEMA });
+      const { keys, cipher } = createPersonalData(sql);
+      await keys.migrate();
+      await store.migrate();
+      await migrateVerificationsReadModel(sql, SCHEMA);
+      const waiters = new CompletionWaiters({
+        lookup: (ids) => findCompletedVerifications(sql, SCHEMA, ids),
+      });
+      const recordRequest = verificationRecorder({
+        store,
+        cipher,
+        inline: (tx, requests) =>
+          insertPendingVerifications(tx, SCHEMA, requests.map(pendingRow)),
+      });
+      const { matching } = options;
+      const answered: RecordVerification = async (request) => {
+        await recordRequest(request);
+        if (matching === undefined) return;
+        const id = request.data.verificationId;
+        const completion = await matchingAnswer(store, cipher, id, matching);
+        // As the gateway's two completion consumers: the results read model, then the waiter.
+        await sql.transaction((tx) => recordCompletedVerifications(tx, SCHEMA, [completion]));
+        waiters.notify(completion);
+      };
+      const asParticipant: RequestHandler = (_req, res, next) => {
+        setPrincipal(res, principal);
+        next();
+      };
+      const routes = verificationRoutes({
+        store,
+        record: answered,
+        waiters,
+        cipher,
+        deadlineMs: options.deadlineMs ?? 2000,
+        clock: () => fixedDate,
+        newId: () => fixedUuid,
+      });
+      const app = createHttpApp({
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        respondingPsp: BICS.partyAgent,
+        beforeRoutes: [asParticipant, authorizeByFamily],
+        routers: [routes],
+      });
+      const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
+        for (const { type, data } of events) {
+          if (type === 'VerificationRequested') {
+            const row = pendingRow(parseVerificationRequested(type, data));
+            await insertPendingVerifications(tx, SCHEMA, [row]);
+          } else {
+            const completion = parseVerificationCompleted(type, data);
+            await recordCompletedVerifications(tx, SCHEMA, [completion]);
+          }
+        }
+      };
+      return { store, app, cipher, project, close: () => sql.close() };
+    },
+  });
+}
+
+/** The one VerificationRequested, its typed name encrypted: the plain name is stored nowhere. */
+async function assertOneRequest(
+  events: RecordedEvent[],
+  cipher: FieldCipher,
+  expected: VerificationRequestedData & { name: string },
+): Promise<void> {
+  assert.equal(events.length, 1);
+  const [event] = events as [RecordedEvent];
+  const { name: storedName = '', ...data } = parseVerificationRequested(event.type, event.data);
+  const { name, ...expectedData } = expected;
+  assert.equal(event.streamId, verificationStreamId(expected.verificationId));
+  assert.deepEqual(data, expectedData);
+  assert.ok(storedName.startsWith('pd1:'), `typed name ${storedName} is not encrypted`);
+  assert.ok(!JSON.stringify(event.data).includes(name), 'the typed name is in the event');
+  assert.equal(await cipher.decrypt(storedName), name);
+}
+
+const requestedAt = '2026-03-01T09:00:00.000Z';
+const givenId = '1e2d3c4b-5a69-4788-97a6-b5c4d3e2f1a0';
+
+/** A request-result verification as the gateway stores it (names encrypted), maybe answered. */
+function givenVerification(outcome?: Outcome) {
+  return async ({ cipher }: { cipher: FieldCipher }): Promise<GivenStream[]> => {
+    const requested = await protectTypedName(cipher, {
+      verificationId: givenId,
+      family: 'request-result',
+      iban,
+      name: typedName,
+      participant: principal.participantId,
+      requestedAt,
+    });
+    const events: NewEvent[] = [{ type: 'VerificationRequested', data: requested }];
+    if (outcome !== undefined) {
+      const answer = {
+        verificationId: givenId,
+        family: 'request-result' as const,
+        outcome,
+        score: 0.85,
+        matchedName: holderName,
+        reasons: ['NAME_SIMILAR'],
+        completedAt,
+      };
+      const completed = await protectMatchedName(cipher, answer, holderAccountId);
+      events.push({ type: 'VerificationCompleted', data: completed });
+    }
+    return [{ streamId: verificationStreamId(givenId), events }];
+  };
+}
+
+type SchemeErrorBody = {
+  error: { code: string; category: string; details?: { field?: string; reason?: string } };
+};
+
+const V5_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('verification routes (HTTP spec)', () => {
+  it('given nothing, when a scheme request matches, then 200 MTCH + request event', async () => {
+    await verificationsSpec({ matching: 'MTCH' })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
+      .then({
+        status: 200,
+        headers: { 'X-Verification-ID': fixedUuid },
+        body: { partyNameMatch: 'MTCH', matchedName: holderName },
+        events: (events, { cipher }) =>
+          assertOneRequest(events, cipher, {
+            verificationId: fixedUuid,
+            family: 'scheme',
+            iban,
+            name: typedName,
+            requestingAgentBic: BICS.requestingAgent,
+            partyAgentBic: BICS.partyAgent,
+            participant: principal.participantId,
+            requestedAt: fixedDate.toISOString(),
+          }),
+      });
+  });
+
+  it('given nothing, when /verify is posted, then 201 receipt, VerificationRequested', async () => {
+    await verificationsSpec()
+      .given([])
+      .when((request) => request.post('/verify', { name: typedName, iban }))
+      .then({
+        status: 201,
+        body: { request_id: fixedUuid, message: 'Verification request accepted' },
+        events: (events, { cipher }) =>
+          assertOneRequest(events, cipher, {
+            verificationId: fixedUuid,
+            family: 'request-result',
+            iban,
+            name: typedName,
+            participant: principal.participantId,
+            requestedAt: fixedDate.toISOString(),
+          }),
+      });
+  });
+
+  it('given a completed verification, when it is read, then 200 with its codes', async () => {
+    await verificationsSpec()
+      .given(givenVerification('CMTC'))
+      .when((request) => request.get(`/verify/${givenId}`))
+      .then({
+        status: 200,
+        body: (body: Record<string, unknown>) => {
+          const { response_id: responseId, ...result } = body;
+          assert.match(String(responseId), V5_UUID);
+          assert.deepEqual(result, {
+            request_id: givenId,
+            name_match_code: 'PARTIAL',
+            id_match_code: 'NOT_APPLICABLE',
+            matched_name: holderName,
+            reasons: ['NAME_SIMILAR'],
+            response_timestamp: completedAt,
+            created_at: requestedAt,
+          });
+        },
+        events: [],
+      });
+  });
+
+  it('given a requested verification, when it is read, then 202 with Retry-After', async () => {
+    await verificationsSpec()
+      .given(givenVerification())
+      .when((request) => request.get(`/verify/${givenId}`))
+      .then({
+        status: 202,
+        headers: { 'Retry-After': '1' },
+        body: { request_id: givenId, status: 'PENDING' },
+        events: [],
+      });
+  });
+
+  it('given nothing, when an unknown result is read, then 404 in the flat format', async () => {
+    await verificationsSpec()
+      .given([])
+      .when((request) => request.get(`/verify/${givenId}`))
+      .then({
+        status: 404,
+        body: { error: 'NOT_FOUND', message: 'No verification with this request_id' },
+        events: [],
+      });
+  });
+
+  it('given nothing, when party.name is missing, then 400 VOP_004 naming it', async () => {
+    await verificationsSpec({ matching: 'MTCH' })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(undefined)))
+      .then({
+        status: 400,
+        body: (body: SchemeErrorBody) => {
+          assert.equal(body.error.code, 'VOP_004');
+          assert.equal(body.error.category, 'VALIDATION_ERROR');
+          assert.deepEqual(body.error.details, { field: 'party.name', reason: 'MISSING_FIELD' });
+        },
+        events: [],
+      });
+  });
+
+  it('given nothing, when no answer comes in time, then 504 VOP_003, request kept', async () => {
+    await verificationsSpec({ deadlineMs: 50 })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
+      .then({
+        status: 504,
+        headers: { 'Retry-After': '1' },
+        body: (body: SchemeErrorBody) => {
+          assert.equal(body.error.code, 'VOP_003');
+          assert.equal(body.error.category, 'TIMEOUT_ERROR');
+        },
+        events: (events) => {
+          assert.deepEqual(
+            events.map(({ streamId, type }) => ({ streamId, type })),
+            [{ streamId: verificationStreamId(fixedUuid), type: 'VerificationRequested' }],
+          );
+        },
+      });
+  });
+});
