@@ -116,8 +116,7 @@ function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } 
       const recordRequest = verificationRecorder({
         store,
         cipher,
-        inline: (tx, requests) =>
-          insertPendingVerifications(tx, SCHEMA, requests.map(pendingRow)),
+        inline: (tx, requests) => insertPendingVerifications(tx, SCHEMA, requests.map(pendingRow)),
       });
       const { matching } = options;
       const answered: RecordVerification = async (request) => {
@@ -322,13 +321,13 @@ describe('verification routes (HTTP spec)', () => {
       });
   });
 
-  it('given nothing, when no answer comes in time, then 504 VOP_003, request kept', async () => {
+  it('given nothing, when no answer comes in time, then 504 VOP_003 naming the kept request', async () => {
     await verificationsSpec({ deadlineMs: 50 })
       .given([])
       .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
       .then({
         status: 504,
-        headers: { 'Retry-After': '1' },
+        headers: { 'Retry-After': '1', 'X-Verification-ID': fixedUuid },
         body: (body: SchemeErrorBody) => {
           assert.equal(body.error.code, 'VOP_003');
           assert.equal(body.error.category, 'TIMEOUT_ERROR');

@@ -54,8 +54,12 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
     );
   }
 
-  /** Records the request and waits for its outcome; the waiter is registered before the commit. */
+  /**
+   * Records the request and waits for its outcome; the waiter is registered before the commit. Once
+   * recorded, the answer names the verification, a timeout too: it completes and is readable later.
+   */
   async function verifyNow(
+    res: Response,
     request: VerificationRequestedData,
     metadata: Record<string, string>,
   ): Promise<VerificationCompletedData> {
@@ -66,6 +70,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       waiters.cancel(request.verificationId);
       throw error;
     }
+    res.setHeader('X-Verification-ID', request.verificationId);
     const completed = await completion;
     if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
     return revealMatchedName(cipher, completed);
@@ -82,8 +87,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
       partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
     });
-    const completed = await verifyNow(request, requestMetadata(req));
-    res.setHeader('X-Verification-ID', request.verificationId);
+    const completed = await verifyNow(res, request, requestMetadata(req));
     res.json(renderSchemeResponse(completed));
   });
 
@@ -98,8 +102,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
       partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
     });
-    const completed = await verifyNow(request, requestMetadata(req));
-    res.setHeader('X-Verification-ID', request.verificationId);
+    const completed = await verifyNow(res, request, requestMetadata(req));
     res.json(renderEpcResponse(completed, name !== undefined));
   });
 
