@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type {
+  VerificationCompletedData,
+  VerificationEvent,
+  VerificationRequestedData,
+} from '@vop/contracts';
+import type { SqlExecutor } from '@vop/event-store';
+import { projectionSpec } from '@vop/testing';
+import {
+  completedDataOf,
+  findCompletedVerifications,
+  findVerification,
+  insertPendingVerifications,
+  migrateVerificationsReadModel,
+  recordCompletedVerifications,
+} from './read-model.js';
+
+const SCHEMA = 'gateway';
+const first = '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01';
+const second = '5d6c2f7e-1b1a-4c3e-8f0e-2a9b7c4d1e02';
+const unknown = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
+
+/**
+ * The gateway writes these rows inline, not from events. This maps the events to those writes in
+ * order, each run of one type as one batch, as the gateway batches them.
+ */
+async function projectVerificationEvents(tx: SqlExecutor, events: readonly VerificationEvent[]) {
+  let requested: VerificationRequestedData[] = [];
+  let completed: VerificationCompletedData[] = [];
+  const flush = async () => {
+    if (requested.length > 0) {
+      const rows = requested.map(({ verificationId, family, requestedAt }) => ({
+        id: verificationId,
+        family,
+        requestedAt,
+      }));
+      await insertPendingVerifications(tx, SCHEMA, rows);
+    }
+    if (completed.length > 0) await recordCompletedVerifications(tx, SCHEMA, completed);
+    requested = [];
+    completed = [];
+  };
+  for (const event of events) {
+    if (event.type === 'VerificationRequested') {
+      if (completed.length > 0) await flush();
+      requested.push(event.data);
+    } else {
+      if (requested.length > 0) await flush();
+      completed.push(event.data);
+    }
+  }
+  await flush();
+}
+
+const spec = projectionSpec<VerificationEvent>({
+  migrate: (sql) => migrateVerificationsReadModel(sql, SCHEMA),
+  project: projectVerificationEvents,
+});
+
+function requested(verificationId: string, requestedAt: string): VerificationEvent {
+  return {
+    type: 'VerificationRequested',
+    data: {
+      verificationId,
+      family: 'scheme',
+      iban: 'DE89370400440532013000',
+      name: 'Erika Mustermann',
+      requestedAt,
+    },
+  };
+}
+
+const matched: VerificationCompletedData = {
+  verificationId: first,
+  family: 'scheme',
+  outcome: 'CMTC',
+  score: 0.87,
+  matchedName: 'Erika Mustermann',
+  reasons: ['name-close-match', 'initials'],
+  idMatch: 'NOAP',
+  completedAt: '2026-01-01T00:00:01.250Z',
+};
+/** Without the optional fields, which must stay absent after the round trip. */
+const unmatched: VerificationCompletedData = {
+  verificationId: second,
+  family: 'scheme',
+  outcome: 'NMTC',
+  score: 0.12,
+  reasons: [],
+  completedAt: '2026-01-01T00:00:02.000Z',
+};
+const completed = (data: VerificationCompletedData): VerificationEvent => ({
+  type: 'VerificationCompleted',
+  data,
+});
+
+const allRows = async (sql: SqlExecutor) =>
+  (await sql.query(`SELECT * FROM ${SCHEMA}.verifications ORDER BY requested_at`)).rows;
+
+async function completionOf(sql: SqlExecutor, id: string) {
+  const row = await findVerification(sql, SCHEMA, id);
+  assert.ok(row, `no verification ${id}`);
+  return completedDataOf(row);
+}
+
+const pendingRow = (id: string, requestedAt: string) => ({
+  id,
+  family: 'scheme',
+  status: 'PENDING',
+  outcome: null,
+  score: null,
+  matched_name: null,
+  reasons: null,
+  id_match: null,
+  requested_at: new Date(requestedAt),
+  completed_at: null,
+});
+
+describe('gateway verifications read model', () => {
+  it('given nothing, when a verification is requested, then its row is PENDING', async () => {
+    await spec
+      .given([])
+      .when([requested(first, '2026-01-01T00:00:00.000Z')])
+      .then(allRows, [pendingRow(first, '2026-01-01T00:00:00.000Z')]);
+  });
+
+  it('given a requested one, when it completes, then its row holds the answer', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z')])
+      .when([completed(matched)])
+      .then(allRows, [
+        {
+          id: first,
+          family: 'scheme',
+          status: 'COMPLETED',
+          outcome: 'CMTC',
+          score: 0.87,
+          matched_name: 'Erika Mustermann',
+          reasons: ['name-close-match', 'initials'],
+          id_match: 'NOAP',
+          requested_at: new Date('2026-01-01T00:00:00.000Z'),
+          completed_at: new Date('2026-01-01T00:00:01.250Z'),
+        },
+      ]);
+  });
+
+  it('given two requested, when one completes, then only it is found completed', async () => {
+    await spec
+      .given([
+        requested(first, '2026-01-01T00:00:00.000Z'),
+        requested(second, '2026-01-01T00:00:00.500Z'),
+      ])
+      .when([completed(matched)])
+      .then(
+        (sql) => findCompletedVerifications(sql, SCHEMA, [first, second, unknown]),
+        [matched],
+      );
+  });
+
+  it('given requested ones, when they complete, then completedDataOf returns them', async () => {
+    await spec
+      .given([
+        requested(first, '2026-01-01T00:00:00.000Z'),
+        requested(second, '2026-01-01T00:00:00.500Z'),
+      ])
+      .when([completed(matched), completed(unmatched)])
+      .then(
+        async (sql) => [await completionOf(sql, first), await completionOf(sql, second)],
+        [matched, unmatched],
+      );
+  });
+
+  it('given a requested one, when nothing completes it, then it has no completion', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z')])
+      .when([])
+      .then((sql) => completionOf(sql, first), undefined);
+  });
+
+  it('given a requested one, when an unknown one completes, then nothing changes', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z')])
+      .when([completed({ ...matched, verificationId: unknown })])
+      .then(allRows, [pendingRow(first, '2026-01-01T00:00:00.000Z')]);
+  });
+});

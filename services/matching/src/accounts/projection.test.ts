@@ -1,0 +1,162 @@
+import { describe, it } from 'node:test';
+import type { AccountEvent, AccountSnapshot } from '@vop/contracts';
+import type { SqlExecutor } from '@vop/event-store';
+import { germanIban, projectionSpec } from '@vop/testing';
+import {
+  findAccountsByIbans,
+  migrateAccountProjection,
+  projectAccountEvent,
+  type MatchingAccount,
+} from './projection.js';
+
+const SCHEMA = 'matching';
+const IBAN = 'DE89370400440532013000';
+const accountId = '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01';
+const otherId = '5d6c2f7e-1b1a-4c3e-8f0e-2a9b7c4d1e02';
+
+/** An account event as the stream delivers it, with the stream revision it was appended at. */
+interface AtRevision {
+  event: AccountEvent;
+  revision: number;
+}
+
+const spec = projectionSpec<AtRevision>({
+  migrate: (sql) => migrateAccountProjection(sql, SCHEMA),
+  project: async (tx, events) => {
+    for (const { event, revision } of events) {
+      await projectAccountEvent(tx, SCHEMA, event, revision);
+    }
+  },
+});
+
+const erika: AccountSnapshot = {
+  accountId,
+  iban: IBAN,
+  name: 'Erika Mustermann',
+  holderType: 'person',
+  alternateNames: ['E. Mustermann'],
+  status: 'active',
+};
+
+function opened(revision: number, account: AccountSnapshot = erika): AtRevision {
+  const createdAt = '2026-01-01T00:00:00.000Z';
+  return { revision, event: { type: 'AccountOpened', data: { ...account, createdAt } } };
+}
+
+function updated(revision: number, account: AccountSnapshot, previousIban = IBAN): AtRevision {
+  const updatedAt = '2026-01-02T00:00:00.000Z';
+  const data = { ...account, previousIban, updatedAt };
+  return { revision, event: { type: 'AccountUpdated', data } };
+}
+
+function deleted(revision: number, account: AccountSnapshot = erika): AtRevision {
+  const { accountId: id, iban } = account;
+  const deletedAt = '2026-01-03T00:00:00.000Z';
+  return { revision, event: { type: 'AccountDeleted', data: { accountId: id, iban, deletedAt } } };
+}
+
+function matching(account: AccountSnapshot): MatchingAccount {
+  return {
+    accountId: account.accountId,
+    iban: account.iban,
+    name: account.name,
+    holderType: account.holderType,
+    alternateNames: account.alternateNames,
+    identifiers: account.identifiers,
+    status: account.status,
+  };
+}
+
+const byIbans =
+  (...ibans: string[]) =>
+  (sql: SqlExecutor) =>
+    findAccountsByIbans(sql, SCHEMA, ibans);
+
+const allRows = async (sql: SqlExecutor) =>
+  (await sql.query(`SELECT account_id, name, status, revision FROM ${SCHEMA}.accounts`)).rows;
+
+describe('matching account projection', () => {
+  it('given no account, when one opens, then it is found active by its IBAN', async () => {
+    await spec
+      .given([])
+      .when([opened(1)])
+      .then(byIbans(IBAN, germanIban(1)), new Map([[IBAN, matching(erika)]]));
+  });
+
+  describe('an organisation', () => {
+    const company: AccountSnapshot = {
+      accountId,
+      iban: IBAN,
+      name: 'Muster GmbH',
+      holderType: 'organisation',
+      alternateNames: ['Muster'],
+      identifiers: { lei: '529900T8BM49AURSDO55', others: [{ scheme: 'HRB', id: '12345' }] },
+      status: 'active',
+    };
+
+    it('given no account, when it opens, then its identifiers are found with it', async () => {
+      await spec
+        .given([])
+        .when([opened(1, company)])
+        .then(byIbans(IBAN), new Map([[IBAN, matching(company)]]));
+    });
+
+    it('given it is open, when names and identifiers change, then new ones count', async () => {
+      const renamed: AccountSnapshot = {
+        ...company,
+        name: 'Muster AG',
+        alternateNames: [],
+        identifiers: { lei: '5299000J2N45DDNE4Y28' },
+      };
+      await spec
+        .given([opened(1, company)])
+        .when([updated(2, renamed)])
+        .then(byIbans(IBAN), new Map([[IBAN, matching(renamed)]]));
+    });
+  });
+
+  it('given revision 3, when revision 2 arrives late, then it is ignored', async () => {
+    const renamed = { ...erika, name: 'Erika Musterfrau' };
+    await spec
+      .given([opened(1), updated(3, renamed)])
+      .when([updated(2, { ...erika, name: 'Erika Zwischenname', status: 'blocked' })])
+      .then(byIbans(IBAN), new Map([[IBAN, matching(renamed)]]));
+  });
+
+  it('given a deleted account, when an older event arrives, then it stays deleted', async () => {
+    await spec
+      .given([opened(1), deleted(3)])
+      .when([updated(2, { ...erika, name: 'Erika Musterfrau' })])
+      .then(byIbans(IBAN), new Map());
+  });
+
+  it('given only its deletion, when the opening arrives, then a tombstone remains', async () => {
+    await spec
+      .given([deleted(2)])
+      .when([opened(1)])
+      .then(allRows, [{ account_id: accountId, name: '', status: 'deleted', revision: 2 }]);
+  });
+
+  it('given a closed account, when another opens on its IBAN, then the active wins', async () => {
+    const closed = { ...erika, status: 'closed' as const };
+    const successor: AccountSnapshot = {
+      ...erika,
+      accountId: otherId,
+      name: 'Max Mustermann',
+      alternateNames: [],
+    };
+    // The closed row's higher revision would win if the active one were not preferred.
+    await spec
+      .given([opened(1, closed), updated(5, closed)])
+      .when([opened(1, successor)])
+      .then(byIbans(IBAN), new Map([[IBAN, matching(successor)]]));
+  });
+
+  it('given an open account, when its IBAN changes, then only the new IBAN finds it', async () => {
+    const moved = { ...erika, iban: germanIban(7) };
+    await spec
+      .given([opened(1)])
+      .when([updated(2, moved, IBAN)])
+      .then(byIbans(IBAN, moved.iban), new Map([[moved.iban, matching(moved)]]));
+  });
+});
