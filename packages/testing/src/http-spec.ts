@@ -88,7 +88,11 @@ async function run<Env extends HttpSpecEnvironment, Body>(
     } else if ('body' in expected) assert.deepStrictEqual(body, expected.body);
     const want = expected.events;
     if (typeof want === 'function') await want(events, env);
-    else assert.deepStrictEqual(events.map((event, i) => comparable(event, want[i])), want);
+    else
+      assert.deepStrictEqual(
+        events.map((event, i) => comparable(event, want[i])),
+        want,
+      );
   } finally {
     // close() alone would wait for a request still running when a check failed.
     await new Promise((resolve) => {
@@ -106,7 +110,7 @@ function comparable(event: RecordedEvent, expected?: ExpectedEvent): ExpectedEve
 
 async function readAfter(store: EventStore, after: Checkpoint) {
   const events: RecordedEvent[] = [];
-  for (let checkpoint = after; ; ) {
+  for (let checkpoint = after; ;) {
     const page = await store.readAll({ after: checkpoint, limit: 500 });
     if (page.events.length === 0) return { events, checkpoint };
     events.push(...page.events);

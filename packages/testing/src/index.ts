@@ -2,7 +2,17 @@ export { requireEnv } from './require-env.js';
 export { createTestDatabase, type TestDatabase } from './create-test-database.js';
 export { deciderSpec, type Decider } from './decider-spec.js';
 export { projectionSpec, type Projection, type ProjectionSpec } from './projection-spec.js';
+export {
+  httpSpec,
+  type Check,
+  type ExpectedEvent,
+  type GivenStream,
+  type HttpExpectation,
+  type HttpRequestInit,
+  type HttpResponse,
+  type HttpSpecEnvironment,
+  type HttpSpecRequest,
+} from './http-spec.js';
 export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './https-client.js';
 export { germanIban } from './ibans.js';
 export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
-export * from './http-spec.js';

@@ -50,13 +50,22 @@ describe('projection spec', () => {
   });
 
   it('given a finished run, when another run starts, then its database is empty', async () => {
-    await spec.given([]).when(['a']).then(labels, [{ label: 'a' }]);
-    await spec.given([]).when(['a']).then(labels, [{ label: 'a' }]);
+    await spec
+      .given([])
+      .when(['a'])
+      .then(labels, [{ label: 'a' }]);
+    await spec
+      .given([])
+      .when(['a'])
+      .then(labels, [{ label: 'a' }]);
   });
 
   it('given a wrong result, when then runs, then it fails and closes the database', async () => {
     await assert.rejects(
-      spec.given(['a']).when(['b']).then(labels, [{ label: 'b' }]),
+      spec
+        .given(['a'])
+        .when(['b'])
+        .then(labels, [{ label: 'b' }]),
       assert.AssertionError,
     );
     await assert.rejects(lastOpened().query('SELECT 1'), /closed/);

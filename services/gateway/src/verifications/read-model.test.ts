@@ -152,10 +152,7 @@ describe('gateway verifications read model', () => {
         requested(second, '2026-01-01T00:00:00.500Z'),
       ])
       .when([completed(matched)])
-      .then(
-        (sql) => findCompletedVerifications(sql, SCHEMA, [first, second, unknown]),
-        [matched],
-      );
+      .then((sql) => findCompletedVerifications(sql, SCHEMA, [first, second, unknown]), [matched]);
   });
 
   it('given requested ones, when they complete, then completedDataOf returns them', async () => {
