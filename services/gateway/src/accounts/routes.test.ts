@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseAccountEvent } from '@vop/contracts';
-import { createPgliteClient, EventStore } from '@vop/event-store';
 import type { RecordedEvent, SqlExecutor } from '@vop/event-store';
-import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '@vop/http';
-import { createLogger } from '@vop/observability';
-import { accountEventProtector, createPersonalData, type FieldCipher } from '@vop/personal-data';
+import type { Principal } from '@vop/http';
+import { accountEventProtector, type FieldCipher } from '@vop/personal-data';
 import { germanIban, httpSpec, type GivenStream } from '@vop/testing';
-import type { RequestHandler } from 'express';
+import { appAs, freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import { accountStreamId } from './command-handler.js';
-import { isLiveTestAccount, migrateAccountsReadModel } from './read-model.js';
-import { projectAccountEvent } from './read-model.js';
+import { isLiveTestAccount, migrateAccountsReadModel, projectAccountEvent } from './read-model.js';
 import { accountRoutes } from './routes.js';
 import { sandboxAccountRoutes } from './sandbox-routes.js';
 
-const SCHEMA = 'gateway';
 const fixedDate = new Date('2026-03-02T10:15:00.000Z');
 const now = fixedDate.toISOString();
 const fixedUuid = '3f2b8c4e-7a1d-4e9f-b6c5-2d8e0a1f9c7b';
@@ -44,24 +40,15 @@ type NestedErrorBody = {
 function accountsSpec(principal: Principal) {
   return httpSpec({
     setup: async () => {
-      const sql = await createPgliteClient({});
-      const store = new EventStore(sql, { schema: SCHEMA });
-      const { keys, cipher } = createPersonalData(sql);
-      await keys.migrate();
-      await store.migrate();
+      const { sql, store, cipher } = await freshGatewayStore();
       await migrateAccountsReadModel(sql, SCHEMA);
       const protect = accountEventProtector(cipher);
       const options = { store, protect, clock: () => fixedDate, newId: () => fixedUuid };
-      const asPrincipal: RequestHandler = (_req, res, next) => {
-        setPrincipal(res, principal);
-        next();
-      };
-      const app = createHttpApp({
-        logger: createLogger({ service: 'test', level: 'silent' }),
-        respondingPsp: 'COBADEFFXXX',
-        beforeRoutes: [asPrincipal, authorizeByFamily],
-        routers: [sandboxAccountRoutes(options), accountRoutes(options)],
-      });
+      const app = appAs(
+        principal,
+        [sandboxAccountRoutes(options), accountRoutes(options)],
+        'COBADEFFXXX',
+      );
       const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
         for (const { type, data } of events) {
           await projectAccountEvent(tx, SCHEMA, parseAccountEvent(type, data));

@@ -7,12 +7,9 @@ import {
   type VerificationCompletedData,
   type VerificationRequestedData,
 } from '@vop/contracts';
-import { createPgliteClient, EventStore } from '@vop/event-store';
-import type { NewEvent, RecordedEvent, SqlExecutor } from '@vop/event-store';
-import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '@vop/http';
-import { createLogger } from '@vop/observability';
-import { createPersonalData, type FieldCipher } from '@vop/personal-data';
-import { protectMatchedName, protectTypedName } from '@vop/personal-data';
+import type { EventStore, NewEvent, RecordedEvent, SqlExecutor } from '@vop/event-store';
+import type { Principal } from '@vop/http';
+import { protectMatchedName, protectTypedName, type FieldCipher } from '@vop/personal-data';
 import { germanIban, httpSpec, type GivenStream } from '@vop/testing';
 import {
   decideVerification,
@@ -22,7 +19,7 @@ import {
   verificationStreamId,
   type RecordVerification,
 } from '@vop/verifications';
-import type { RequestHandler } from 'express';
+import { appAs, freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import {
   findCompletedVerifications,
   insertPendingVerifications,
@@ -32,7 +29,6 @@ import {
 import { verificationRoutes } from './routes.js';
 import { CompletionWaiters } from './waiters.js';
 
-const SCHEMA = 'gateway';
 const fixedDate = new Date('2026-03-02T10:15:00.000Z');
 const fixedUuid = '6a0f3e2d-1c4b-4a5e-9f8d-7c6b5a4e3d2c';
 const completedAt = '2026-03-02T10:15:00.040Z';
@@ -104,11 +100,7 @@ async function matchingAnswer(
 function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } = {}) {
   return httpSpec({
     setup: async () => {
-      const sql = await createPgliteClient({});
-      const store = new EventStore(sql, { schema: SCHEMA });
-      const { keys, cipher } = createPersonalData(sql);
-      await keys.migrate();
-      await store.migrate();
+      const { sql, store, cipher } = await freshGatewayStore();
       await migrateVerificationsReadModel(sql, SCHEMA);
       const waiters = new CompletionWaiters({
         lookup: (ids) => findCompletedVerifications(sql, SCHEMA, ids),
@@ -128,10 +120,6 @@ function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } 
         await sql.transaction((tx) => recordCompletedVerifications(tx, SCHEMA, [completion]));
         waiters.notify(completion);
       };
-      const asParticipant: RequestHandler = (_req, res, next) => {
-        setPrincipal(res, principal);
-        next();
-      };
       const routes = verificationRoutes({
         store,
         record: answered,
@@ -141,12 +129,7 @@ function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } 
         clock: () => fixedDate,
         newId: () => fixedUuid,
       });
-      const app = createHttpApp({
-        logger: createLogger({ service: 'test', level: 'silent' }),
-        respondingPsp: BICS.partyAgent,
-        beforeRoutes: [asParticipant, authorizeByFamily],
-        routers: [routes],
-      });
+      const app = appAs(principal, [routes], BICS.partyAgent);
       const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
         for (const { type, data } of events) {
           if (type === 'VerificationRequested') {
