@@ -1,6 +1,7 @@
 import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
 import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
 import { deliveryFor } from '../delivery.js';
+import { retryRetriable } from './retry-retriable.js';
 import { CoalescingPublisher } from './coalescing-publisher.js';
 import { kafkaLogCreator } from './kafka-log.js';
 import { KafkaSubscription } from './kafka-subscription.js';
@@ -59,7 +60,7 @@ class KafkaBus implements Bus {
       return topics.filter((topic) => !existing.has(topic.name));
     };
     const toCreate = await missing();
-    if (toCreate.length === 0) return;
+    if (toCreate.length === 0) return this.awaitLeaders(admin, topics);
     try {
       await admin.createTopics({
         waitForLeaders: true,
@@ -75,6 +76,21 @@ class KafkaBus implements Bus {
       // Another instance may have created some of them at the same moment.
       if ((await missing()).length > 0) throw error;
     }
+    await this.awaitLeaders(admin, topics);
+  }
+
+  /** Topics another process is still creating exist before their partitions have leaders. */
+  private async awaitLeaders(admin: Admin, topics: TopicSpec[]): Promise<void> {
+    await retryRetriable(async () => {
+      const metadata = await admin.fetchTopicMetadata({
+        topics: topics.map((topic) => topic.name),
+      });
+      const leaderless = metadata.topics.some(({ partitions }) =>
+        partitions.some((partition) => partition.leader < 0),
+      );
+      if (leaderless)
+        throw Object.assign(new Error('partitions without a leader yet'), { retriable: true });
+    });
   }
 
   publish(topic: string, messages: OutgoingMessage[]): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Admin } from 'kafkajs';
+import { retryRetriable } from './retry-retriable.js';
 
 /** Where a group starts in each partition it has no committed offset for, keyed by `partitionKey`. */
 export type StartOffsets = Map<string, string>;
@@ -17,14 +18,14 @@ export async function endOffsetsWithoutCommit(
   groupId: string,
   topics: string[],
 ): Promise<StartOffsets> {
-  const committed = await admin.fetchOffsets({ groupId, topics });
+  const committed = await retryRetriable(() => admin.fetchOffsets({ groupId, topics }));
   const starts: StartOffsets = new Map();
   for (const { topic, partitions } of committed) {
     const uncommitted = new Set(
       partitions.filter((entry) => Number(entry.offset) < 0).map((entry) => entry.partition),
     );
     if (uncommitted.size === 0) continue;
-    for (const end of await admin.fetchTopicOffsets(topic)) {
+    for (const end of await retryRetriable(() => admin.fetchTopicOffsets(topic))) {
       if (uncommitted.has(end.partition)) starts.set(partitionKey(topic, end.partition), end.high);
     }
   }
