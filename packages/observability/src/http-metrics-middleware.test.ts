@@ -142,4 +142,21 @@ describe('routeLabel', () => {
     );
     assert.equal(routeLabel({ baseUrl: '/v1' }), 'unmatched');
   });
+
+  it('asks the service for a label only when no route handled the request', () => {
+    const forwarded = (req: { originalUrl?: string }) =>
+      req.originalUrl?.startsWith('/admin/matching/') ? 'forwarded:matching-management' : undefined;
+    assert.equal(
+      routeLabel({ originalUrl: '/admin/matching/explain' }, forwarded),
+      'forwarded:matching-management',
+    );
+    assert.equal(routeLabel({ originalUrl: '/nowhere' }, forwarded), 'unmatched');
+    assert.equal(
+      routeLabel(
+        { originalUrl: '/admin/matching/x', route: { path: '/admin/matching/x' } },
+        forwarded,
+      ),
+      '/admin/matching/x',
+    );
+  });
 });

@@ -3,6 +3,7 @@ import type { ServiceMetrics } from './service-metrics.js';
 /** The parts of an Express request the middleware reads; a plain node:http request fits as well. */
 export interface HttpRequestLike {
   method?: string;
+  originalUrl?: string;
   baseUrl?: string;
   route?: { path?: unknown } | undefined;
 }
@@ -30,6 +31,10 @@ const NANOSECONDS_PER_SECOND = 1e9;
  */
 export function httpMetricsMiddleware(
   metrics: ServiceMetrics,
+  options: {
+    /** A label for requests no local route handled, e.g. those the edge forwarded; else "unmatched". */
+    labelUnmatched?: (req: HttpRequestLike) => string | undefined;
+  } = {},
 ): (req: HttpRequestLike, res: HttpResponseLike, next: NextFunction) => void {
   return (req, res, next) => {
     const startedAt = process.hrtime.bigint();
@@ -39,7 +44,7 @@ export function httpMetricsMiddleware(
       recorded = true;
       const labels = {
         method: (req.method ?? 'UNKNOWN').toUpperCase(),
-        route: routeLabel(req),
+        route: routeLabel(req, options.labelUnmatched),
         status_code:
           res.writableFinished === false ? CLIENT_CLOSED_REQUEST : String(res.statusCode),
       };
@@ -55,9 +60,12 @@ export function httpMetricsMiddleware(
   };
 }
 
-export function routeLabel(req: HttpRequestLike): string {
+export function routeLabel(
+  req: HttpRequestLike,
+  labelUnmatched?: (req: HttpRequestLike) => string | undefined,
+): string {
   const template = routeTemplate(req.route?.path);
-  if (template === undefined) return UNMATCHED_ROUTE;
+  if (template === undefined) return labelUnmatched?.(req) ?? UNMATCHED_ROUTE;
   const base = typeof req.baseUrl === 'string' ? req.baseUrl : '';
   if (base !== '' && template === '/') return base;
   return base + template || '/';

@@ -4,6 +4,7 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import {
   authorizeByFamily,
   createHttpApp,
+  familyFor,
   forwardToOwner,
   opsRoutes,
   type ReadinessCheck,
@@ -183,11 +184,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     clock,
   );
 
+  const forwardedOwners = new Set(Object.keys(options.forwarding?.serviceUrls ?? {}));
+  /** Requests the edge forwarded have no local route: they are counted by family. */
+  const forwardedFamilyLabel = (req: { originalUrl?: string }): string | undefined => {
+    const family = familyFor((req.originalUrl ?? '/').split('?')[0] ?? '/');
+    return forwardedOwners.has(family.owner) ? `forwarded:${family.name}` : undefined;
+  };
+
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
     beforeRoutes: [
-      ...(options.metrics ? [httpMetricsMiddleware(options.metrics)] : []),
+      ...(options.metrics
+        ? [httpMetricsMiddleware(options.metrics, { labelUnmatched: forwardedFamilyLabel })]
+        : []),
       ...(options.clientCertificates
         ? [
             clientCertificateAuth({

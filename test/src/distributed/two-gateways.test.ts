@@ -272,6 +272,9 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     );
     assert.equal(forgedAtEdge.status, 403);
 
+    const metrics = await (clients[0] as HttpsClient).get('/metrics');
+    assert.match(metrics.text, /route="forwarded:matching-management"/);
+
     const internal = `${matchingUrls[0]}/admin/matching/explain`;
     const post = (headers: Record<string, string>) =>
       fetch(internal, {
