@@ -27,4 +27,7 @@ mapfile -t files < <(find packages services test bench -path '*/node_modules' -p
 if $unit; then
   mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vE '\.(postgres|kafka)\.test\.js$|^test/dist/distributed/')
 fi
-node --test --test-reporter=spec --test-concurrency=1 "${files[@]}"
+# The unit tests share no server, so two files run at once (one per core); the whole suite runs one at a time.
+concurrency=1
+$unit && concurrency=2
+node --test --test-reporter=spec --test-concurrency=$concurrency "${files[@]}"

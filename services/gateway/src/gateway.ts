@@ -1,48 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import {
-  authorizeByFamily,
-  createHttpApp,
-  familyFor,
-  forwardToOwner,
-  opsRoutes,
-  type ReadinessCheck,
-  type ServiceName,
-} from '@vop/http';
+import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
-import {
-  httpMetricsMiddleware,
-  metricsEndpoint,
-  type Logger,
-  type ServiceMetrics,
-} from '@vop/observability';
+import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
-import type { ServiceConfig } from '@vop/config';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
 import { AuditLog } from './audit/audit-log.js';
-import { auditWrites } from './audit/audit-writes.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
-import {
-  createTestAccountSweeper,
-  type TestAccountRetention,
-} from './accounts/test-account-sweeper.js';
+import { createTestAccountSweeper } from './accounts/test-account-sweeper.js';
+import { gatewayEdge, type GatewayEdgeOptions } from './edge.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
-import { bearerAuthentication } from './security/api-keys/bearer-authentication.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
 import { createRateLimits } from './security/rate-limit.js';
-import type { RateLimitSettings } from './security/rate-limit-policy.js';
 import {
-  clientCertificateAuth,
-  requireCertificateByFamily,
-  type ClientCertificateAuthOptions,
-} from './security/client-certificate.js';
+  DEFAULT_SECURITY,
+  DEFAULT_TEST_ACCOUNT_RETENTION,
+  DEFAULT_TYPED_NAME_RETENTION_MS,
+  type GatewaySecuritySettings,
+} from './settings.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import {
   findCompletedVerifications,
@@ -70,60 +52,16 @@ export interface GatewayOptions {
   extraReadinessChecks?: ReadinessCheck[];
   metrics?: ServiceMetrics;
   /** Mutual TLS: trust anchors and the admin certificate; /vop/* then needs a valid client certificate. */
-  clientCertificates?: Omit<ClientCertificateAuthOptions, 'logger' | 'required'>;
+  clientCertificates?: GatewayEdgeOptions['clientCertificates'];
   /** Environment, keys and rate limits; defaults: test environment, no development key, default limits. */
   security?: GatewaySecuritySettings;
   /** Embedded run: the routers of the services composed in this process, mounted behind this edge. */
   serviceRouters?: Router[];
   /** Distributed run: where the families of other services are forwarded (packages/http/src/forward.ts). */
-  forwarding?: { serviceUrls: Partial<Record<ServiceName, string>>; internalSecret: string };
+  forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
   newId?: () => string;
 }
-
-export interface GatewaySecuritySettings {
-  rateLimits: RateLimitSettings;
-  /** Test deployments: how long test accounts live and how often the job looks (defaults: 24 h, every minute). */
-  testAccounts?: TestAccountRetention;
-  /** Development profile: where the first-start test key is written (`<dataDir>/pki/test-api-key.txt`). */
-  developmentKeyDataDir?: string;
-  /** How long typed payee names stay readable (whole UTC days; default 7 days). */
-  typedNameRetentionMs?: number;
-}
-
-const DEFAULT_TYPED_NAME_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
-export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecuritySettings {
-  return {
-    rateLimits: {
-      environment: config.VOP_ENVIRONMENT,
-      livePerMinute: config.VOP_RATE_LIMITS,
-      testPerHour: config.VOP_RATE_LIMIT_TEST_PER_HOUR,
-      adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
-    },
-    testAccounts: {
-      retentionMs: config.VOP_TEST_ACCOUNT_RETENTION_MS,
-      sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS,
-    },
-    typedNameRetentionMs: config.VOP_TYPED_NAME_RETENTION_MS,
-    ...(config.VOP_PROFILE === 'development' &&
-      config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
-  };
-}
-
-const DEFAULT_TEST_ACCOUNT_RETENTION: TestAccountRetention = {
-  retentionMs: 24 * 60 * 60 * 1000,
-  sweepIntervalMs: 60_000,
-};
-
-const DEFAULT_SECURITY: GatewaySecuritySettings = {
-  rateLimits: {
-    environment: 'test',
-    livePerMinute: { default: 6000 },
-    testPerHour: 100,
-    adminPerMinute: 60,
-  },
-};
 
 export interface Gateway {
   readonly app: Express;
@@ -184,46 +122,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     clock,
   );
 
-  const forwardedOwners = new Set(Object.keys(options.forwarding?.serviceUrls ?? {}));
-  /** Requests the edge forwarded have no local route: they are counted by family. */
-  const forwardedFamilyLabel = (req: { originalUrl?: string }): string | undefined => {
-    const family = familyFor((req.originalUrl ?? '/').split('?')[0] ?? '/');
-    return forwardedOwners.has(family.owner) ? `forwarded:${family.name}` : undefined;
-  };
-
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
-    beforeRoutes: [
-      ...(options.metrics
-        ? [httpMetricsMiddleware(options.metrics, { labelUnmatched: forwardedFamilyLabel })]
-        : []),
-      ...(options.clientCertificates
-        ? [
-            clientCertificateAuth({
-              now: clock,
-              ...options.clientCertificates,
-              required: false,
-              logger: logger.child({ component: 'mtls' }),
-            }),
-            requireCertificateByFamily,
-          ]
-        : []),
-      bearerAuthentication({ keys: apiKeys, environment }),
-      // Before authorization, so refused management attempts are audited too.
-      auditWrites({ audit, logger }),
-      authorizeByFamily,
-      rateLimits.middleware,
-    ],
-    forwarders: Object.entries(options.forwarding?.serviceUrls ?? {}).map(([owner, target]) =>
-      forwardToOwner({
-        owner: owner as ServiceName,
-        target,
-        secret: options.forwarding?.internalSecret ?? '',
-        logger,
-        now: clock,
-      }),
-    ),
+    ...gatewayEdge({
+      ...(options.metrics && { metrics: options.metrics }),
+      ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
+      ...(options.forwarding && { forwarding: options.forwarding }),
+      apiKeys,
+      environment,
+      audit,
+      rateLimits,
+      logger,
+      clock,
+    }),
     routers: [
       opsRoutes({
         version: SERVICE_VERSION,

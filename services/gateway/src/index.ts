@@ -1,10 +1,9 @@
 export {
   createGateway,
-  gatewaySecuritySettings,
   GATEWAY_SCHEMA,
   SERVICE_VERSION,
   type Gateway,
   type GatewayOptions,
-  type GatewaySecuritySettings,
 } from './gateway.js';
+export { gatewaySecuritySettings, type GatewaySecuritySettings } from './settings.js';
 export { developmentKeyPath } from './security/api-keys/development-key.js';

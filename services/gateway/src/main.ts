@@ -4,7 +4,8 @@ import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
-import { createGateway, gatewaySecuritySettings } from './gateway.js';
+import { createGateway } from './gateway.js';
+import { gatewaySecuritySettings } from './settings.js';
 import { startHttpsServer } from '@vop/http';
 import type { AdminCertificateIdentity } from './security/client-certificate.js';
 
