@@ -80,7 +80,7 @@ export const ServiceConfig = z.object({
     '{"default":6000}',
     'must be a JSON object of positive integers per participant, e.g. {"default":6000}',
   ),
-  /** Test-environment endpoints (account writes) per credential per hour. */
+  /** The test endpoints (the sandbox-accounts family) per credential per hour; never the bank's own writes. */
   VOP_RATE_LIMIT_TEST_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Management endpoints (/admin/*) per credential per minute. */
   VOP_RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().positive().default(60),

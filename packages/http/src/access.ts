@@ -41,5 +41,5 @@ export function refusalFor(access: Access, principal: Principal | undefined) {
 
 /** Authentication is mandatory where the family says so; a principal without the right gets 403. */
 export const authorizeByFamily: RequestHandler = (req, res, next) => {
-  next(refusalFor(familyFor(req.path).access, principalOf(res)));
+  next(refusalFor(familyFor(req.path, req.method).access, principalOf(res)));
 };

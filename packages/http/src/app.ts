@@ -8,7 +8,7 @@ import express, {
 import type { Logger } from '@vop/observability';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, toErrorBody } from './errors.js';
-import { errorFormatFor, familyFor } from './route-families.js';
+import { familyFor } from './route-families.js';
 
 export interface HttpAppOptions {
   routers: Router[];
@@ -35,7 +35,7 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
 export function sendError(req: Request, res: Response, error: ApiError): void {
   if (res.headersSent) return;
   // originalUrl: inside a mounted router req.path has lost its mount point.
-  const format = errorFormatFor(req.originalUrl.split('?')[0] ?? '/');
+  const format = familyFor(req.originalUrl.split('?')[0] ?? '/', req.method).errorFormat;
   const { retryAfterSeconds } = error.extra;
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
   res.status(error.status).json(
@@ -49,7 +49,7 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
 
 /** Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included. */
 const schemeTimingHeaders: RequestHandler = (req, res, next) => {
-  if (familyFor(req.path).errorFormat !== 'scheme') return next();
+  if (familyFor(req.path, req.method).errorFormat !== 'scheme') return next();
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
   res.writeHead = function patchedWriteHead(
@@ -84,7 +84,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
-    const family = familyFor(req.path);
+    const family = familyFor(req.path, req.method);
     const timer = setTimeout(() => {
       const timedOut =
         family.errorFormat === 'scheme'
@@ -123,7 +123,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     )
       return sendError(req, res, errors.unsupportedMediaType());
     options.logger.error(
-      { err: error, family: familyFor(req.path).name },
+      { err: error, family: familyFor(req.path, req.method).name },
       'unhandled request error',
     );
     sendError(req, res, errors.internal());

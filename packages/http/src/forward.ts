@@ -33,7 +33,7 @@ export function forwardToOwner(options: ForwardOptions): RequestHandler {
   );
   return createProxyMiddleware<Request, Response>({
     target: options.target,
-    pathFilter: (path) => owns(path),
+    pathFilter: (path, req) => owns(path, req.method),
     proxyTimeout: Math.max(UPSTREAM_MARGIN_MS, Math.min(...deadlines) - UPSTREAM_MARGIN_MS),
     on: {
       proxyReq: (proxyReq, _req, res) => {
@@ -46,7 +46,7 @@ export function forwardToOwner(options: ForwardOptions): RequestHandler {
       },
       error: (error, req, res) => {
         options.logger.warn(
-          { err: error, owner: options.owner, family: familyFor(req.path).name },
+          { err: error, owner: options.owner, family: familyFor(req.path, req.method).name },
           'owner unreachable',
         );
         if ('setHeader' in res)

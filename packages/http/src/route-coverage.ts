@@ -35,7 +35,7 @@ export function mountedRoutes(app: Express): string[] {
 /** The mounted routes no row of the route-family table covers (parameters filled with a sample). */
 export function uncoveredRoutes(app: Express): string[] {
   return mountedRoutes(app).filter((route) => {
-    const path = route.slice(route.indexOf(' ') + 1).replace(/:[A-Za-z_]+/g, 'x');
-    return familyFor(path) === UNMATCHED_FAMILY;
+    const [method, template] = route.split(' ', 2) as [string, string];
+    return familyFor(template.replace(/:[A-Za-z_]+/g, 'x'), method) === UNMATCHED_FAMILY;
   });
 }

@@ -24,6 +24,19 @@ describe('the route-family table', () => {
     for (const [path, family] of cases) assert.equal(familyFor(path).name, family, path);
   });
 
+  it("the sandbox endpoints are a family of their own by method; the bank's writes draw no budget", () => {
+    const uuid = '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01';
+    assert.equal(familyFor('/api/accounts', 'POST').name, 'sandbox-accounts');
+    assert.equal(familyFor('/v1/api/accounts/acc_' + uuid, 'DELETE').name, 'sandbox-accounts');
+    assert.equal(familyFor('/api/accounts/' + uuid, 'DELETE').name, 'account-records-api');
+    assert.equal(familyFor('/api/accounts/acc_' + uuid, 'GET').name, 'account-records-api');
+    assert.equal(familyFor('/api/accounts', 'GET').name, 'account-records-api');
+    assert.equal(familyFor('/api/accounts/acc_' + uuid).name, 'account-records-api');
+    assert.equal(familyFor('/api/accounts', 'POST').rateBudget, 'sandbox-writes');
+    assert.equal(familyFor('/accounts', 'POST').rateBudget, 'none');
+    assert.equal(familyFor('/api/accounts/' + uuid, 'PUT').rateBudget, 'none');
+  });
+
   it('matches whole segments: a longer word is not the family', () => {
     assert.equal(familyFor('/verifyall'), UNMATCHED_FAMILY);
     assert.equal(familyFor('/healthz'), UNMATCHED_FAMILY);

@@ -21,14 +21,18 @@ export type ApiKeyScope = 'verify' | 'accounts';
 
 /**
  * The budget a request draws from (limits in packages/config): `admin` per credential per minute;
- * `sandbox-writes` writes per credential per hour in test deployments; `live-verifications` per
- * participant per minute in live deployments.
+ * `sandbox-writes` the specification's test endpoints, per credential per hour in test deployments;
+ * `live-verifications` per participant per minute in live deployments. The bank's own account
+ * writes draw from none.
  */
 export type RateBudget = 'none' | 'admin' | 'sandbox-writes' | 'live-verifications';
 
 export interface RouteFamily {
   name: string;
-  /** Canonical paths (base forms stripped): exact, `*` one segment, a trailing `/**` any depth. */
+  /**
+   * Canonical paths (base forms stripped): exact, `*` within one segment, a trailing `/**` any depth;
+   * an optional method before the path (`POST /api/accounts`) limits the pattern to that method.
+   */
   paths: string[];
   owner: ServiceName | 'each';
   errorFormat: ErrorFormat;
@@ -113,25 +117,36 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
   {
+    // The specification's test endpoints (test deployments only): the sandbox's own budget.
+    name: 'sandbox-accounts',
+    paths: ['POST /api/accounts', 'DELETE /api/accounts/acc_*'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'account-records',
+    apiKeyScope: 'accounts',
+    rateBudget: 'sandbox-writes',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
     name: 'account-records',
     paths: ['/accounts/**'],
     owner: 'gateway',
     errorFormat: 'nested',
     access: 'account-records',
     apiKeyScope: null,
-    rateBudget: 'sandbox-writes',
+    rateBudget: 'none',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
   {
-    // The sandbox's POST /api/accounts and DELETE /api/accounts/acc_… are here too (test deployments).
     name: 'account-records-api',
     paths: ['/api/accounts/**'],
     owner: 'gateway',
     errorFormat: 'nested',
     access: 'account-records',
     apiKeyScope: 'accounts',
-    rateBudget: 'sandbox-writes',
+    rateBudget: 'none',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
@@ -150,24 +165,35 @@ export const UNMATCHED_FAMILY: RouteFamily = {
   audited: false,
 };
 
-function compile(pattern: string): RegExp {
-  const anyDepth = pattern.endsWith('/**');
-  const body = (anyDepth ? pattern.slice(0, -3) : pattern)
+interface CompiledPattern {
+  method: string | undefined;
+  path: RegExp;
+}
+
+function compile(pattern: string): CompiledPattern {
+  const [method, path] = pattern.includes(' ') ? pattern.split(' ', 2) : [undefined, pattern];
+  const glob = path as string;
+  const anyDepth = glob.endsWith('/**');
+  const body = (anyDepth ? glob.slice(0, -3) : glob)
     .split('/')
-    .map((segment) => (segment === '*' ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) => segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]+'))
     .join('/');
-  return new RegExp(`^${body}${anyDepth ? '(?:/.*)?' : ''}/?$`);
+  return { method, path: new RegExp(`^${body}${anyDepth ? '(?:/.*)?' : ''}/?$`) };
 }
 
 const COMPILED = ROUTE_FAMILIES.map((family) => ({ family, patterns: family.paths.map(compile) }));
 
-/** The family of a request path, under any base form. */
-export function familyFor(path: string, families = COMPILED): RouteFamily {
+function matches(pattern: CompiledPattern, path: string, method: string | undefined): boolean {
+  return (pattern.method === undefined || pattern.method === method) && pattern.path.test(path);
+}
+
+/** The family of a request, under any base form; rows limited to a method need the method. */
+export function familyFor(path: string, method?: string): RouteFamily {
   const canonical = canonicalPath(path);
-  return (
-    families.find(({ patterns }) => patterns.some((pattern) => pattern.test(canonical)))?.family ??
-    UNMATCHED_FAMILY
+  const found = COMPILED.find(({ patterns }) =>
+    patterns.some((pattern) => matches(pattern, canonical, method)),
   );
+  return found?.family ?? UNMATCHED_FAMILY;
 }
 
 export function errorFormatFor(path: string): ErrorFormat {
@@ -175,6 +201,6 @@ export function errorFormatFor(path: string): ErrorFormat {
 }
 
 /** Whether a request path belongs to a family this service owns (its router or the edge's forwarder). */
-export function ownedBy(owner: ServiceName): (path: string) => boolean {
-  return (path) => familyFor(path).owner === owner;
+export function ownedBy(owner: ServiceName): (path: string, method?: string) => boolean {
+  return (path, method) => familyFor(path, method).owner === owner;
 }

@@ -39,8 +39,8 @@ export function gatewayEdge(options: GatewayEdgeOptions): {
   const serviceUrls = options.forwarding?.serviceUrls ?? {};
   const forwardedOwners = new Set(Object.keys(serviceUrls));
   // Requests the edge forwarded have no local route: they are counted by family.
-  const forwardedFamilyLabel = (req: { originalUrl?: string }): string | undefined => {
-    const family = familyFor((req.originalUrl ?? '/').split('?')[0] ?? '/');
+  const forwardedFamilyLabel = (req: { originalUrl?: string; method?: string }) => {
+    const family = familyFor((req.originalUrl ?? '/').split('?')[0] ?? '/', req.method);
     return forwardedOwners.has(family.owner) ? `forwarded:${family.name}` : undefined;
   };
   const certificates = options.clientCertificates;

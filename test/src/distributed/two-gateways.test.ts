@@ -59,8 +59,6 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       VOP_KAFKA_NAMESPACE: `e2e-${randomUUID().slice(0, 8)}.`,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      // 100 account writes from one address would sit exactly at the sandbox's 100 writes/hour.
-      VOP_RATE_LIMIT_TEST_PER_HOUR: '10000',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
     };
     for (const id of ['m1', 'm2']) {

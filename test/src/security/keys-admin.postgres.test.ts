@@ -17,7 +17,7 @@ import { startHttpsServer, type Principal } from '@vop/http';
 import { createInProcessBus } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
 import { ensureDevPki } from '@vop/pki';
-import { createTestDatabase, httpsClient, type HttpsClient } from '@vop/testing';
+import { createTestDatabase, germanIban, httpsClient, type HttpsClient } from '@vop/testing';
 import { runEmbedded } from '../embedded/fixtures.js';
 
 const ADMIN: Principal = {
@@ -273,20 +273,37 @@ describe('rate limits', () => {
   it('answers 429 with Retry-After and RATE_LIMIT_EXCEEDED once the test-endpoint budget is spent', async () => {
     const embedded = await runEmbedded({ env: { VOP_RATE_LIMIT_TEST_PER_HOUR: '2' } });
     try {
-      const statuses: number[] = [];
-      for (let index = 0; index < 2; index++)
-        statuses.push(
-          (await embedded.admin.put(`/api/accounts/${randomUUID()}`, { status: 'closed' })).status,
-        );
-      assert.deepEqual(statuses, [404, 404]);
-      const limited = await embedded.admin.put(`/api/accounts/${randomUUID()}`, {
-        status: 'closed',
-      });
+      const sandboxDelete = () => embedded.admin.delete(`/api/accounts/acc_${randomUUID()}`);
+      assert.deepEqual(
+        [(await sandboxDelete()).status, (await sandboxDelete()).status],
+        [404, 404],
+      );
+      const limited = await sandboxDelete();
       assert.equal(limited.status, 429);
       const retryAfter = Number(limited.headers['retry-after']);
       assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600);
       assert.equal(limited.body.error.code, 'RATE_LIMIT_EXCEEDED');
       assert.equal(limited.body.error.details.retry_after, retryAfter);
+      const sandboxCreate = await embedded.admin.post('/api/accounts', {
+        iban: germanIban(880_001),
+        name: 'Test Holder',
+      });
+      assert.equal(sandboxCreate.status, 429, 'the sandbox create draws from the same budget');
+
+      // The bank's own account writes (admin certificate) never draw from the test budget.
+      const bankWrites: number[] = [];
+      for (let index = 0; index < 4; index++) {
+        const created = await embedded.admin.post('/accounts', {
+          iban: germanIban(880_100 + index),
+          name: `Holder ${index}`,
+        });
+        bankWrites.push(created.status);
+        bankWrites.push(
+          (await embedded.admin.put(`/api/accounts/${created.body.id}`, { status: 'closed' }))
+            .status,
+        );
+      }
+      assert.deepEqual(bankWrites, [201, 200, 201, 200, 201, 200, 201, 200]);
     } finally {
       await embedded.stop();
     }

@@ -126,6 +126,6 @@ export const requireCertificate: RequestHandler = (_req, res, next) => {
 
 /** Families whose access is `participant-certificate` (the scheme family) refuse a request without one, with the reason. */
 export const requireCertificateByFamily: RequestHandler = (req, res, next) => {
-  if (familyFor(req.path).access !== 'participant-certificate') return next();
+  if (familyFor(req.path, req.method).access !== 'participant-certificate') return next();
   requireCertificate(req, res, next);
 };

@@ -47,7 +47,7 @@ export function budgetFor(
   res: Response,
   settings: RateLimitSettings,
 ): Budget | undefined {
-  switch (familyFor(req.path).rateBudget) {
+  switch (familyFor(req.path, req.method).rateBudget) {
     case 'none':
       return undefined;
     case 'admin':

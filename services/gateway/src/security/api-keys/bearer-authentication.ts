@@ -13,7 +13,7 @@ export function bearerAuthentication(options: {
   environment: KeyEnvironment;
 }): RequestHandler {
   return (req, res, next) => {
-    const scope = familyFor(req.path).apiKeyScope;
+    const scope = familyFor(req.path, req.method).apiKeyScope;
     if (scope === null) return next();
     const header = req.get('authorization');
     if (header === undefined) return next();
