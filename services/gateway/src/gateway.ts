@@ -15,6 +15,10 @@ import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
 import { createTestAccountSweeper } from './accounts/test-account-sweeper.js';
+import {
+  migrateCoreBankingFeed,
+  subscribeToCoreBankingFeed,
+} from './accounts/core-banking/feed-consumer.js';
 import { gatewayEdge, type GatewayEdgeOptions } from './edge.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
@@ -200,6 +204,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await audit.migrate();
       await personalData.keys.migrate();
       await rateLimits.migrate();
+      await migrateCoreBankingFeed(sql, schema);
       if (security.developmentKeyDataDir !== undefined) {
         const written = await ensureDevelopmentKey({
           dataDir: security.developmentKeyDataDir,
@@ -220,6 +225,13 @@ export function createGateway(options: GatewayOptions): Gateway {
           groupPrefix: namespace,
           logger,
         })),
+        await subscribeToCoreBankingFeed({
+          ...accountWrites,
+          bus,
+          topics,
+          groupPrefix: namespace,
+          logger: logger.child({ component: 'core-banking-feed' }),
+        }),
       );
       await relay.start();
       testAccountSweeper?.start();

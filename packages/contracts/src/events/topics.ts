@@ -5,6 +5,9 @@ export const Topics = {
   accountEvents: 'vop.account-events.v1',
   verificationRequested: 'vop.verification-requested.v1',
   verificationCompleted: 'vop.verification-completed.v1',
+  /** The bank's core-banking feed (packages/contracts/src/events/core-banking.ts), keyed by IBAN. */
+  coreBankingAccountChanges: 'vop.core-banking.account-changes.v1',
+  coreBankingDeadLetters: 'vop.core-banking.account-changes.dlq.v1',
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 export type TopicNames = { [K in keyof typeof Topics]: string };
@@ -18,6 +21,8 @@ export function topicNames(namespace = ''): TopicNames {
     accountEvents: `${namespace}${Topics.accountEvents}`,
     verificationRequested: `${namespace}${Topics.verificationRequested}`,
     verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
+    coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
+    coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
   };
 }
 

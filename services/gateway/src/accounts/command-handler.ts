@@ -1,5 +1,5 @@
-import { AccountEvent } from '@vop/contracts';
-import { ConcurrencyError, type EventStore } from '@vop/event-store';
+import { parseAccountEvent } from '@vop/contracts';
+import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import {
   type AccountCommand,
   type AccountState,
@@ -15,37 +15,47 @@ export const accountStreamId = (accountId: string): string => `account-${account
 const MAX_ATTEMPTS = 3;
 
 /**
- * Loads the aggregate, decides, appends with the version it read and updates the inline read model, all
- * in one transaction; a concurrent writer makes it try again from a fresh read.
+ * Loads the aggregate, decides, appends with the version it read and updates the inline read model,
+ * all in the caller's transaction (one attempt: a concurrent writer makes it throw ConcurrencyError).
  */
+export async function applyAccountCommand(
+  store: EventStore,
+  command: AccountCommand,
+  metadata: Record<string, string>,
+  tx: SqlExecutor,
+  projection: ProjectionOptions = {},
+  /** Encrypts personal fields before they are stored; every write of a name passes it. */
+  protect?: AccountEventProtector,
+): Promise<AccountState> {
+  const streamId = accountStreamId(command.accountId);
+  const stored = await store.readStream(streamId, { tx });
+  const state = stored
+    .map((event) => parseAccountEvent(event.type, event.data))
+    .reduce(evolveAccount, initialAccountState);
+  const decided = decideAccount(command, state);
+  const events = protect ? await Promise.all(decided.map((event) => protect(event, tx))) : decided;
+  await store.append(
+    streamId,
+    events.map((event) => ({ type: event.type, data: event.data, metadata })),
+    { expectedVersion: stored.length, tx },
+  );
+  for (const event of events) await projectAccountEvent(tx, store.schema, event, projection);
+  return events.reduce(evolveAccount, state);
+}
+
+/** applyAccountCommand in a transaction of its own; a concurrent writer makes it try again. */
 export async function handleAccountCommand(
   store: EventStore,
   command: AccountCommand,
   metadata: Record<string, string>,
   projection: ProjectionOptions = {},
-  /** Encrypts personal fields before they are stored (see personal-data.ts); every write of a name passes it. */
   protect?: AccountEventProtector,
 ): Promise<AccountState> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await store.sql.transaction(async (tx) => {
-        const streamId = accountStreamId(command.accountId);
-        const stored = await store.readStream(streamId, { tx });
-        const state = stored
-          .map((event) => AccountEvent.parse({ type: event.type, data: event.data }))
-          .reduce(evolveAccount, initialAccountState);
-        const decided = decideAccount(command, state);
-        const events = protect
-          ? await Promise.all(decided.map((event) => protect(event, tx)))
-          : decided;
-        await store.append(
-          streamId,
-          events.map((event) => ({ type: event.type, data: event.data, metadata })),
-          { expectedVersion: stored.length, tx },
-        );
-        for (const event of events) await projectAccountEvent(tx, store.schema, event, projection);
-        return events.reduce(evolveAccount, state);
-      });
+      return await store.sql.transaction((tx) =>
+        applyAccountCommand(store, command, metadata, tx, projection, protect),
+      );
     } catch (error) {
       if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
       throw error;

@@ -101,3 +101,16 @@ export async function findExpiredTestAccounts(
   );
   return rows.map((row) => row.id);
 }
+
+/** The live account holding an IBAN, if any (the unique index allows one). */
+export async function findLiveAccountIdByIban(
+  sql: SqlExecutor,
+  schema: string,
+  iban: string,
+): Promise<string | undefined> {
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM ${schema}.accounts WHERE iban = $1 AND deleted_at IS NULL`,
+    [iban],
+  );
+  return rows[0]?.id;
+}
