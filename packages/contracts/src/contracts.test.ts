@@ -86,7 +86,12 @@ describe('generated documents', () => {
     assert.ok(document.components?.schemas?.SchemeVerifyRequest);
   });
   it('event JSON schemas describe the envelope', () => {
-    const schemas = buildEventJsonSchemas() as { IntegrationEnvelope: { required?: string[] } };
-    assert.ok(schemas.IntegrationEnvelope.required?.includes('eventId'));
+    const schemas = buildEventJsonSchemas() as Record<
+      string,
+      { required?: string[]; oneOf?: unknown[] }
+    >;
+    assert.ok(schemas.IntegrationEnvelope?.required?.includes('eventId'));
+    // The core-banking feed's contract: one alternative per change type.
+    assert.equal(schemas.CoreBankingAccountChange?.oneOf?.length, 4);
   });
 });

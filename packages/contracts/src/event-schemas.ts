@@ -1,4 +1,5 @@
 import { AccountEvent } from './events/accounts.js';
+import { CoreBankingAccountChange, CoreBankingDeadLetter } from './events/core-banking.js';
 import { IntegrationEnvelope } from './events/envelope.js';
 import { VerificationEvent } from './events/verifications.js';
 import { z } from './zod.js';
@@ -9,5 +10,7 @@ export function buildEventJsonSchemas(): Record<string, unknown> {
     IntegrationEnvelope: z.toJSONSchema(IntegrationEnvelope, { unrepresentable: 'any' }),
     AccountEvent: z.toJSONSchema(AccountEvent, { unrepresentable: 'any' }),
     VerificationEvent: z.toJSONSchema(VerificationEvent, { unrepresentable: 'any' }),
+    CoreBankingAccountChange: z.toJSONSchema(CoreBankingAccountChange, { unrepresentable: 'any' }),
+    CoreBankingDeadLetter: z.toJSONSchema(CoreBankingDeadLetter, { unrepresentable: 'any' }),
   };
 }
