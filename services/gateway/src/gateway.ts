@@ -171,16 +171,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         record: verificationRecorder({
           store,
           cipher: personalData.cipher,
-          inline: (tx, requests) =>
-            insertPendingVerifications(
-              tx,
-              schema,
-              requests.map(({ verificationId, family, requestedAt }) => ({
-                id: verificationId,
-                family,
-                requestedAt,
-              })),
-            ),
+          inline: (tx, requests) => insertPendingVerifications(tx, schema, requests),
         }),
         waiters,
         cipher: personalData.cipher,

@@ -17,6 +17,7 @@ import {
 } from './read-model.js';
 
 const SCHEMA = 'gateway';
+const PARTICIPANT = 'PSDDE-BAFIN-123456';
 const first = '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01';
 const second = '5d6c2f7e-1b1a-4c3e-8f0e-2a9b7c4d1e02';
 const unknown = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
@@ -30,12 +31,7 @@ async function projectVerificationEvents(tx: SqlExecutor, events: readonly Verif
   let completed: VerificationCompletedData[] = [];
   const flush = async () => {
     if (requested.length > 0) {
-      const rows = requested.map(({ verificationId, family, requestedAt }) => ({
-        id: verificationId,
-        family,
-        requestedAt,
-      }));
-      await insertPendingVerifications(tx, SCHEMA, rows);
+      await insertPendingVerifications(tx, SCHEMA, requested);
     }
     if (completed.length > 0) await recordCompletedVerifications(tx, SCHEMA, completed);
     requested = [];
@@ -66,6 +62,7 @@ function requested(verificationId: string, requestedAt: string): VerificationEve
       family: 'scheme',
       iban: 'DE89370400440532013000',
       name: 'Erika Mustermann',
+      participant: PARTICIPANT,
       requestedAt,
     },
   };
@@ -115,6 +112,7 @@ const pendingRow = (id: string, requestedAt: string) => ({
   id_match: null,
   requested_at: new Date(requestedAt),
   completed_at: null,
+  participant: PARTICIPANT,
 });
 
 describe('gateway verifications read model', () => {
@@ -141,6 +139,7 @@ describe('gateway verifications read model', () => {
           id_match: 'NOAP',
           requested_at: new Date('2026-01-01T00:00:00.000Z'),
           completed_at: new Date('2026-01-01T00:00:01.250Z'),
+          participant: PARTICIPANT,
         },
       ]);
   });

@@ -1,4 +1,8 @@
-import type { VerificationCompletedData, VerificationFamily } from '@vop/contracts';
+import type {
+  VerificationCompletedData,
+  VerificationFamily,
+  VerificationRequestedData,
+} from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 export interface VerificationRow {
@@ -12,6 +16,8 @@ export interface VerificationRow {
   id_match: VerificationCompletedData['idMatch'] | null;
   requested_at: Date | string;
   completed_at: Date | string | null;
+  /** The participant that asked; only it (or the admin) reads the result. */
+  participant: string | null;
 }
 
 export async function migrateVerificationsReadModel(sql: SqlClient, schema: string): Promise<void> {
@@ -28,6 +34,7 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
          requested_at timestamptz NOT NULL,
          completed_at timestamptz
        )`,
+    `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS participant text`,
   ]);
 }
 
@@ -35,11 +42,19 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
 export async function insertPendingVerifications(
   tx: SqlExecutor,
   schema: string,
-  rows: { id: string; family: VerificationFamily; requestedAt: string }[],
+  requests: VerificationRequestedData[],
 ): Promise<void> {
+  const rows = requests.map(({ verificationId, family, requestedAt, participant }) => ({
+    id: verificationId,
+    family,
+    requestedAt,
+    participant: participant ?? null,
+  }));
   await tx.query(
-    `INSERT INTO ${schema}.verifications (id, family, status, requested_at)
-     SELECT id, family, 'PENDING', "requestedAt" FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, family text, "requestedAt" timestamptz)`,
+    `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant)
+     SELECT id, family, 'PENDING', "requestedAt", participant
+       FROM jsonb_to_recordset($1::jsonb)
+         AS r(id uuid, family text, "requestedAt" timestamptz, participant text)`,
     [JSON.stringify(rows)],
   );
 }
@@ -67,7 +82,7 @@ export async function recordCompletedVerifications(
 }
 
 const VERIFICATION_COLUMNS =
-  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at';
+  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at, participant';
 
 export async function findVerification(
   sql: SqlExecutor,

@@ -57,12 +57,6 @@ function schemeRequest(name: string | undefined) {
 
 type Outcome = VerificationCompletedData['outcome'];
 
-const pendingRow = (request: VerificationRequestedData) => ({
-  id: request.verificationId,
-  family: request.family,
-  requestedAt: request.requestedAt,
-});
-
 /**
  * The matching service's answer, decided from the recorded stream by the verification decider;
  * the disclosed name travels encrypted under the holder's key, as matching sends it.
@@ -97,7 +91,9 @@ async function matchingAnswer(
  * With `matching`, a stand-in for the matching service answers each recorded request at once;
  * without it, no answer ever comes.
  */
-function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } = {}) {
+function verificationsSpec(
+  options: { matching?: Outcome; deadlineMs?: number; as?: Principal } = {},
+) {
   return httpSpec({
     setup: async () => {
       const { sql, store, cipher } = await freshGatewayStore();
@@ -108,7 +104,7 @@ function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } 
       const recordRequest = verificationRecorder({
         store,
         cipher,
-        inline: (tx, requests) => insertPendingVerifications(tx, SCHEMA, requests.map(pendingRow)),
+        inline: (tx, requests) => insertPendingVerifications(tx, SCHEMA, requests),
       });
       const { matching } = options;
       const answered: RecordVerification = async (request) => {
@@ -129,12 +125,11 @@ function verificationsSpec(options: { matching?: Outcome; deadlineMs?: number } 
         clock: () => fixedDate,
         newId: () => fixedUuid,
       });
-      const app = appAs(principal, [routes], BICS.partyAgent);
+      const app = appAs(options.as ?? principal, [routes], BICS.partyAgent);
       const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
         for (const { type, data } of events) {
           if (type === 'VerificationRequested') {
-            const row = pendingRow(parseVerificationRequested(type, data));
-            await insertPendingVerifications(tx, SCHEMA, [row]);
+            await insertPendingVerifications(tx, SCHEMA, [parseVerificationRequested(type, data)]);
           } else {
             const completion = parseVerificationCompleted(type, data);
             await recordCompletedVerifications(tx, SCHEMA, [completion]);
@@ -274,6 +269,37 @@ describe('verification routes (HTTP spec)', () => {
         status: 202,
         headers: { 'Retry-After': '1' },
         body: { request_id: givenId, status: 'PENDING' },
+        events: [],
+      });
+  });
+
+  it('given a verification another participant asked for, when it is read, then 404 as if unknown', async () => {
+    const other: Principal = {
+      ...principal,
+      participantId: 'PSDFR-ACPR-999999',
+      fingerprint: 'ef'.repeat(32),
+    };
+    await verificationsSpec({ as: other })
+      .given(givenVerification('MTCH'))
+      .when((request) => request.get(`/verify/${givenId}`))
+      .then({
+        status: 404,
+        body: { error: 'NOT_FOUND', message: 'No verification with this request_id' },
+        events: [],
+      });
+  });
+
+  it("given a verification a participant asked for, when the bank's admin reads it, then 200", async () => {
+    const admin: Principal = { ...principal, participantId: 'BANK-ADMIN', admin: true };
+    await verificationsSpec({ as: admin })
+      .given(givenVerification('MTCH'))
+      .when((request) => request.get(`/api/verify/vrf_${givenId}`))
+      .then({
+        status: 200,
+        body: (body: { request_id?: string; name_match_code?: string }) => {
+          assert.equal(body.request_id, givenId);
+          assert.equal(body.name_match_code, 'MATCH');
+        },
         events: [],
       });
   });

@@ -10,7 +10,15 @@ import {
   type VerificationRequestedData,
 } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { errors, parseBody, parseParam, principalOf, requestMetadata } from '@vop/http';
+import {
+  errors,
+  isAdmin,
+  parseBody,
+  parseParam,
+  principalOf,
+  requestMetadata,
+  type Principal,
+} from '@vop/http';
 import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
 import {
   requestVerification,
@@ -18,7 +26,7 @@ import {
   type VerificationRequestFields,
 } from '@vop/verifications';
 import { Router, type Response } from 'express';
-import { completedDataOf, findVerification } from './read-model.js';
+import { completedDataOf, findVerification, type VerificationRow } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 
 export interface VerificationRoutesOptions {
@@ -32,6 +40,12 @@ export interface VerificationRoutesOptions {
   deadlineMs: number;
   clock: () => Date;
   newId: () => string;
+}
+
+/** The participant that asked reads its result; the bank's admin reads every one. */
+function mayRead(principal: Principal | undefined, row: VerificationRow): boolean {
+  if (row.participant === null || isAdmin(principal)) return true;
+  return principal?.participantId === row.participant;
 }
 
 const unknownVerification = () =>
@@ -123,7 +137,8 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
   const getResult = Router().get('/:requestId', async (req, res) => {
     const id = parseParam(VerificationIdParam, req.params.requestId, unknownVerification);
     const row = await findVerification(store.sql, store.schema, id);
-    if (!row) throw unknownVerification();
+    // Another participant's verification is not found, as if it did not exist.
+    if (!row || !mayRead(principalOf(res), row)) throw unknownVerification();
     const completed = completedDataOf(row);
     if (!completed) {
       res.setHeader('Retry-After', '1');
