@@ -211,3 +211,83 @@ describe('thresholds per holder type', () => {
     assert.ok(result.reasons.includes('LEGAL_FORM_MISSING'));
   });
 });
+
+describe('joint holders joined by a conjunction of any EU language', () => {
+  const joint: [string, string][] = [
+    ['Jan Kowalski', 'Anna Kowalska i Jan Kowalski'],
+    ['Marie Dupont', 'Jean Dupont et Marie Dupont'],
+    ['Hans Mustermann', 'Erika und Hans Mustermann'],
+    ['Erika Mustermann', 'Erika und Hans Mustermann'],
+    ['Juan García', 'María López y Juan García'],
+    ['Marco Rossi', 'Giulia Bianchi e Marco Rossi'],
+    ['Petr Novák', 'Jana Nováková a Petr Novák'],
+    ['Matti Virtanen', 'Liisa Virtanen ja Matti Virtanen'],
+    ['Nagy Péter', 'Nagy Anna és Nagy Péter'],
+    ['Ion Popescu', 'Maria Popescu și Ion Popescu'],
+    ['Janez Novak', 'Marija Novak in Janez Novak'],
+    ['Jānis Bērziņš', 'Anna Bērziņa un Jānis Bērziņš'],
+    ['Jonas Kazlauskas', 'Ona Kazlauskienė ir Jonas Kazlauskas'],
+    ['Nikos Papadopoulos', 'Maria Papadopoulou και Nikos Papadopoulos'],
+    ['Иван Петров', 'Мария Петрова и Иван Петров'],
+    ['Hans Müller', 'Grete Müller+Hans Müller'],
+    ['Kowalski Jan', 'KOWALSKA ANNA I KOWALSKI JAN'],
+    ['João Sá', 'Ana Sá e João Sá'],
+  ];
+  for (const [typed, holder] of joint) {
+    it(`given a holder "${holder}", when "${typed}" is typed, then MTCH`, () => {
+      expectOutcome(typed, person(holder), 'MTCH');
+    });
+  }
+  it('given a joint holder string, when a surname alone is typed, then NMTC', () => {
+    expectOutcome('Kowalski', person('Anna Kowalska i Jan Kowalski'), 'NMTC');
+    expectOutcome('López', person('María López y Juan García'), 'NMTC');
+    expectOutcome('Johnson', { names: ['Johnson & Johnson'] }, 'NMTC');
+  });
+  it('given a joint holder string, when another person of the family is typed, then NMTC', () => {
+    expectOutcome('Piotr Kowalski', person('Anna Kowalska i Jan Kowalski'), 'NMTC');
+  });
+  it('given a middle initial like a conjunction, when the name without it is typed, CMTC', () => {
+    expectOutcome('Jan Kowalski', person('Jan A. Kowalski'), 'CMTC', 'MIDDLE_NAME_MISSING');
+    expectOutcome('Maria Rossi', person('Maria E Rossi'), 'CMTC', 'MIDDLE_NAME_MISSING');
+    expectOutcome('Rossi Bianchi', person('Anna Maria E Rossi Bianchi'), 'NMTC');
+  });
+  it('given an organisation with & or "and", when one of its words is typed, then NMTC', () => {
+    expectOutcome('Procter', organisation('Procter & Gamble'), 'NMTC');
+    expectOutcome('Gamble', person('Procter & Gamble'), 'NMTC');
+    expectOutcome('Spencer plc', organisation('Marks and Spencer plc'), 'NMTC');
+    expectOutcome('Hans Müller', person('Hans Müller & Co KG'), 'NMTC');
+  });
+});
+
+describe('compound initials', () => {
+  it('given "Jean-Pierre Martin", when J.-P., J.P. or JP is typed, then CMTC (INITIALS)', () => {
+    for (const typed of ['J.-P. Martin', 'J.P. Martin', 'JP Martin'])
+      expectOutcome(typed, person('Jean-Pierre Martin'), 'CMTC', 'INITIALS');
+  });
+  it('given "Carlos Alberto Souza", when C. A. or C.A. is typed, then CMTC (INITIALS)', () => {
+    expectOutcome('C. A. Souza', person('Carlos Alberto Souza'), 'CMTC', 'INITIALS');
+    expectOutcome('C.A. Souza', person('Carlos Alberto Souza'), 'CMTC', 'INITIALS');
+  });
+  it('given compound initials of other given names, then NMTC', () => {
+    expectOutcome('J.-M. Martin', person('Jean-Pierre Martin'), 'NMTC');
+    expectOutcome('J.P. Martin', person('Pierre Martin'), 'NMTC');
+  });
+});
+
+describe('one-letter forms of address', () => {
+  it('given "Jean Dupont", when "M. Jean Dupont" is typed, then MTCH (TITLE_IGNORED)', () => {
+    expectOutcome('M. Jean Dupont', person('Jean Dupont'), 'MTCH', 'TITLE_IGNORED');
+    expectOutcome('P. Jan Kowalski', person('Jan Kowalski'), 'MTCH', 'TITLE_IGNORED');
+    expectOutcome('G. Janez Novak', person('Janez Novak'), 'MTCH', 'TITLE_IGNORED');
+  });
+  it('given "Jean Dupont", when an initial and the surname are typed, then as before', () => {
+    expectOutcome('J. Dupont', person('Jean Dupont'), 'CMTC', 'INITIALS');
+    expectOutcome('M. Dupont', person('Jean Dupont'), 'NMTC');
+  });
+  it('given a holder "Marie Dupont", when "M. Jean Dupont" is typed, then NMTC', () => {
+    expectOutcome('M. Jean Dupont', person('Marie Dupont'), 'NMTC');
+  });
+  it('given a letter that is no form of address before the full name, then NMTC', () => {
+    expectOutcome('S. Sergio Rossi', person('Sergio Rossi'), 'NMTC');
+  });
+});

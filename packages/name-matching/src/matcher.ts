@@ -73,11 +73,12 @@ class VopNameMatcher implements NameMatcher {
     };
     validateThresholds(this.thresholds.person, 'person');
     validateThresholds(this.thresholds.organisation, 'organisation');
+    this.nicknames = new NicknameIndex();
     this.normaliser = new NameNormaliser(
       new LegalFormIndex(),
+      this.nicknames,
       options.cacheSize ?? DEFAULT_CACHE_SIZE,
     );
-    this.nicknames = new NicknameIndex();
     this.tokens = new TokenMatcher(this.nicknames);
   }
 
@@ -191,7 +192,8 @@ class VopNameMatcher implements NameMatcher {
   /** A company's name typed for a private person's account; a surname such as Sá is no legal form. */
   private typedAsCompany(typed: NormalisedName, holder: NormalisedName): boolean {
     if (!typed.mayHaveLegalForm()) return false;
-    const typedForms = typed.organisation().legalForms;
+    // "J.P. Martin", "C.A. Souza": initials at the start, not the forms JP or CA.
+    const typedForms = typed.organisation().legalForms.filter((form) => !form.mayBeInitials);
     if (typedForms.length === 0 || holder.organisation().legalForms.length > 0) return false;
     const holderWords = new Set(holder.tokens.map((t) => t.text));
     return !typedForms.every((form) => holderWords.has(form.written));

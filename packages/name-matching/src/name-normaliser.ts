@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { NormalisedName } from './normalised-name.js';
+import type { GivenNames } from './joint-holders.js';
 import type { LegalFormIndex } from './tables/legal-form-index.js';
 import { tokenise } from './text/tokenise.js';
 
@@ -12,6 +13,7 @@ export class NameNormaliser {
 
   constructor(
     private readonly legalForms: LegalFormIndex,
+    private readonly givenNames: GivenNames,
     cacheSize: number,
   ) {
     this.cache =
@@ -27,6 +29,6 @@ export class NameNormaliser {
   }
 
   normalise(raw: string): NormalisedName {
-    return new NormalisedName(raw, tokenise(raw), this.legalForms);
+    return new NormalisedName(raw, tokenise(raw), this.legalForms, this.givenNames);
   }
 }

@@ -1,3 +1,4 @@
+import { splitJointHolders, type GivenNames } from './joint-holders.js';
 import type { LegalFormIndex, LegalFormMention } from './tables/legal-form-index.js';
 import {
   CONNECTORS,
@@ -33,6 +34,7 @@ export class NormalisedName {
     readonly raw: string,
     readonly tokenised: TokenisedName,
     private readonly legalForms: LegalFormIndex,
+    private readonly givenNames: GivenNames,
   ) {}
 
   get tokens(): readonly Token[] {
@@ -41,7 +43,7 @@ export class NormalisedName {
 
   /** The people a name stands for: usually one; "John & Jane Smith" is two. */
   persons(): readonly PersonName[] {
-    this.personsMemo ??= readPersons(this.tokenised);
+    this.personsMemo ??= readPersons(this.tokenised, this.givenNames, () => this.hasLegalForm());
     return this.personsMemo;
   }
 
@@ -57,6 +59,11 @@ export class NormalisedName {
       : this.legalForms.mayHaveForm(this.tokens);
   }
 
+  /** A legal form other than initials that may stand for given names (J.P. Martin, C.A. Souza). */
+  hasLegalForm(): boolean {
+    return this.mayHaveLegalForm() && this.organisation().legalForms.some((f) => !f.mayBeInitials);
+  }
+
   /** Organisation when a legal form or an organisation word is present, else person. */
   inferHolderType(): HolderType {
     if (this.organisation().legalForms.length > 0) return 'organisation';
@@ -64,7 +71,11 @@ export class NormalisedName {
   }
 }
 
-function readPersons(name: TokenisedName): PersonName[] {
+function readPersons(
+  name: TokenisedName,
+  givenNames: GivenNames,
+  hasLegalForm: () => boolean,
+): PersonName[] {
   let tokens = name.tokens;
   const commaAt = name.tokensBeforeComma;
   if (commaAt > 0 && commaAt < tokens.length) {
@@ -74,14 +85,7 @@ function readPersons(name: TokenisedName): PersonName[] {
     );
     if (!isSuffixOnly) tokens = [...after, ...tokens.slice(0, commaAt)];
   }
-  const parts: Token[][] = [[]];
-  for (const token of tokens) {
-    if (CONNECTORS.has(token.text)) {
-      if (parts[parts.length - 1]!.length > 0) parts.push([]);
-    } else {
-      parts[parts.length - 1]!.push(token);
-    }
-  }
+  const parts = splitJointHolders(tokens, name.dotted, givenNames);
   // "Mr & Mrs John Smith": a part that is only a form of address is no person of its own.
   const persons = parts
     .filter((p) => p.length > 0 && !p.every((t) => LEADING_TITLES.has(t.text)))
@@ -96,7 +100,25 @@ function readPersons(name: TokenisedName): PersonName[] {
       };
     }
   }
-  return persons.length > 0 ? persons : [{ tokens: [], titleRemoved: false }];
+  if (persons.length === 0) return [{ tokens: [], titleRemoved: false }];
+  if (persons.length < 2) return persons;
+  // A part still of one word ("Johnson & Johnson", "Marks and Spencer plc") is no person's full
+  // name: matching it alone would match a surname alone. Such a name, or one with a legal form, is
+  // one name.
+  if (
+    persons.some((p) => p.tokens.length < 2) ||
+    (hasLegalForm() && !shareASurname(persons, givenNames))
+  )
+    return [stripTitles(parts.flat())];
+  return persons;
+}
+
+/** "Ana Sá e João Sá": given names and one shared last word, a surname even if it reads as S.A. */
+function shareASurname(persons: readonly PersonName[], givenNames: GivenNames): boolean {
+  const surname = persons[0]!.tokens[persons[0]!.tokens.length - 1]!.text;
+  return persons.every(
+    (p) => p.tokens[p.tokens.length - 1]!.text === surname && givenNames.isGivenName(p.tokens[0]!),
+  );
 }
 
 function stripTitles(tokens: Token[]): PersonName {

@@ -2,6 +2,7 @@ import { GENERATION_MARKERS, PARTICLES, PATRONYMIC_PARTICLES } from '../tables/l
 import { joinTokens, makeToken, type Token } from '../text/token.js';
 import type { PersonName } from '../normalised-name.js';
 import { FACTORS } from '../scoring.js';
+import { matchesInFull, weaker, withoutAddressForm } from './address-form.js';
 import { alignTokens, rejoinSplitWords, sameSequence } from './align.js';
 import { TokenMatcher } from './token-match.js';
 import { rejected, ScoreSheet, type Verdict } from './verdict.js';
@@ -42,6 +43,17 @@ export function comparePersons(
   holder: PersonName,
   matcher: TokenMatcher,
 ): Verdict {
+  const plain = compareNames(typed, holder, matcher);
+  const addressed = withoutAddressForm(typed, holder);
+  if (!addressed) return plain;
+  const verdict = compareNames(addressed, holder, matcher);
+  if (matchesInFull(verdict)) return verdict;
+  // "M. Jean Dupont" for Marie Dupont: read as Monsieur Jean Dupont it names someone else, so the
+  // initial reading (M. = Marie, Jean an extra name) must not win on its own.
+  return weaker(plain, verdict);
+}
+
+function compareNames(typed: PersonName, holder: PersonName, matcher: TokenMatcher): Verdict {
   if (typed.tokens.length === 0) return rejected('EMPTY_NAME');
   const sheet = new ScoreSheet();
   if (typed.titleRemoved || holder.titleRemoved) sheet.note('TITLE_IGNORED');

@@ -11,6 +11,8 @@ export interface LegalFormMention {
   readonly written: string;
   /** OpenSanctions generic class (LLC, JSC, SP for a sole proprietor, ...) when known. */
   readonly generic: string | null;
+  /** At the start, written as single letters or a run of consonants (J.P., JP): maybe initials. */
+  readonly mayBeInitials: boolean;
 }
 
 interface IndexedForm {
@@ -31,6 +33,16 @@ function splitsInitialism(tokens: readonly Token[], left: number, right: number)
   return tokens[left]?.text.length === 1 && tokens[right]?.text.length === 1;
 }
 const MAX_FORMS_AT_START = 2;
+
+const CONSONANTS_ONLY = /^[bcdfghjklmnpqrstvwxz]{2,3}$/;
+function writtenAsInitials(tokens: readonly Token[], from: number, to: number): boolean {
+  if (to - from === 1) {
+    const text = tokens[from]!.text;
+    return text.length === 1 || CONSONANTS_ONLY.test(text);
+  }
+  for (let i = from; i < to; i++) if (tokens[i]!.text.length !== 1) return false;
+  return true;
+}
 
 /** Legal forms recognised as whole words at either end of a name, from the generated tables. */
 export class LegalFormIndex {
@@ -131,7 +143,7 @@ export class LegalFormIndex {
         const written = form ? LegalFormIndex.written(tokens, end - size, end) : '';
         // "John Smith MD": post-nominal letters are no legal form.
         if (form && !TRAILING_TITLES.has(written)) {
-          atEnd.unshift({ key: form.key, written, generic: form.generic });
+          atEnd.unshift({ key: form.key, written, generic: form.generic, mayBeInitials: false });
           end -= size;
           found = true;
           break;
@@ -151,7 +163,12 @@ export class LegalFormIndex {
         const written = form ? LegalFormIndex.written(tokens, start, start + size) : '';
         // "Ms Jane Doe", "Avv. Mario Rossi": a form of address is no legal form.
         if (form?.prefix && !LEADING_TITLES.has(written)) {
-          atStart.push({ key: form.key, written, generic: form.generic });
+          atStart.push({
+            key: form.key,
+            written,
+            generic: form.generic,
+            mayBeInitials: writtenAsInitials(tokens, start, start + size),
+          });
           start += size;
           found = true;
           break;

@@ -6,7 +6,11 @@ export interface TokenisedName {
   /** Number of tokens before the first comma ("Smith, John" → 1), or -1 without a comma. */
   readonly tokensBeforeComma: number;
   readonly transliterated: boolean;
+  /** Single letters with a period after them ("A." in "Jan A. Kowalski"): initials, not words. */
+  readonly dotted: ReadonlySet<Token>;
 }
+
+const NONE_DOTTED: ReadonlySet<Token> = new Set();
 
 const APOSTROPHES = /['`´ʼ’‘]/g;
 const WORD = /[a-z0-9]+|&/g;
@@ -16,8 +20,9 @@ function words(folded: string): string[] {
   return (HAS_APOSTROPHE.test(folded) ? folded.replace(APOSTROPHES, '') : folded).match(WORD) ?? [];
 }
 
-// "Hans Müller / Anna Schmidt", "A + B": a free-standing slash, plus or semicolon joins two holders.
-const HOLDER_SEPARATOR = /\s[/+;]\s|;/g;
+// "Hans Müller / Anna Schmidt", "A + B", "A+B": a free-standing slash, any plus or a semicolon
+// joins two holders; a slash inside a word is kept as punctuation (t/a, c/o).
+const HOLDER_SEPARATOR = /\s[/]\s|\s*[+;]\s*/g;
 const MAY_HAVE_SEPARATOR = /[/+;]/;
 
 export function tokenise(raw: string): TokenisedName {
@@ -34,5 +39,20 @@ export function tokenise(raw: string): TokenisedName {
   }));
   const commaAt = folded.expanded.indexOf(',');
   const tokensBeforeComma = commaAt < 0 ? -1 : words(folded.expanded.slice(0, commaAt)).length;
-  return { tokens, tokensBeforeComma, transliterated: folded.transliterated };
+  const dotted =
+    folded.expanded.includes('.') && tokens.some((t) => t.text.length === 1)
+      ? dottedLetters(folded.expanded, tokens)
+      : NONE_DOTTED;
+  return { tokens, tokensBeforeComma, transliterated: folded.transliterated, dotted };
+}
+
+function dottedLetters(folded: string, tokens: readonly Token[]): ReadonlySet<Token> {
+  const text = HAS_APOSTROPHE.test(folded) ? folded.replace(APOSTROPHES, '') : folded;
+  const dotted = new Set<Token>();
+  let index = 0;
+  for (const word of text.matchAll(WORD)) {
+    const token = tokens[index++];
+    if (token?.text.length === 1 && text[word.index + 1] === '.') dotted.add(token);
+  }
+  return dotted;
 }
