@@ -400,7 +400,16 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     const { id } = await createAccount('Metric Holder', iban);
     await awaitProjection('Metric Holder', iban);
     await embedded.admin.get(`/api/accounts/${id}`);
+    const unknownId = '7c3e9f0a-1b2d-4c5e-8f6a-9b0c1d2e3f4a';
+    assert.equal((await embedded.client.get(`/verify/${unknownId}`)).status, 404);
     const response = await embedded.client.get('/metrics');
+    // An error answer is labelled with the whole template too, never a fragment of it.
+    assert.match(
+      response.text,
+      /http_requests_total\{[^}]*route="\/verify\/:requestId\|\/api\/verify\/:requestId"[^}]*status_code="404"[^}]*\}/,
+    );
+    assert.equal(response.text.includes('route="/:requestId"'), false);
+    assert.equal(response.text.includes(unknownId), false);
     assert.equal(response.status, 200);
     assert.match(response.text, /http_requests_total\{[^}]*route="\/vop\/verify"[^}]*\}/);
     assert.match(response.text, /http_requests_total\{[^}]*route="\/api\/accounts\/:id"[^}]*\}/);

@@ -134,7 +134,8 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       .json({ request_id: request.verificationId, message: 'Verification request accepted' });
   });
 
-  const getResult = Router().get('/:requestId', async (req, res) => {
+  // One route with whole templates: a nested router would leave metrics only '/:requestId' on errors.
+  router.get(['/verify/:requestId', '/api/verify/:requestId'], async (req, res) => {
     const id = parseParam(VerificationIdParam, req.params.requestId, unknownVerification);
     const row = await findVerification(store.sql, store.schema, id);
     // Another participant's verification is not found, as if it did not exist.
@@ -148,8 +149,6 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
     const revealed = await revealMatchedName(cipher, completed);
     res.json(renderRequestResultResponse(revealed, new Date(row.requested_at).toISOString()));
   });
-  router.use('/verify', getResult);
-  router.use('/api/verify', getResult);
 
   return router;
 }
