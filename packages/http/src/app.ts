@@ -6,6 +6,7 @@ import express, {
   type Router,
 } from 'express';
 import type { Logger } from '@vop/observability';
+import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, toErrorBody } from './errors.js';
 import { familyFor } from './route-families.js';
@@ -110,7 +111,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
 
-  app.use((_req, _res, next) => next(errors.notFound('NOT_FOUND', 'No such endpoint')));
+  const allowed = allowedMethods(app);
+  app.use((req, res, next) => {
+    const methods = allowed(req.path);
+    if (methods.length === 0) return next(errors.notFound('NOT_FOUND', 'No such endpoint'));
+    res.setHeader('Allow', methods.join(', '));
+    next(errors.methodNotAllowed(req.method, methods));
+  });
   const handleError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
     if (error instanceof ApiError) return sendError(req, res, error);
     const bodyParserError = error as { type?: string; status?: number };

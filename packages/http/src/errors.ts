@@ -30,6 +30,7 @@ const SCHEME_CODES: Record<number, { code: SchemeCode; category: string }> = {
   401: { code: 'VOP_002', category: 'SECURITY_ERROR' },
   403: { code: 'VOP_002', category: 'SECURITY_ERROR' },
   404: { code: 'VOP_005', category: 'BUSINESS_ERROR' },
+  405: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
   409: { code: 'VOP_005', category: 'BUSINESS_ERROR' },
   413: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
   415: { code: 'VOP_004', category: 'VALIDATION_ERROR' },
@@ -108,6 +109,12 @@ export const errors = {
     new ApiError(403, 'ACCESS_DENIED', message),
   notFound: (code: string, message: string) => new ApiError(404, code, message),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
+  methodNotAllowed: (method: string, allowed: string[]) =>
+    new ApiError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      `${method} is not served here; use ${allowed.join(', ')}`,
+    ),
   timeout: (message: string) => new ApiError(504, 'TIMEOUT', message, { retryAfterSeconds: 1 }),
   unavailable: (message: string, retryAfterSeconds = 1) =>
     new ApiError(503, 'SERVICE_UNAVAILABLE', message, { retryAfterSeconds }),
