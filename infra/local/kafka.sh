@@ -127,10 +127,15 @@ format_storage_once() {
   fi
   if [[ ! -s "$CLUSTER_ID_FILE" ]]; then
     # A Kafka cluster id is 16 random bytes in URL-safe base64 without padding (22 characters).
-    head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' >"$CLUSTER_ID_FILE"
+    # One in 64 starts with '-', which the tool's argument parser takes for an option: draw again.
+    local id="-"
+    while [[ "$id" == -* ]]; do
+      id=$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')
+    done
+    printf '%s' "$id" >"$CLUSTER_ID_FILE"
   fi
   log "formatting storage in $DATA_DIR"
-  java "${JAVA_OPTIONS[@]}" kafka.tools.StorageTool format -t "$(cat "$CLUSTER_ID_FILE")" -c "$CONFIG_FILE" \
+  java "${JAVA_OPTIONS[@]}" kafka.tools.StorageTool format --cluster-id="$(cat "$CLUSTER_ID_FILE")" -c "$CONFIG_FILE" \
     >>"$LOG_FILE" 2>&1 || { tail -n 40 "$LOG_FILE" >&2; die "storage format failed"; }
 }
 
