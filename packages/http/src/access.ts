@@ -1,13 +1,14 @@
 import type { RequestHandler } from 'express';
 import { errors } from './errors.js';
 import { type Principal, principalOf } from './principal.js';
-import { type Access, familyFor } from './route-families.js';
+import { requestFamily } from './request-family.js';
+import type { Access } from './route-families.js';
 
 export function isAdmin(principal: Principal | undefined): boolean {
   return principal?.kind === 'certificate' && principal.admin;
 }
 
-export function mayWriteAccountRecords(principal: Principal | undefined): boolean {
+function mayWriteAccountRecords(principal: Principal | undefined): boolean {
   if (principal === undefined) return false;
   return principal.kind === 'certificate' ? principal.admin : principal.scopes.includes('accounts');
 }
@@ -41,5 +42,5 @@ export function refusalFor(access: Access, principal: Principal | undefined) {
 
 /** Authentication is mandatory where the family says so; a principal without the right gets 403. */
 export const authorizeByFamily: RequestHandler = (req, res, next) => {
-  next(refusalFor(familyFor(req.path, req.method).access, principalOf(res)));
+  next(refusalFor(requestFamily(req, res).access, principalOf(res)));
 };

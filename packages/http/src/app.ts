@@ -9,7 +9,7 @@ import type { Logger } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, toErrorBody } from './errors.js';
-import { familyFor } from './route-families.js';
+import { requestFamily } from './request-family.js';
 
 export interface HttpAppOptions {
   routers: Router[];
@@ -36,7 +36,7 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
 export function sendError(req: Request, res: Response, error: ApiError): void {
   if (res.headersSent) return;
   // originalUrl: inside a mounted router req.path has lost its mount point.
-  const format = familyFor(req.originalUrl.split('?')[0] ?? '/', req.method).errorFormat;
+  const format = requestFamily(req, res).errorFormat;
   const { retryAfterSeconds } = error.extra;
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
   res.status(error.status).json(
@@ -50,7 +50,7 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
 
 /** Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included. */
 const schemeTimingHeaders: RequestHandler = (req, res, next) => {
-  if (familyFor(req.path, req.method).errorFormat !== 'scheme') return next();
+  if (requestFamily(req, res).errorFormat !== 'scheme') return next();
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
   res.writeHead = function patchedWriteHead(
@@ -85,7 +85,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   app.use((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
-    const family = familyFor(req.path, req.method);
+    const family = requestFamily(req, res);
     const timer = setTimeout(() => {
       const timedOut =
         family.errorFormat === 'scheme'
@@ -130,7 +130,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     )
       return sendError(req, res, errors.unsupportedMediaType());
     options.logger.error(
-      { err: error, family: familyFor(req.path, req.method).name },
+      { err: error, family: requestFamily(req, res).name },
       'unhandled request error',
     );
     sendError(req, res, errors.internal());

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { canonicalPath } from './base-paths.js';
 import { ApiError, toErrorBody } from './errors.js';
-import { errorFormatFor } from './route-families.js';
+import { familyFor } from './route-families.js';
 
 describe('error format by path (the route-family table)', () => {
   it('picks scheme, flat or nested from the path, under every base form', () => {
@@ -21,7 +21,7 @@ describe('error format by path (the route-family table)', () => {
       ['/v1/api/accounts/1', 'nested'],
       ['/webhooks', 'nested'],
     ];
-    for (const [path, format] of cases) assert.equal(errorFormatFor(path), format, path);
+    for (const [path, format] of cases) assert.equal(familyFor(path).errorFormat, format, path);
     assert.equal(canonicalPath('/vop/api/v1/accounts'), '/accounts');
   });
 

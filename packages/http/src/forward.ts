@@ -5,7 +5,8 @@ import { sendError } from './app.js';
 import { errors } from './errors.js';
 import { principalHeaders } from './internal-principal.js';
 import { principalOf } from './principal.js';
-import { familyFor, ownedBy, ROUTE_FAMILIES, type ServiceName } from './route-families.js';
+import { requestFamily } from './request-family.js';
+import { ownedBy, ROUTE_FAMILIES, type ServiceName } from './route-families.js';
 
 export interface ForwardOptions {
   owner: ServiceName;
@@ -45,12 +46,10 @@ export function forwardToOwner(options: ForwardOptions): RequestHandler {
         }
       },
       error: (error, req, res) => {
-        options.logger.warn(
-          { err: error, owner: options.owner, family: familyFor(req.path, req.method).name },
-          'owner unreachable',
-        );
-        if ('setHeader' in res)
-          sendError(req, res, errors.unavailable(`The ${options.owner} service is unavailable`, 1));
+        if (!('setHeader' in res)) return; // an upgraded socket: nothing to answer on
+        const family = requestFamily(req, res).name;
+        options.logger.warn({ err: error, owner: options.owner, family }, 'owner unreachable');
+        sendError(req, res, errors.unavailable(`The ${options.owner} service is unavailable`, 1));
       },
     },
   });

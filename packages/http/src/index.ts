@@ -1,4 +1,4 @@
-export { authorizeByFamily, isAdmin, mayWriteAccountRecords, refusalFor } from './access.js';
+export { authorizeByFamily, isAdmin, refusalFor } from './access.js';
 export { createHttpApp, SECURITY_HEADERS, sendError, type HttpAppOptions } from './app.js';
 export { BASE_PATHS, canonicalPath } from './base-paths.js';
 export { ApiError, errors, toErrorBody, type ErrorBody, type ErrorContext } from './errors.js';
@@ -14,9 +14,9 @@ export { createInternalApp, type InternalAppOptions } from './internal-app.js';
 export { formatUptime, opsRoutes, type ReadinessCheck } from './ops-routes.js';
 export { principalOf, setPrincipal, type Principal } from './principal.js';
 export { correlationIdOf, requestMetadata } from './request-context.js';
+export { requestFamily } from './request-family.js';
 export { mountedRoutes, uncoveredRoutes } from './route-coverage.js';
 export {
-  errorFormatFor,
   familyFor,
   ownedBy,
   ROUTE_FAMILIES,

@@ -196,10 +196,6 @@ export function familyFor(path: string, method?: string): RouteFamily {
   return found?.family ?? UNMATCHED_FAMILY;
 }
 
-export function errorFormatFor(path: string): ErrorFormat {
-  return familyFor(path).errorFormat;
-}
-
 /** Whether a request path belongs to a family this service owns (its router or the edge's forwarder). */
 export function ownedBy(owner: ServiceName): (path: string, method?: string) => boolean {
   return (path, method) => familyFor(path, method).owner === owner;

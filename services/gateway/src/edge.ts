@@ -35,9 +35,8 @@ export function gatewayEdge(options: GatewayEdgeOptions): {
   beforeRoutes: RequestHandler[];
   forwarders: RequestHandler[];
 } {
-  const { logger, clock } = options;
-  const serviceUrls = options.forwarding?.serviceUrls ?? {};
-  const forwardedOwners = new Set(Object.keys(serviceUrls));
+  const { logger, clock, forwarding } = options;
+  const forwardedOwners = new Set(Object.keys(forwarding?.serviceUrls ?? {}));
   // Requests the edge forwarded have no local route: they are counted by family.
   const forwardedFamilyLabel = (req: { originalUrl?: string; method?: string }) => {
     const family = familyFor((req.originalUrl ?? '/').split('?')[0] ?? '/', req.method);
@@ -65,14 +64,16 @@ export function gatewayEdge(options: GatewayEdgeOptions): {
       authorizeByFamily,
       options.rateLimits.middleware,
     ],
-    forwarders: Object.entries(serviceUrls).map(([owner, target]) =>
-      forwardToOwner({
-        owner: owner as ServiceName,
-        target,
-        secret: options.forwarding?.internalSecret ?? '',
-        logger,
-        now: clock,
-      }),
-    ),
+    forwarders: forwarding
+      ? Object.entries(forwarding.serviceUrls).map(([owner, target]) =>
+          forwardToOwner({
+            owner: owner as ServiceName,
+            target,
+            secret: forwarding.internalSecret,
+            logger,
+            now: clock,
+          }),
+        )
+      : [],
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { canonicalPath, familyFor } from '@vop/http';
+import { canonicalPath, requestFamily } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { auditActorOf } from './actor.js';
 import type { AuditLog } from './audit-log.js';
@@ -19,7 +19,7 @@ export function markAudited(locals: Record<string, unknown>): void {
 export function auditWrites(options: { audit: AuditLog; logger: Logger }): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-    if (!familyFor(req.path, req.method).audited) return next();
+    if (!requestFamily(req, res).audited) return next();
     res.once('finish', () => {
       if ((res.locals as Record<symbol, unknown>)[AUDITED]) return;
       const route =

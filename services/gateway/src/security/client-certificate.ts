@@ -8,7 +8,7 @@ import {
   type ClientCertificateRejection,
   type ClientCertificateVerdict,
 } from '@vop/pki';
-import { ApiError, familyFor, principalOf, setPrincipal } from '@vop/http';
+import { ApiError, principalOf, requestFamily, setPrincipal } from '@vop/http';
 
 /** Which certificate carries admin rights: by SHA-256 fingerprint, or by subject attributes (all given must match). */
 export interface AdminCertificateIdentity {
@@ -126,6 +126,6 @@ export const requireCertificate: RequestHandler = (_req, res, next) => {
 
 /** Families whose access is `participant-certificate` (the scheme family) refuse a request without one, with the reason. */
 export const requireCertificateByFamily: RequestHandler = (req, res, next) => {
-  if (familyFor(req.path, req.method).access !== 'participant-certificate') return next();
+  if (requestFamily(req, res).access !== 'participant-certificate') return next();
   requireCertificate(req, res, next);
 };

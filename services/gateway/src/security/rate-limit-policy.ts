@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { familyFor, principalOf } from '@vop/http';
+import { principalOf, requestFamily } from '@vop/http';
 
 export interface RateLimitSettings {
   environment: 'test' | 'live';
@@ -47,7 +47,7 @@ export function budgetFor(
   res: Response,
   settings: RateLimitSettings,
 ): Budget | undefined {
-  switch (familyFor(req.path, req.method).rateBudget) {
+  switch (requestFamily(req, res).rateBudget) {
     case 'none':
       return undefined;
     case 'admin':

@@ -77,6 +77,25 @@ export function coreBankingFeedSpec(
       return stored.map((event) => parseAccountEvent(event.type, event.data));
     }
 
+    const WAIT = { timeoutMs: 60_000 };
+    const liveAccount = (iban: string, what = 'the account') =>
+      eventually(() => findLiveAccountIdByIban(sql, SCHEMA, iban), { ...WAIT, what });
+
+    /** The account's events once the feed applied its closure (the last change each spec sends). */
+    async function eventsUntilClosed(iban: string) {
+      const accountId = await liveAccount(iban);
+      return eventually(
+        async () => {
+          const found = await accountEvents(accountId);
+          const last = found.at(-1);
+          return last?.type === 'AccountUpdated' && last.data.status === 'closed'
+            ? found
+            : undefined;
+        },
+        { ...WAIT, what: 'the closure' },
+      );
+    }
+
     it('given changes of one IBAN in order, then the record follows them: opened, renamed, holders, closed', async () => {
       const iban = germanIban(610_001);
       const at = new Date().toISOString();
@@ -105,17 +124,8 @@ export function coreBankingFeedSpec(
         },
         { type: 'AccountClosed', sourceEventId: 'c-1', occurredAt: at, iban },
       );
-      const accountId = await eventually(() => findLiveAccountIdByIban(sql, SCHEMA, iban), {
-        timeoutMs: 60_000,
-        what: 'account',
-      });
-      const events = await eventually(
-        async () => {
-          const found = await accountEvents(accountId);
-          return found.length === 4 ? found : undefined;
-        },
-        { timeoutMs: 60_000, what: 'four account events' },
-      );
+      const events = await eventsUntilClosed(iban);
+
       assert.deepEqual(
         events.map((event) => event.type),
         ['AccountOpened', 'AccountUpdated', 'AccountUpdated', 'AccountUpdated'],
@@ -153,20 +163,7 @@ export function coreBankingFeedSpec(
         iban,
       };
       await publish(iban, renamed, renamed, closed);
-      const accountId = await eventually(() => findLiveAccountIdByIban(sql, SCHEMA, iban), {
-        timeoutMs: 60_000,
-        what: 'account',
-      });
-      const events = await eventually(
-        async () => {
-          const found = await accountEvents(accountId);
-          const last = found.at(-1);
-          return last?.type === 'AccountUpdated' && last.data.status === 'closed'
-            ? found
-            : undefined;
-        },
-        { timeoutMs: 60_000, what: 'the closure' },
-      );
+      const events = await eventsUntilClosed(iban);
       assert.deepEqual(
         events.map((event) => event.type),
         ['AccountOpened', 'AccountUpdated', 'AccountUpdated'],
@@ -206,13 +203,10 @@ export function coreBankingFeedSpec(
           name: 'After The Bad Ones',
         },
       );
-      await eventually(() => findLiveAccountIdByIban(sql, SCHEMA, iban), {
-        timeoutMs: 60_000,
-        what: 'the good change after the bad ones',
-      });
+      await liveAccount(iban, 'the good change after the bad ones');
       const letters = await eventually(
         async () => (deadLetters.length >= 3 ? deadLetters : undefined),
-        { timeoutMs: 60_000, what: 'dead letters' },
+        { ...WAIT, what: 'dead letters' },
       );
       assert.deepEqual(
         letters.map(({ reason, field }) => ({ reason, field })),

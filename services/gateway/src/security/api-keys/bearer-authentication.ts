@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { errors, familyFor, principalOf, setPrincipal } from '@vop/http';
+import { errors, principalOf, requestFamily, setPrincipal } from '@vop/http';
 import { type KeyEnvironment, environmentOfSecret } from './api-key-secret.js';
 import type { ApiKeyStore } from './api-key-store.js';
 
@@ -13,7 +13,7 @@ export function bearerAuthentication(options: {
   environment: KeyEnvironment;
 }): RequestHandler {
   return (req, res, next) => {
-    const scope = familyFor(req.path, req.method).apiKeyScope;
+    const scope = requestFamily(req, res).apiKeyScope;
     if (scope === null) return next();
     const header = req.get('authorization');
     if (header === undefined) return next();
