@@ -1,4 +1,5 @@
 import { AccountEvent } from './events/accounts.js';
+import { BatchCompleted } from './events/batches.js';
 import { CoreBankingAccountChange, CoreBankingDeadLetter } from './events/core-banking.js';
 import { IntegrationEnvelope } from './events/envelope.js';
 import { VerificationEvent } from './events/verifications.js';
@@ -12,5 +13,6 @@ export function buildEventJsonSchemas(): Record<string, unknown> {
     VerificationEvent: z.toJSONSchema(VerificationEvent, { unrepresentable: 'any' }),
     CoreBankingAccountChange: z.toJSONSchema(CoreBankingAccountChange, { unrepresentable: 'any' }),
     CoreBankingDeadLetter: z.toJSONSchema(CoreBankingDeadLetter, { unrepresentable: 'any' }),
+    BatchCompleted: z.toJSONSchema(BatchCompleted, { unrepresentable: 'any' }),
   };
 }

@@ -5,6 +5,7 @@ export * from './events/topics.js';
 export * from './events/accounts.js';
 export * from './events/verifications.js';
 export * from './events/core-banking.js';
+export * from './events/batches.js';
 export * from './http/accounts.js';
 export * from './http/scheme.js';
 export * from './http/request-result.js';

@@ -58,11 +58,29 @@ describe('verification decider', () => {
       .thenThrows(VerificationAlreadyRequestedError);
   });
 
-  it('given a requested verification, when it completes, then VerificationCompleted answers in the family asked in', () => {
+  it('given a requested verification, when it completes, then VerificationCompleted answers in the family asked in and names the participant', () => {
     spec
       .given([requested])
       .when({ type: 'CompleteVerification', completion: { ...completion, family: 'epc' } })
-      .then([{ type: 'VerificationCompleted', data: completion }]);
+      .then([
+        {
+          type: 'VerificationCompleted',
+          data: { ...completion, participant: 'PSDDE-BAFIN-123456' },
+        },
+      ]);
+  });
+
+  it('given a requested batch entry, when it completes, then VerificationCompleted carries the batch entry', () => {
+    const batch = { batchId: 'payroll-2026-03', entryId: 'e-17' };
+    spec
+      .given([{ type: 'VerificationRequested', data: { ...request, family: 'batch', batch } }])
+      .when({ type: 'CompleteVerification', completion })
+      .then([
+        {
+          type: 'VerificationCompleted',
+          data: { ...completion, family: 'batch', participant: 'PSDDE-BAFIN-123456', batch },
+        },
+      ]);
   });
 
   it('given a completed verification, when it completes again, then it is refused', () => {

@@ -68,10 +68,13 @@ export function decideVerification(
       ) {
         throw new VerificationNotPendingError(completion.verificationId);
       }
-      // The family is the request's: a completion answers in the form the caller asked in.
-      return [
-        { type: 'VerificationCompleted', data: { ...completion, family: state.request.family } },
-      ];
+      // The family, participant and batch entry are the request's: a completion answers in the form the
+      // caller asked in, and its consumers (batch progress, webhooks) need not join it to the request.
+      const { family, participant, batch } = state.request;
+      const data = { ...completion, family };
+      if (participant !== undefined) data.participant = participant;
+      if (batch !== undefined) data.batch = batch;
+      return [{ type: 'VerificationCompleted', data }];
     }
   }
 }

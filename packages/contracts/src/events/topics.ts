@@ -1,4 +1,5 @@
 import { AccountEvent } from './accounts.js';
+import { BatchCompleted } from './batches.js';
 import { VerificationCompleted, VerificationRequested } from './verifications.js';
 
 export const Topics = {
@@ -8,6 +9,8 @@ export const Topics = {
   /** The bank's core-banking feed (packages/contracts/src/events/core-banking.ts), keyed by IBAN. */
   coreBankingAccountChanges: 'vop.core-banking.account-changes.v1',
   coreBankingDeadLetters: 'vop.core-banking.account-changes.dlq.v1',
+  /** Batch lifecycle events for other services (batch.completed), keyed by batch id. */
+  batchEvents: 'vop.batch-events.v1',
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 export type TopicNames = { [K in keyof typeof Topics]: string };
@@ -23,6 +26,7 @@ export function topicNames(namespace = ''): TopicNames {
     verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
     coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
     coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
+    batchEvents: `${namespace}${Topics.batchEvents}`,
   };
 }
 
@@ -58,6 +62,8 @@ export function routeIntegrationEvent(
         topic: topics.verificationCompleted,
         key: VerificationCompleted.parse(event).data.verificationId,
       };
+    case 'BatchCompleted':
+      return { topic: topics.batchEvents, key: BatchCompleted.parse(event).data.batchId };
     default:
       return null;
   }

@@ -15,6 +15,10 @@ export type VerificationFamily = z.infer<typeof VerificationFamily>;
 export const NameMatchOutcome = z.enum(['MTCH', 'CMTC', 'NMTC', 'NOAP']);
 export type NameMatchOutcome = z.infer<typeof NameMatchOutcome>;
 
+/** The batch entry a verification answers (services/batch); absent on single checks. */
+export const BatchEntryRef = z.object({ batchId: z.string(), entryId: z.string() });
+export type BatchEntryRef = z.infer<typeof BatchEntryRef>;
+
 export const VerificationRequested = z.object({
   type: z.literal('VerificationRequested'),
   data: z.object({
@@ -28,6 +32,7 @@ export const VerificationRequested = z.object({
     partyAgentBic: z.string().optional(),
     /** The participant (requesting PSP) the request came from, for analytics and audit. */
     participant: z.string().optional(),
+    batch: BatchEntryRef.optional(),
     requestedAt: z.iso.datetime(),
   }),
 });
@@ -42,6 +47,9 @@ export const VerificationCompleted = z.object({
     matchedName: z.string().optional(),
     reasons: z.array(z.string()),
     idMatch: z.enum(['MTCH', 'NMTC', 'NOAP']).optional(),
+    /** Copied from the request, so consumers of completions (webhooks, batch progress) need not join. */
+    participant: z.string().optional(),
+    batch: BatchEntryRef.optional(),
     completedAt: z.iso.datetime(),
   }),
 });
