@@ -21,6 +21,11 @@ export interface OutboxRelayOptions {
   /** Fallback poll when no wake-up hint arrives. */
   pollIntervalMs?: number;
   leaseMs?: number;
+  /**
+   * The deployment's instance id (VOP_INSTANCE_ID, one process per id): a restarted process takes its
+   * predecessor's lease at once (packages/outbox/src/lease.ts). Default: a fresh id, so no takeover.
+   */
+  instanceId?: string;
   onError?: (error: unknown) => void;
   onPublished?: (events: RecordedEvent[]) => void;
   /** Test seam: runs after publishing and before the checkpoint is saved. */
@@ -42,6 +47,8 @@ export class OutboxRelay {
   private stopListening: (() => Promise<void>) | undefined;
   /** Held in memory while this relay holds the lease (it is the checkpoint's only writer). */
   private checkpoint: Checkpoint | undefined;
+  /** Whether the first lease decision is made: this relay publishes, or a live holder does. */
+  private settledLeadership = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
@@ -50,7 +57,7 @@ export class OutboxRelay {
       options.store.sql,
       options.store.schema,
       `relay:${options.name}`,
-      randomUUID(),
+      options.instanceId ?? randomUUID(),
       options.leaseMs ?? 10_000,
     );
   }
@@ -68,6 +75,14 @@ export class OutboxRelay {
     await this.loopDone;
     await this.stopListening?.();
     await this.lease.release().catch(() => undefined);
+  }
+
+  /**
+   * Ready once the relay has decided whether it publishes (or another live holder does): until then a
+   * recorded verification might wait for the lease, so readiness (/readyz) waits for it too.
+   */
+  isReady(): boolean {
+    return this.running && this.settledLeadership;
   }
 
   /** Publishes one batch; returns how many events it published. */
@@ -109,6 +124,7 @@ export class OutboxRelay {
           const wasLeader = leader;
           leader = await this.lease.acquire();
           if (leader) leaseRenewedAt = Date.now();
+          this.settledLeadership = true;
           // Another relay may have moved the checkpoint while this one did not hold the lease.
           if (!wasLeader || !leader) this.checkpoint = undefined;
         }
@@ -125,4 +141,9 @@ export class OutboxRelay {
       }
     }
   }
+}
+
+/** A readiness check (packages/http ops routes) that fails until the relay has settled its lease. */
+export async function relayReadiness(relay: OutboxRelay): Promise<void> {
+  if (!relay.isReady()) throw new Error('outbox relay has not settled its lease yet');
 }

@@ -28,6 +28,12 @@ export interface EmbeddedService {
 }
 
 /**
+ * One embedded process per data folder (PGlite holds it alone), so every start is the same instance: a
+ * restart after a crash takes over the outbox leases of the dead process at once (packages/outbox/src/lease.ts).
+ */
+const EMBEDDED_INSTANCE_ID = 'embedded';
+
+/**
  * All services in one process: PGlite for Postgres, the in-process bus for Kafka, the same service code
  * as the distributed run. HTTPS with a development CA created on first start.
  */
@@ -54,18 +60,20 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     logger: logger.child({ component: 'matching' }),
     matcher: options.matcher ?? createNameMatcher(),
     metrics,
+    instanceId: EMBEDDED_INSTANCE_ID,
   });
   const gateway = createGateway({
     sql,
     bus,
     logger: logger.child({ component: 'gateway' }),
-    instanceId: config.VOP_INSTANCE_ID,
+    instanceId: EMBEDDED_INSTANCE_ID,
     respondingPsp: config.VOP_RESPONDING_PSP,
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
     serviceRouters: matching.routers,
+    extraReadinessChecks: [{ name: 'matching', check: () => matching.checkReady() }],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
       trustAnchorsPem: caPem,

@@ -4,7 +4,7 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, migrateInbox } from '@vop/outbox';
+import { OutboxRelay, migrateInbox, relayReadiness } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
@@ -90,6 +90,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     store,
     bus,
     name: OUTBOX_RELAY_NAME,
+    instanceId: `gateway-${options.instanceId}`,
     route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
   });
@@ -159,6 +160,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         },
         checks: [
           { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
+          { name: 'outbox-relay', check: async () => relayReadiness(relay) },
           ...(options.extraReadinessChecks ?? []),
         ],
       }),
@@ -187,47 +189,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     app,
     store,
     async start() {
-      await store.migrate();
-      await migrateInbox(sql, schema);
-      await migrateAccountsReadModel(sql, schema);
-      await migrateVerificationsReadModel(sql, schema);
-      await apiKeys.migrate();
-      await audit.migrate();
-      await personalData.keys.migrate();
-      await rateLimits.migrate();
-      await migrateCoreBankingFeed(sql, schema);
-      if (security.developmentKeyDataDir !== undefined) {
-        const written = await ensureDevelopmentKey({
-          dataDir: security.developmentKeyDataDir,
-          keys: apiKeys,
-          audit,
-        });
-        if (written) logger.info({ file: written }, 'development test API key written');
+      try {
+        await startParts();
+      } catch (error) {
+        for (const subscription of subscriptions.splice(0))
+          await subscription.close().catch(() => undefined);
+        throw error;
       }
-      await bus.ensureTopics(topicSpecs);
-      subscriptions.push(
-        ...(await subscribeToCompletions({
-          bus,
-          sql,
-          schema,
-          instanceId: options.instanceId,
-          waiters,
-          topic: topics.verificationCompleted,
-          groupPrefix: namespace,
-          logger,
-        })),
-        await subscribeToCoreBankingFeed({
-          ...accountWrites,
-          bus,
-          topics,
-          groupPrefix: namespace,
-          logger: logger.child({ component: 'core-banking-feed' }),
-        }),
-      );
-      await relay.start();
-      testAccountSweeper?.start();
-      typedNameRetention.start();
-      logger.info({ instanceId: options.instanceId }, 'gateway started');
     },
     async stop() {
       shuttingDown = true;
@@ -237,4 +205,51 @@ export function createGateway(options: GatewayOptions): Gateway {
       await relay.stop();
     },
   };
+
+  async function startParts(): Promise<void> {
+    await store.migrate();
+    await migrateInbox(sql, schema);
+    await migrateAccountsReadModel(sql, schema);
+    await migrateVerificationsReadModel(sql, schema);
+    await apiKeys.migrate();
+    await audit.migrate();
+    await personalData.keys.migrate();
+    await rateLimits.migrate();
+    await migrateCoreBankingFeed(sql, schema);
+    if (security.developmentKeyDataDir !== undefined) {
+      const written = await ensureDevelopmentKey({
+        dataDir: security.developmentKeyDataDir,
+        keys: apiKeys,
+        audit,
+      });
+      if (written) logger.info({ file: written }, 'development test API key written');
+    }
+    await bus.ensureTopics(topicSpecs);
+    // Pushed one by one, so a start that fails half-way can close what it opened and be retried.
+    subscriptions.push(
+      ...(await subscribeToCompletions({
+        bus,
+        sql,
+        schema,
+        instanceId: options.instanceId,
+        waiters,
+        topic: topics.verificationCompleted,
+        groupPrefix: namespace,
+        logger,
+      })),
+    );
+    subscriptions.push(
+      await subscribeToCoreBankingFeed({
+        ...accountWrites,
+        bus,
+        topics,
+        groupPrefix: namespace,
+        logger: logger.child({ component: 'core-banking-feed' }),
+      }),
+    );
+    await relay.start();
+    testAccountSweeper?.start();
+    typedNameRetention.start();
+    logger.info({ instanceId: options.instanceId }, 'gateway started');
+  }
 }

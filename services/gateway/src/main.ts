@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
@@ -88,7 +89,7 @@ const gateway = createGateway({
   }),
   clientCertificates: { trustAnchorsPem: tls.caPem, admin: tls.admin },
 });
-await gateway.start();
+await startWithRetry({ start: () => gateway.start(), logger, what: 'gateway' });
 const server = await startHttpsServer({
   handler: gateway.app,
   host: config.VOP_HOST,

@@ -1,3 +1,4 @@
+import { startWithRetry } from '@vop/lifecycle';
 import { loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createInternalApp, startHttpServer } from '@vop/http';
@@ -33,6 +34,7 @@ const matching = createMatchingService({
   bus,
   logger,
   matcher: createNameMatcher(),
+  instanceId: config.VOP_INSTANCE_ID,
   namespace: config.VOP_KAFKA_NAMESPACE,
   metrics,
   keySql,
@@ -46,14 +48,17 @@ const app = createInternalApp({
   respondingPsp: config.VOP_RESPONDING_PSP,
   version: '0.1.0',
   startedAt: Date.now(),
-  checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }],
+  checks: [
+    { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
+    { name: 'outbox-relay', check: () => matching.checkReady() },
+  ],
   isShuttingDown: () => !ready,
   metrics: metricsEndpoint(metrics),
   routers: matching.routers,
   internalSecret: config.VOP_INTERNAL_SECRET,
 });
 
-await matching.start();
+await startWithRetry({ start: () => matching.start(), logger, what: 'matching' });
 ready = true;
 const server = await startHttpServer({
   handler: app,

@@ -9,6 +9,7 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import {
   OutboxRelay,
+  relayReadiness,
   idempotentBatchHandler,
   logHandlerError,
   migrateInbox,
@@ -38,6 +39,8 @@ function recordDecision(metrics: ServiceMetrics): (decision: Decision) => void {
 }
 
 export interface MatchingServiceOptions {
+  /** VOP_INSTANCE_ID: a restarted process of the same instance takes its outbox lease at once. */
+  instanceId?: string;
   sql: SqlClient;
   bus: Bus;
   logger: Logger;
@@ -57,6 +60,8 @@ export interface MatchingService {
   readonly routers: Router[];
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Throws while the service cannot yet answer (its outbox relay has not settled its lease). */
+  checkReady(): Promise<void>;
 }
 
 /** Consumes account events and verification requests; emits verification completions through its outbox. */
@@ -78,6 +83,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     store,
     bus,
     name: 'matching-outbox',
+    ...(options.instanceId !== undefined && { instanceId: `matching-${options.instanceId}` }),
     route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
   });
@@ -86,58 +92,72 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   return {
     store,
     routers: [explainRoutes(matcher)],
+    checkReady: async () => relayReadiness(relay),
     async start() {
-      await store.migrate();
-      await migrateInbox(sql, schema);
-      await migrateAccountProjection(sql, schema);
-      await keys.migrate();
-      await bus.ensureTopics(
-        Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
-      );
-      subscriptions.push(
-        await bus.subscribe({
-          groupId: `${namespace}matching-accounts`,
-          onHandlerError: logHandlerError(logger, 'account-projection'),
-          topics: [topics.accountEvents],
-          partitionsConsumedConcurrently: 4,
-          batchHandler: idempotentBatchHandler({
-            sql,
-            schema,
-            consumer: 'account-projection',
-            applyBatch: async (envelopes, tx) => {
-              for (const envelope of envelopes) {
-                await projectAccountEvent(
-                  tx,
-                  schema,
-                  parseAccountEvent(envelope.type, envelope.data),
-                  envelope.streamPosition ?? 1,
-                );
-              }
-            },
-          }),
-        }),
-        await bus.subscribe({
-          groupId: `${namespace}matching-verifications`,
-          onHandlerError: logHandlerError(logger, 'verification-decisions'),
-          topics: [topics.verificationRequested],
-          partitionsConsumedConcurrently: 8,
-          batchHandler: async (messages) => {
-            const prepared = await decider.prepare(messages.map(parseEnvelope));
-            await idempotentBatchHandler({
-              sql,
-              schema,
-              consumer: 'verification-decisions',
-              applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx),
-            })(messages);
-          },
-        }),
-      );
-      await relay.start();
-      logger.info('matching service started');
+      try {
+        await startParts();
+      } catch (error) {
+        for (const subscription of subscriptions.splice(0))
+          await subscription.close().catch(() => undefined);
+        throw error;
+      }
     },
     async stop() {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await relay.stop();
     },
   };
+
+  async function startParts(): Promise<void> {
+    await store.migrate();
+    await migrateInbox(sql, schema);
+    await migrateAccountProjection(sql, schema);
+    await keys.migrate();
+    await bus.ensureTopics(
+      Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
+    );
+    // Pushed one by one, so a start that fails half-way can close what it opened and be retried.
+    subscriptions.push(
+      await bus.subscribe({
+        groupId: `${namespace}matching-accounts`,
+        onHandlerError: logHandlerError(logger, 'account-projection'),
+        topics: [topics.accountEvents],
+        partitionsConsumedConcurrently: 4,
+        batchHandler: idempotentBatchHandler({
+          sql,
+          schema,
+          consumer: 'account-projection',
+          applyBatch: async (envelopes, tx) => {
+            for (const envelope of envelopes) {
+              await projectAccountEvent(
+                tx,
+                schema,
+                parseAccountEvent(envelope.type, envelope.data),
+                envelope.streamPosition ?? 1,
+              );
+            }
+          },
+        }),
+      }),
+    );
+    subscriptions.push(
+      await bus.subscribe({
+        groupId: `${namespace}matching-verifications`,
+        onHandlerError: logHandlerError(logger, 'verification-decisions'),
+        topics: [topics.verificationRequested],
+        partitionsConsumedConcurrently: 8,
+        batchHandler: async (messages) => {
+          const prepared = await decider.prepare(messages.map(parseEnvelope));
+          await idempotentBatchHandler({
+            sql,
+            schema,
+            consumer: 'verification-decisions',
+            applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx),
+          })(messages);
+        },
+      }),
+    );
+    await relay.start();
+    logger.info('matching service started');
+  }
 }

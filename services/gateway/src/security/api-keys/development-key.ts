@@ -22,21 +22,29 @@ export async function ensureDevelopmentKey(options: {
   );
   if (exists) return undefined;
   await mkdir(path.dirname(file), { recursive: true });
-  const key = await options.keys.sql.transaction(async (tx) => {
-    const issued = await options.keys.issue(
-      {
-        participantId: DEVELOPMENT_PARTICIPANT,
-        environment: 'test',
-        scopes: ['verify', 'accounts'],
-      },
-      tx,
-    );
-    await options.audit.append(
-      { operation: 'api-key.issued', user: 'system', result: 'success', target: issued.keyId },
-      tx,
-    );
-    return issued;
-  });
-  await writeFile(file, `${key.secret}\n`, { mode: 0o600, flag: 'wx' });
+  // Gateways started together on one data folder race for the file: the file is written inside the
+  // transaction, so the one that loses (EEXIST) rolls its key back instead of dying or leaving it orphaned.
+  const written = await options.keys.sql
+    .transaction(async (tx) => {
+      const issued = await options.keys.issue(
+        {
+          participantId: DEVELOPMENT_PARTICIPANT,
+          environment: 'test',
+          scopes: ['verify', 'accounts'],
+        },
+        tx,
+      );
+      await options.audit.append(
+        { operation: 'api-key.issued', user: 'system', result: 'success', target: issued.keyId },
+        tx,
+      );
+      await writeFile(file, `${issued.secret}\n`, { mode: 0o600, flag: 'wx' });
+      return true;
+    })
+    .catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    });
+  if (!written) return undefined;
   return file;
 }
