@@ -3,6 +3,7 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ensureDevPki } from '@vop/pki';
 import {
@@ -14,6 +15,7 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '@vop/testing';
+import { runContext } from './run-context.js';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
@@ -21,9 +23,17 @@ import {
  * a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed] [--duration 10]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const args = process.argv.slice(2);
-const duration = Number(args[args.indexOf('--duration') + 1] || 10);
-const withDistributed = args.includes('--distributed');
+const { values: flags } = parseArgs({
+  options: {
+    distributed: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '10' },
+  },
+});
+const duration = Number(flags.duration);
+if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be seconds > 0');
+const withDistributed = flags.distributed;
+const context = runContext();
+process.stdout.write(`${context.header}\n`);
 const ACCOUNTS = 1000;
 const CONNECTIONS = 32;
 
@@ -271,5 +281,5 @@ const lines = [
   ),
 ];
 process.stdout.write(
-  `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n`,
+  `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n${context.footer()}\n`,
 );

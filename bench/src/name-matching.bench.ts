@@ -4,6 +4,7 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { AccountHolder, NameMatcher } from '@vop/name-matching';
+import { runContext } from './run-context.js';
 
 const GIVEN = [
   'Hans',
@@ -155,6 +156,8 @@ function typedName(holder: AccountHolder, isOrganisation: boolean): string {
       : `${name[0]}. ${name.split(' ').at(-1)}`;
   return holderName(isOrganisation);
 }
+
+console.log(runContext().header);
 
 const ACCOUNTS = 5_000;
 const PAIRS = 200_000;
