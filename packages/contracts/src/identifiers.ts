@@ -20,11 +20,16 @@ export const Bic = z
   .refine((value) => isValidBIC(value), { message: 'INVALID_BIC' })
   .openapi({ type: 'string', example: 'COBADEFFXXX' });
 
+/** C0 and C1 control characters (tab and line breaks too: a name is one line), U+FFFD (bytes that were not UTF-8). */
+// eslint-disable-next-line no-control-regex
+const NAME_UNSAFE = /[\u0000-\u001F\u007F-\u009F\uFFFD]/;
+
 export const HolderName = z
   .string()
   .trim()
   .min(1)
   .max(140) // ISO 20022 Max140Text, the scheme's name field
+  .refine((value) => !NAME_UNSAFE.test(value), { message: 'INVALID_CHARACTERS' })
   .openapi({ example: 'Erika Mustermann' });
 
 export const Lei = z

@@ -9,6 +9,7 @@ import type { Logger } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, toErrorBody } from './errors.js';
+import { refuseDeepJson, refuseUnsafeStrings, tooDeep } from './hostile-input.js';
 import { requestFamily } from './request-family.js';
 
 export interface HttpAppOptions {
@@ -104,10 +105,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
   app.use(
     express.json({
-      limit: options.bodyLimit ?? '64kb',
+      // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).
+      limit: options.bodyLimit ?? '1mb',
       type: ['application/json', 'application/*+json'],
+      verify: refuseDeepJson,
     }),
   );
+  app.use(refuseUnsafeStrings);
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
 
@@ -122,6 +126,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     if (error instanceof ApiError) return sendError(req, res, error);
     const bodyParserError = error as { type?: string; status?: number };
     if (bodyParserError.type === 'entity.too.large') return sendError(req, res, errors.tooLarge());
+    if (bodyParserError.type === 'entity.too.deep') return sendError(req, res, tooDeep());
     if (bodyParserError.type === 'entity.parse.failed')
       return sendError(req, res, errors.malformedJson());
     if (
@@ -129,6 +134,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       bodyParserError.type === 'charset.unsupported'
     )
       return sendError(req, res, errors.unsupportedMediaType());
+    // Anything else body-parser or Express refused as the client's fault (http-errors with a 4xx status).
+    const status = bodyParserError.status;
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return sendError(req, res, errors.unreadable());
     options.logger.error(
       { err: error, family: requestFamily(req, res).name },
       'unhandled request error',

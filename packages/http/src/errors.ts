@@ -120,10 +120,23 @@ export const errors = {
     new ApiError(503, 'SERVICE_UNAVAILABLE', message, { retryAfterSeconds }),
   internal: () => new ApiError(500, 'INTERNAL_ERROR', 'An internal error occurred'),
   unsupportedMediaType: () =>
-    new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'),
-  tooLarge: () => new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large'),
+    new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json', {
+      field: 'content-type',
+      reason: 'UNSUPPORTED_MEDIA_TYPE',
+    }),
+  tooLarge: () =>
+    new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Request body too large', {
+      field: 'body',
+      reason: 'TOO_LARGE',
+    }),
   malformedJson: () =>
     new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON', {
+      field: 'body',
       reason: 'MALFORMED_JSON',
+    }),
+  unreadable: () =>
+    new ApiError(400, 'INVALID_REQUEST', 'The request could not be read', {
+      field: 'body',
+      reason: 'UNREADABLE',
     }),
 };

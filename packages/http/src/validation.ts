@@ -10,10 +10,13 @@ function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
     return { code: 'MISSING_FIELD', reason: 'MISSING_FIELD' };
   if (issue.code === 'unrecognized_keys')
     return { code: 'INVALID_REQUEST', reason: 'UNKNOWN_FIELD' };
+  // A value of the wrong JSON type (a number where a string belongs) is not a missing field.
+  if (issue.code === 'invalid_type') return { code: 'INVALID_TYPE', reason: 'INVALID_TYPE' };
+  if (issue.code === 'too_big') return { code: 'INVALID_REQUEST', reason: 'TOO_LONG' };
   const message = issue.message;
+  if (message === 'INVALID_CHARACTERS') return { code: message, reason: message };
   if (message === 'INVALID_IBAN' || message === 'INVALID_BIC' || message === 'INVALID_LEI')
     return { code: message, reason: message };
-  if (issue.code === 'invalid_type') return { code: 'INVALID_REQUEST', reason: 'INVALID_TYPE' };
   return { code: 'INVALID_REQUEST', reason: 'INVALID_VALUE' };
 }
 
@@ -31,7 +34,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
       field: 'body',
     });
   }
-  const result = schema.safeParse(body);
+  // reportInput: zod 4 leaves `input` out of issues otherwise, and a wrong type would read as missing.
+  const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0] as z.core.$ZodIssue;
   const field = fieldOf(issue);
@@ -43,7 +47,11 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
         ? `Unknown field: ${field}`
         : code === 'INVALID_IBAN'
           ? `Invalid IBAN in field: ${field}`
-          : `Invalid value for field: ${field}`;
+          : code === 'INVALID_TYPE'
+            ? `Wrong type for field: ${field}`
+            : reason === 'TOO_LONG'
+              ? `Too long: ${field}`
+              : `Invalid value for field: ${field}`;
   throw new ApiError(400, code, message, { field, reason });
 }
 

@@ -86,4 +86,28 @@ describe('createLogger', () => {
       ['written'],
     );
   });
+  it('logs an error by type, code and stack frames, never the input it repeats', () => {
+    const { stream, lines } = capture();
+    const databaseError = Object.assign(
+      new Error('invalid input syntax for type uuid: "Erika\u0000Mustermann"'),
+      {
+        code: '22P02',
+        detail: 'Token "Erika" is invalid.',
+        where: 'JSON data, line 1: {"name":"Erika Mustermann',
+        internalQuery: 'SELECT 1',
+      },
+    );
+    createLogger({ service: 'gateway', destination: stream }).error(
+      { err: new Error('append failed', { cause: databaseError }) },
+      'unhandled request error',
+    );
+    const [line] = lines();
+    const raw = JSON.stringify(line);
+    assert.ok(!raw.includes('Erika'), raw);
+    assert.ok(!raw.includes('Mustermann'), raw);
+    const err = line?.['err'] as { type: string; cause: { code: string; message: string } };
+    assert.equal(err.type, 'Error');
+    assert.equal(err.cause.code, '22P02');
+    assert.equal(err.cause.message, 'invalid input syntax for type uuid: "…"');
+  });
 });

@@ -1,4 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { serializeError } from './error-serializer.js';
 
 export type { Logger } from 'pino';
 
@@ -57,6 +58,8 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.service },
       redact: { paths: [...redactedLogPaths], censor: REDACTED },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // Errors carry what they were given (a database's detail, a parser's input): see error-serializer.ts.
+      serializers: { err: serializeError, error: serializeError },
       formatters: {
         // Level names rather than numbers read better in log search and need no lookup table.
         level: (label) => ({ level: label }),
