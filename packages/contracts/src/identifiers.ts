@@ -21,7 +21,7 @@ export const Bic = z
   .openapi({ type: 'string', example: 'COBADEFFXXX' });
 
 /** C0 and C1 control characters (tab and line breaks too: a name is one line), U+FFFD (bytes that were not UTF-8). */
- 
+
 const NAME_UNSAFE = /[\u0000-\u001F\u007F-\u009F\uFFFD]/;
 
 export const HolderName = z

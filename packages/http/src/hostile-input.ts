@@ -11,7 +11,6 @@ import { ApiError } from './errors.js';
 export const MAX_JSON_DEPTH = 32;
 
 const UNSAFE_CHARACTER =
-   
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function hasUnsafeCharacter(value: string): boolean {
