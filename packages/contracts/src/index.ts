@@ -9,6 +9,8 @@ export * from './events/batches.js';
 export * from './http/accounts.js';
 export * from './http/scheme.js';
 export * from './http/request-result.js';
+export * from './http/immediate.js';
+export * from './http/account-number.js';
 export * from './http/matching.js';
 export * from './http/errors.js';
 export * from './outcomes.js';

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { VerificationCompletedData } from './events/verifications.js';
+import type {
+  AccountNumberVerifyResponse,
+  CopReasonCode,
+  DomesticAccountStatus,
+} from './http/account-number.js';
+import type { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
 import type { VerificationResult } from './http/request-result.js';
 import type { EpcVerifyResponse, SchemeVerifyResponse } from './http/scheme.js';
-import { NOAP_REASON, outcomeTable } from './outcomes.js';
+import { confidenceWord, NOAP_REASON, outcomeTable } from './outcomes.js';
 
 // One renderer per family, from a completion and the outcome table beside this file (outcomes.ts).
 
@@ -48,6 +54,85 @@ export function renderRequestResultResponse(
     response_timestamp: completed.completedAt,
     created_at: requestedAt,
   };
+}
+
+/** Family C, production form: `match` only on MTCH; the held name only on a close match. */
+export function renderImmediateResponse(
+  completed: VerificationCompletedData,
+): ImmediateVerifyResponse {
+  return {
+    match: outcomeTable[completed.outcome].immediate,
+    confidence_score: completed.score,
+    verification_id: `vrf_${completed.verificationId}`,
+    verified_at: completed.completedAt,
+    ...(completed.outcome === 'CMTC' &&
+      completed.matchedName !== undefined && { suggested_name: completed.matchedName }),
+    ...(completed.outcome === 'NOAP' && { reason: NOAP_REASON }),
+  };
+}
+
+/** Family C, simple form: the outcome word and the confidence word. */
+export function renderSimpleResponse(completed: VerificationCompletedData): SimpleVerifyResponse {
+  return {
+    result: outcomeTable[completed.outcome].simple,
+    confidence: confidenceWord(completed.score),
+    ...(completed.outcome === 'CMTC' &&
+      completed.matchedName !== undefined && { suggested_name: completed.matchedName }),
+    ...(completed.outcome === 'NOAP' && { reason: NOAP_REASON }),
+  };
+}
+
+/** What family D knows of the account it looked up by sort code and account number. */
+export interface DomesticAccountView {
+  status: 'active' | 'closed' | 'blocked';
+  holderType?: 'person' | 'organisation';
+}
+
+const DOMESTIC_STATUS = { active: 'ACTIVE', closed: 'CLOSED', blocked: 'BLOCKED' } as const;
+
+/** Family D: match word, suggested name on a close match, integer confidence, status and CoP reason code. */
+export function renderAccountNumberResponse(
+  completed: VerificationCompletedData,
+  account: DomesticAccountView | undefined,
+  accountType: 'personal' | 'business' | undefined,
+): AccountNumberVerifyResponse {
+  const status: DomesticAccountStatus = account ? DOMESTIC_STATUS[account.status] : 'NOT_FOUND';
+  const reasonCode = copReasonCode(completed, account, accountType);
+  return {
+    match: outcomeTable[completed.outcome].accountNumber,
+    ...(completed.outcome === 'CMTC' &&
+      completed.matchedName !== undefined && { suggestedName: completed.matchedName }),
+    confidence: Math.round(completed.score * 100),
+    status,
+    ...(reasonCode !== undefined && { reasonCode }),
+    verificationId: completed.verificationId,
+  };
+}
+
+function copReasonCode(
+  completed: VerificationCompletedData,
+  account: DomesticAccountView | undefined,
+  accountType: 'personal' | 'business' | undefined,
+): CopReasonCode | undefined {
+  if (!account || account.status === 'closed') return 'AC01';
+  if (account.status === 'blocked') return 'ACNS';
+  const actual =
+    account.holderType === undefined
+      ? undefined
+      : account.holderType === 'organisation'
+        ? 'business'
+        : 'personal';
+  const typeDiffers = accountType !== undefined && actual !== undefined && accountType !== actual;
+  switch (completed.outcome) {
+    case 'MTCH':
+      return typeDiffers ? (actual === 'business' ? 'BANM' : 'PANM') : undefined;
+    case 'CMTC':
+      return typeDiffers ? (actual === 'business' ? 'BAMM' : 'PAMM') : 'MBAM';
+    case 'NMTC':
+      return 'ANNM';
+    case 'NOAP':
+      return 'AC01';
+  }
 }
 
 /** A name-based UUID (version 5 layout) derived from the request id: every read returns the same response_id. */

@@ -95,6 +95,18 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
   {
+    // Family C's production form; with `Prefer: respond-async` it answers as request-result (design §4).
+    name: 'immediate',
+    paths: ['POST /api/verify'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'live-verifications',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
     name: 'request-result',
     paths: ['/verify/**', '/api/verify/**'],
     owner: 'gateway',

@@ -1,6 +1,15 @@
 import type { z } from '@vop/contracts';
 import { ApiError } from './errors.js';
 
+/** Refinement messages that are themselves the error code (flat) and reason (scheme, nested). */
+const FIELD_CODES = new Set([
+  'INVALID_IBAN',
+  'INVALID_BIC',
+  'INVALID_LEI',
+  'INVALID_SORT_CODE',
+  'INVALID_ACCOUNT_NUMBER',
+]);
+
 /** Reasons a field can fail, named as the scheme's details.reason (VOP_004). */
 function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
   if (
@@ -15,8 +24,7 @@ function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
   if (issue.code === 'too_big') return { code: 'INVALID_REQUEST', reason: 'TOO_LONG' };
   const message = issue.message;
   if (message === 'INVALID_CHARACTERS') return { code: message, reason: message };
-  if (message === 'INVALID_IBAN' || message === 'INVALID_BIC' || message === 'INVALID_LEI')
-    return { code: message, reason: message };
+  if (FIELD_CODES.has(message)) return { code: message, reason: message };
   return { code: 'INVALID_REQUEST', reason: 'INVALID_VALUE' };
 }
 

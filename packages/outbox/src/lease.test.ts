@@ -10,7 +10,8 @@ describe('relay lease', () => {
   });
   after(async () => sql.close());
 
-  const lease = (name: string, instance: string) => new Lease(sql, 'lease_test', name, instance, 60_000);
+  const lease = (name: string, instance: string) =>
+    new Lease(sql, 'lease_test', name, instance, 60_000);
 
   it('given a live holder, another instance waits for it', async () => {
     const first = lease('a', 'gateway-g1');

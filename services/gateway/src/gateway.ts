@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
-import { EventStore, type SqlClient } from '@vop/event-store';
+import {
+  routeIntegrationEvent,
+  TOPIC_PARTITIONS,
+  topicNames,
+  type VerificationRequestedData,
+} from '@vop/contracts';
+import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
@@ -35,7 +40,10 @@ import {
   insertPendingVerifications,
   migrateVerificationsReadModel,
 } from './verifications/read-model.js';
+import { accountNumberVerificationRoutes } from './verifications/account-number-routes.js';
+import { immediateVerificationRoutes } from './verifications/immediate-routes.js';
 import { verificationRoutes } from './verifications/routes.js';
+import { synchronousVerifier } from './verifications/synchronous.js';
 import { TypedNameRetention } from './verifications/typed-name-retention.js';
 import { CompletionWaiters } from './verifications/waiters.js';
 
@@ -127,6 +135,21 @@ export function createGateway(options: GatewayOptions): Gateway {
     clock,
   );
 
+  const verifierOptions = {
+    record: verificationRecorder({
+      store,
+      cipher: personalData.cipher,
+      inline: (tx: SqlExecutor, requests: VerificationRequestedData[]) =>
+        insertPendingVerifications(tx, schema, requests),
+    }),
+    waiters,
+    cipher: personalData.cipher,
+    deadlineMs: options.verifyDeadlineMs,
+    clock,
+    newId,
+  };
+  const verifier = synchronousVerifier(verifierOptions);
+
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
@@ -168,19 +191,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
       ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
       accountRoutes(accountWrites),
-      verificationRoutes({
-        store,
-        record: verificationRecorder({
-          store,
-          cipher: personalData.cipher,
-          inline: (tx, requests) => insertPendingVerifications(tx, schema, requests),
-        }),
-        waiters,
-        cipher: personalData.cipher,
-        deadlineMs: options.verifyDeadlineMs,
-        clock,
-        newId,
-      }),
+      // Family D before family B: both are POST /verify, told apart by the body.
+      accountNumberVerificationRoutes({ verifier, sql, schema }),
+      immediateVerificationRoutes(verifier),
+      verificationRoutes({ ...verifierOptions, store }),
       ...(options.serviceRouters ?? []),
     ],
   });

@@ -28,8 +28,11 @@ async function ready(client: HttpsClient, process: ServiceProcess): Promise<void
       const probe = await client.get('/readyz').catch(() => undefined);
       return probe?.status === 200 ? true : undefined;
     },
-    { timeoutMs: 60_000 },
-  );
+    // Generous: on a shared 2-core machine a cold start can take a minute; not a timed assertion.
+    { timeoutMs: 180_000, what: 'embedded ready' },
+  ).catch((error: unknown) => {
+    throw new Error(`${String(error)}; process output:\n${process.output()}`);
+  });
 }
 
 describe('the embedded default after kill -9', () => {

@@ -20,6 +20,8 @@ export const AccountSnapshot = z.object({
   alternateNames: z.array(z.string()).default([]),
   identifiers: PartyIdentifiers.optional(),
   status: AccountStatus,
+  /** UK sort code and account number, when the account has them (family D looks accounts up by them). */
+  domesticAccount: z.object({ sortCode: z.string(), accountNumber: z.string() }).optional(),
 });
 export type AccountSnapshot = z.infer<typeof AccountSnapshot>;
 

@@ -8,6 +8,7 @@ export const VerificationFamily = z.enum([
   'request-result',
   'immediate',
   'simple',
+  'account-number',
   'batch',
 ]);
 export type VerificationFamily = z.infer<typeof VerificationFamily>;

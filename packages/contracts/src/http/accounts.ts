@@ -1,5 +1,5 @@
 import { AccountStatus, HolderType, PartyIdentifiers } from '../events/accounts.js';
-import { HolderName, Iban } from '../identifiers.js';
+import { DomesticAccount, HolderName, Iban } from '../identifiers.js';
 import { z } from '../zod.js';
 
 /** Fields beyond the specification's (holderType, alternateNames, identifiers, status) are optional. */
@@ -11,6 +11,7 @@ export const CreateAccountRequest = z
     alternateNames: z.array(HolderName).max(20).optional(),
     identifiers: PartyIdentifiers.optional(),
     status: AccountStatus.optional(),
+    domesticAccount: DomesticAccount.optional(),
   })
   .openapi('CreateAccountRequest');
 export type CreateAccountRequest = z.infer<typeof CreateAccountRequest>;
@@ -23,6 +24,7 @@ export const UpdateAccountRequest = z
     alternateNames: z.array(HolderName).max(20).optional(),
     identifiers: PartyIdentifiers.optional(),
     status: AccountStatus.optional(),
+    domesticAccount: DomesticAccount.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
   .openapi('UpdateAccountRequest');

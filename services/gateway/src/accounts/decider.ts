@@ -21,6 +21,7 @@ export interface AccountFields {
   alternateNames?: string[];
   identifiers?: PartyIdentifiers;
   status?: AccountStatus;
+  domesticAccount?: { sortCode: string; accountNumber: string };
 }
 
 export type AccountCommand =
@@ -58,6 +59,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
             alternateNames: fields.alternateNames ?? [],
             ...(fields.identifiers && { identifiers: fields.identifiers }),
             status: fields.status ?? 'active',
+            ...(fields.domesticAccount && { domesticAccount: fields.domesticAccount }),
             createdAt: command.now,
           },
         },
@@ -69,6 +71,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
       const { changes } = command;
       const holderType = changes.holderType ?? current.holderType;
       const identifiers = changes.identifiers ?? current.identifiers;
+      const domesticAccount = changes.domesticAccount ?? current.domesticAccount;
       return [
         {
           type: 'AccountUpdated',
@@ -80,6 +83,7 @@ export function decideAccount(command: AccountCommand, state: AccountState): Acc
             alternateNames: changes.alternateNames ?? current.alternateNames,
             ...(identifiers && { identifiers }),
             status: changes.status ?? current.status,
+            ...(domesticAccount && { domesticAccount }),
             previousIban: current.iban,
             updatedAt: command.now,
           },

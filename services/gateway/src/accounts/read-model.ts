@@ -1,5 +1,6 @@
 import type { AccountEvent } from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { type ApiError, errors } from '@vop/http';
 
 export interface AccountRow {
   id: string;
@@ -25,10 +26,35 @@ export async function migrateAccountsReadModel(sql: SqlClient, schema: string): 
     // Test accounts (sandbox endpoints) are removed by the retention job; the index finds the live ones by age.
     `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS test_account boolean NOT NULL DEFAULT false`,
     `CREATE INDEX IF NOT EXISTS accounts_live_test_by_age ON ${schema}.accounts (created_at) WHERE test_account AND deleted_at IS NULL`,
+    // Family D (POST /verify by sort code and account number) finds the account, its status and holder type here.
+    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS sort_code text, ADD COLUMN IF NOT EXISTS account_number text, ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'active', ADD COLUMN IF NOT EXISTS holder_type text`,
+    `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_domestic ON ${schema}.accounts (sort_code, account_number) WHERE deleted_at IS NULL AND sort_code IS NOT NULL`,
   ]);
 }
 
 export const LIVE_IBAN_CONSTRAINT = 'accounts_live_iban';
+export const LIVE_DOMESTIC_CONSTRAINT = 'accounts_live_domestic';
+
+/** Whether a write failed on one of the read model's unique indexes (a 409 for the caller). */
+export function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  return (
+    candidate.code === '23505' &&
+    (candidate.constraint === constraint || String(candidate.message).includes(constraint))
+  );
+}
+
+/** The 409 for a write that would make a second live account with the same IBAN or domestic account. */
+export function duplicateAccountConflict(error: unknown): ApiError | undefined {
+  if (isUniqueViolation(error, LIVE_IBAN_CONSTRAINT))
+    return errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
+  if (isUniqueViolation(error, LIVE_DOMESTIC_CONSTRAINT))
+    return errors.conflict(
+      'ACCOUNT_NUMBER_ALREADY_REGISTERED',
+      'An account with this sort code and account number already exists',
+    );
+  return undefined;
+}
 
 export interface ProjectionOptions {
   /** Opened through the sandbox endpoint: removed after the test-account retention. */
@@ -42,19 +68,41 @@ export async function projectAccountEvent(
   options: ProjectionOptions = {},
 ): Promise<void> {
   switch (event.type) {
-    case 'AccountOpened':
+    case 'AccountOpened': {
+      const { data } = event;
       await tx.query(
-        `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, test_account) VALUES ($1, $2, $3, $3, $4)`,
-        [event.data.accountId, event.data.iban, event.data.createdAt, options.testAccount ?? false],
+        `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, test_account, sort_code, account_number, status, holder_type)
+         VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8)`,
+        [
+          data.accountId,
+          data.iban,
+          data.createdAt,
+          options.testAccount ?? false,
+          data.domesticAccount?.sortCode ?? null,
+          data.domesticAccount?.accountNumber ?? null,
+          data.status,
+          data.holderType ?? null,
+        ],
       );
       return;
-    case 'AccountUpdated':
-      await tx.query(`UPDATE ${schema}.accounts SET iban = $2, updated_at = $3 WHERE id = $1`, [
-        event.data.accountId,
-        event.data.iban,
-        event.data.updatedAt,
-      ]);
+    }
+    case 'AccountUpdated': {
+      const { data } = event;
+      await tx.query(
+        `UPDATE ${schema}.accounts SET iban = $2, updated_at = $3, sort_code = $4, account_number = $5, status = $6, holder_type = $7
+         WHERE id = $1`,
+        [
+          data.accountId,
+          data.iban,
+          data.updatedAt,
+          data.domesticAccount?.sortCode ?? null,
+          data.domesticAccount?.accountNumber ?? null,
+          data.status,
+          data.holderType ?? null,
+        ],
+      );
       return;
+    }
     case 'AccountDeleted':
       await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2 WHERE id = $1`, [
         event.data.accountId,
@@ -113,4 +161,25 @@ export async function findLiveAccountIdByIban(
     [iban],
   );
   return rows[0]?.id;
+}
+
+export interface DomesticAccountRow {
+  iban: string;
+  status: 'active' | 'closed' | 'blocked';
+  holder_type: 'person' | 'organisation' | null;
+}
+
+/** The live account with this sort code and account number (family D), if the bank holds one. */
+export async function findLiveDomesticAccount(
+  sql: SqlExecutor,
+  schema: string,
+  sortCode: string,
+  accountNumber: string,
+): Promise<DomesticAccountRow | undefined> {
+  const { rows } = await sql.query<DomesticAccountRow>(
+    `SELECT iban, status, holder_type FROM ${schema}.accounts
+      WHERE sort_code = $1 AND account_number = $2 AND deleted_at IS NULL`,
+    [sortCode, accountNumber],
+  );
+  return rows[0];
 }

@@ -5,26 +5,16 @@ import { ApiError, errors, parseBody, parseParam, requestMetadata } from '@vop/h
 import { handleAccountCommand } from './command-handler.js';
 import type { AccountEventProtector } from '@vop/personal-data';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
-import { LIVE_IBAN_CONSTRAINT, findLiveAccount } from './read-model.js';
+import { duplicateAccountConflict, findLiveAccount } from './read-model.js';
 
 const accountNotFound = (): ApiError =>
   errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist');
-
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  return (
-    candidate.code === '23505' &&
-    (candidate.constraint === constraint || String(candidate.message).includes(constraint))
-  );
-}
 
 function translateDomainError(error: unknown): never {
   if (error instanceof AccountNotFoundError) throw accountNotFound();
   if (error instanceof AccountAlreadyExistsError)
     throw errors.conflict('ACCOUNT_EXISTS', 'The account already exists');
-  if (isUniqueViolation(error, LIVE_IBAN_CONSTRAINT))
-    throw errors.conflict('IBAN_ALREADY_REGISTERED', 'An account with this IBAN already exists');
-  throw error;
+  throw duplicateAccountConflict(error) ?? error;
 }
 
 function openState(state: AccountState): Extract<AccountState, { status: 'open' }> {

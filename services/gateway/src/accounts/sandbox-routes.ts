@@ -4,7 +4,7 @@ import { errors, parseBody, requestMetadata } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
 import type { AccountRoutesOptions } from './routes.js';
 import { AccountAlreadyExistsError, AccountNotFoundError } from './decider.js';
-import { LIVE_IBAN_CONSTRAINT, isLiveTestAccount } from './read-model.js';
+import { duplicateAccountConflict, isLiveTestAccount } from './read-model.js';
 
 /** Test accounts are named `acc_<uuid>` on the sandbox endpoints; the aggregate keeps the bare UUID. */
 const TEST_ACCOUNT_ID = /^acc_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -13,15 +13,6 @@ export const testAccountId = (accountId: string): string => `acc_${accountId}`;
 
 const testAccountNotFound = () =>
   errors.notFound('ACCOUNT_NOT_FOUND', 'The test account does not exist');
-
-function isUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: unknown; constraint?: unknown; message?: unknown };
-  return (
-    candidate.code === '23505' &&
-    (candidate.constraint === LIVE_IBAN_CONSTRAINT ||
-      String(candidate.message).includes(LIVE_IBAN_CONSTRAINT))
-  );
-}
 
 /**
  * The test-only endpoints (the account-records-api row of packages/http/src/route-families.ts): mounted only in `test` deployments, so a `live` one answers 404.
@@ -46,12 +37,9 @@ export function sandboxAccountRoutes({
       { testAccount: true },
       protect,
     ).catch((error: unknown) => {
-      if (error instanceof AccountAlreadyExistsError || isUniqueViolation(error))
-        throw errors.conflict(
-          'IBAN_ALREADY_REGISTERED',
-          'An account with this IBAN already exists',
-        );
-      throw error;
+      if (error instanceof AccountAlreadyExistsError)
+        throw errors.conflict('ACCOUNT_EXISTS', 'The account already exists');
+      throw duplicateAccountConflict(error) ?? error;
     });
     res
       .status(201)

@@ -6,8 +6,6 @@ import {
   SchemeVerifyRequest,
   VerificationIdParam,
   VerifyRequest,
-  type VerificationCompletedData,
-  type VerificationRequestedData,
 } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import {
@@ -19,27 +17,13 @@ import {
   requestMetadata,
   type Principal,
 } from '@vop/http';
-import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
-import {
-  requestVerification,
-  type RecordVerification,
-  type VerificationRequestFields,
-} from '@vop/verifications';
-import { Router, type Response } from 'express';
+import { revealMatchedName } from '@vop/personal-data';
+import { Router } from 'express';
 import { completedDataOf, findVerification, type VerificationRow } from './read-model.js';
-import type { CompletionWaiters } from './waiters.js';
+import { synchronousVerifier, type SynchronousVerifierOptions } from './synchronous.js';
 
-export interface VerificationRoutesOptions {
+export interface VerificationRoutesOptions extends SynchronousVerifierOptions {
   store: EventStore;
-  /** Records a request (event + pending row); see packages/verifications/src/recorder.ts. */
-  record: RecordVerification;
-  waiters: CompletionWaiters;
-  /** Decrypts the disclosed holder name for the answer. */
-  cipher: FieldCipher;
-  /** How long a synchronous caller waits for the outcome before the timeout error (2 s by default). */
-  deadlineMs: number;
-  clock: () => Date;
-  newId: () => string;
 }
 
 /** The participant that asked reads its result; the bank's admin reads every one. */
@@ -52,43 +36,9 @@ const unknownVerification = () =>
   errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
 export function verificationRoutes(options: VerificationRoutesOptions): Router {
-  const { store, record, waiters, cipher, deadlineMs } = options;
-  const ids = { newId: options.newId, now: options.clock };
+  const { store, cipher } = options;
+  const { requestFor, verifyNow, recordOnly } = synchronousVerifier(options);
   const router = Router();
-
-  /** The request for fields, from the participant the edge authenticated. */
-  function requestFor(
-    res: Response,
-    fields: Omit<VerificationRequestFields, 'participant'>,
-  ): VerificationRequestedData {
-    const participant = principalOf(res)?.participantId;
-    return requestVerification(
-      { ...fields, ...(participant !== undefined && { participant }) },
-      ids,
-    );
-  }
-
-  /**
-   * Records the request and waits for its outcome; the waiter is registered before the commit. Once
-   * recorded, the answer names the verification, a timeout too: it completes and is readable later.
-   */
-  async function verifyNow(
-    res: Response,
-    request: VerificationRequestedData,
-    metadata: Record<string, string>,
-  ): Promise<VerificationCompletedData> {
-    const completion = waiters.wait(request.verificationId, deadlineMs);
-    try {
-      await record({ data: request, metadata });
-    } catch (error) {
-      waiters.cancel(request.verificationId);
-      throw error;
-    }
-    res.setHeader('X-Verification-ID', request.verificationId);
-    const completed = await completion;
-    if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
-    return revealMatchedName(cipher, completed);
-  }
 
   router.post('/vop/verify', async (req, res) => {
     const body = parseBody(SchemeVerifyRequest, req.body);
@@ -128,7 +78,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       name: body.name,
       ...(body.lei && { identification: { lei: body.lei } }),
     });
-    await record({ data: request, metadata: requestMetadata(req) });
+    await recordOnly(request, requestMetadata(req));
     res
       .status(201)
       .json({ request_id: request.verificationId, message: 'Verification request accepted' });

@@ -1,0 +1,73 @@
+import type { VerificationCompletedData, VerificationRequestedData } from '@vop/contracts';
+import { errors, principalOf } from '@vop/http';
+import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
+import {
+  requestVerification,
+  type RecordVerification,
+  type VerificationRequestFields,
+} from '@vop/verifications';
+import type { Response } from 'express';
+import type { CompletionWaiters } from './waiters.js';
+
+export interface SynchronousVerifierOptions {
+  /** Records a request (event + pending row); see packages/verifications/src/recorder.ts. */
+  record: RecordVerification;
+  waiters: CompletionWaiters;
+  /** Decrypts the disclosed holder name for the answer. */
+  cipher: FieldCipher;
+  /** How long a synchronous caller waits for the outcome before the timeout error (2 s by default). */
+  deadlineMs: number;
+  clock: () => Date;
+  newId: () => string;
+}
+
+/** What every family that answers at once shares: building the request, recording it, awaiting the outcome. */
+export function synchronousVerifier(options: SynchronousVerifierOptions) {
+  const { record, waiters, cipher, deadlineMs } = options;
+  const ids = { newId: options.newId, now: options.clock };
+
+  /** The request for fields, from the participant the edge authenticated. */
+  function requestFor(
+    res: Response,
+    fields: Omit<VerificationRequestFields, 'participant'>,
+  ): VerificationRequestedData {
+    const participant = principalOf(res)?.participantId;
+    return requestVerification(
+      { ...fields, ...(participant !== undefined && { participant }) },
+      ids,
+    );
+  }
+
+  /**
+   * Records the request and waits for its outcome; the waiter is registered before the commit. Once
+   * recorded, the answer names the verification, a timeout too: it completes and is readable later.
+   */
+  async function verifyNow(
+    res: Response,
+    request: VerificationRequestedData,
+    metadata: Record<string, string>,
+  ): Promise<VerificationCompletedData> {
+    const completion = waiters.wait(request.verificationId, deadlineMs);
+    try {
+      await record({ data: request, metadata });
+    } catch (error) {
+      waiters.cancel(request.verificationId);
+      throw error;
+    }
+    res.setHeader('X-Verification-ID', request.verificationId);
+    const completed = await completion;
+    if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
+    return revealMatchedName(cipher, completed);
+  }
+
+  /** Records the request only (request/result family): the caller reads the outcome later. */
+  async function recordOnly(
+    request: VerificationRequestedData,
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    await record({ data: request, metadata });
+  }
+
+  return { requestFor, verifyNow, recordOnly };
+}
+export type SynchronousVerifier = ReturnType<typeof synchronousVerifier>;
