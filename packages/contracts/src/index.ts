@@ -13,6 +13,7 @@ export * from './http/immediate.js';
 export * from './http/account-number.js';
 export * from './http/matching.js';
 export * from './http/errors.js';
+export * from './http/admin.js';
 export * from './outcomes.js';
 export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';

@@ -13,7 +13,24 @@ import {
   VerifyRequest,
 } from './http/request-result.js';
 import { MatchExplainRequest, MatchExplanation } from './http/matching.js';
-import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
+import {
+  EpcVerifyRequest,
+  EpcVerifyResponse,
+  SchemeVerifyRequest,
+  SchemeVerifyResponse,
+} from './http/scheme.js';
+import {
+  AccountNumberVerifyRequest,
+  AccountNumberVerifyResponse,
+} from './http/account-number.js';
+import {
+  ApiKeyList,
+  AuditPage,
+  AuditQuery,
+  IssuedApiKey,
+  IssueApiKeyRequest,
+} from './http/admin.js';
+import { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
 import { z } from './zod.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -46,13 +63,70 @@ export function buildOpenApiDocument(
   registry.registerPath({
     method: 'post',
     path: '/verify',
-    summary: 'Request/result verification: submit',
+    summary: 'Request/result verification (name and IBAN), or account-number verification (family D)',
+    request: {
+      body: json(
+        z.union([VerifyRequest, AccountNumberVerifyRequest]),
+        'Name and IBAN (answered 201 with a receipt), or account number, sort code and name (answered at once)',
+      ),
+    },
+    responses: {
+      200: json(AccountNumberVerifyResponse, 'Family D: match, suggested name, confidence, status'),
+      201: json(VerificationReceipt, 'Family B: receipt'),
+      400: json(FlatError, 'Validation'),
+      504: json(FlatError, 'Family D: no outcome within the deadline'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/verify',
+    summary: 'Immediate verification (family C); with Prefer: respond-async, the receipt of family B',
+    request: {
+      body: json(VerifyRequest, 'Name and IBAN'),
+      headers: z.object({ Prefer: z.string().optional() }),
+    },
+    responses: {
+      200: json(ImmediateVerifyResponse, 'Outcome at once'),
+      201: json(VerificationReceipt, 'Receipt (Prefer: respond-async)'),
+      400: json(FlatError, 'Validation'),
+      504: json(FlatError, 'No outcome within the deadline'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/verify',
+    summary: 'Simple verification (family C)',
     request: { body: json(VerifyRequest, 'Name and IBAN') },
-    responses: { 201: json(VerificationReceipt, 'Receipt'), 400: json(FlatError, 'Validation') },
+    responses: {
+      200: json(SimpleVerifyResponse, 'Result and confidence words'),
+      400: json(FlatError, 'Validation'),
+      504: json(FlatError, 'No outcome within the deadline'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/vop/v1/payee-verifications',
+    summary: 'EPC inter-PSP verification of payee',
+    request: { body: json(EpcVerifyRequest, 'EPC request: party name and/or identification') },
+    responses: {
+      200: json(EpcVerifyResponse, 'Outcome (NOAP when matching is not possible)'),
+      400: json(SchemeError, 'Validation'),
+    },
   });
   registry.registerPath({
     method: 'get',
     path: '/verify/{request_id}',
+    summary: 'Request/result verification: fetch',
+    request: { params: requestId },
+    responses: {
+      200: json(VerificationResult, 'Result'),
+      202: json(VerificationPending, 'Not ready; see Retry-After'),
+      404: json(FlatError, 'Unknown id'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/verify/{request_id}',
     summary: 'Request/result verification: fetch',
     request: { params: requestId },
     responses: {
@@ -95,6 +169,95 @@ export function buildOpenApiDocument(
     path: '/api/accounts/{id}',
     request: { params: accountId },
     responses: { 204: { description: 'Removed' }, 404: json(NestedError, 'ACCOUNT_NOT_FOUND') },
+  });
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/accounts',
+    summary: 'Create a test account (test deployments only; id acc_…)',
+    request: { body: json(CreateAccountRequest, 'Account') },
+    responses: {
+      201: json(AccountCreatedResponse, 'Created'),
+      409: json(NestedError, 'IBAN already held'),
+    },
+  });
+
+  const operational = z.looseObject({ status: z.string() });
+  for (const [path, summary] of [
+    ['/livez', 'Liveness: the process answers'],
+    ['/readyz', 'Readiness: database, broker, outbox relays (503 while not ready)'],
+    ['/health', 'Health with version and uptime'],
+  ] as const) {
+    registry.registerPath({
+      method: 'get',
+      path,
+      summary,
+      responses: { 200: json(operational, 'Status') },
+    });
+  }
+  registry.registerPath({
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (text exposition format)',
+    responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/health/detailed',
+    summary: 'Dependencies, topics and outbox lag (admin)',
+    responses: { 200: json(z.looseObject({}), 'Detailed health') },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/admin/api-keys',
+    summary: 'Issue an API key (the secret is shown once)',
+    request: { body: json(IssueApiKeyRequest, 'Participant, scopes, environment') },
+    responses: { 201: json(IssuedApiKey, 'Issued') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/api-keys',
+    summary: 'List API keys (no secrets)',
+    responses: { 200: json(ApiKeyList, 'Keys') },
+  });
+  registry.registerPath({
+    method: 'delete',
+    path: '/admin/api-keys/{keyId}',
+    summary: 'Revoke an API key',
+    request: { params: z.object({ keyId: z.string() }) },
+    responses: {
+      200: json(z.object({ keyId: z.string(), revoked: z.literal(true) }), 'Revoked'),
+      404: json(FlatError, 'Unknown key'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/admin/accounts/{id}/erasure',
+    summary: "Erase an account holder's personal data (crypto-shredding)",
+    request: { params: accountId },
+    responses: {
+      200: json(z.object({ accountId: z.uuid(), erased: z.literal(true) }), 'Erased'),
+      404: json(FlatError, 'Unknown account'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/audit',
+    summary: 'The audit log, newest first, paged by cursor',
+    request: { query: AuditQuery },
+    responses: { 200: json(AuditPage, 'Entries') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/openapi.json',
+    summary: 'This document',
+    responses: { 200: json(z.looseObject({ openapi: z.string() }), 'OpenAPI 3.1') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/docs',
+    summary: 'This document, readable (a page)',
+    responses: { 200: { description: 'HTML', content: { 'text/html': { schema: z.string() } } } },
   });
 
   registry.registerPath({

@@ -1,3 +1,4 @@
+export { servedApiDocument } from './api-document.js';
 export { authorizeByFamily, isAdmin, refusalFor } from './access.js';
 export { createHttpApp, SECURITY_HEADERS, sendError, type HttpAppOptions } from './app.js';
 export { BASE_PATHS, canonicalPath } from './base-paths.js';

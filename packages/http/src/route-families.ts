@@ -62,6 +62,18 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
   {
+    // The API document and its readable page (services/gateway/src/api-documents).
+    name: 'api-documents',
+    paths: ['GET /openapi.json', 'GET /docs', 'GET /docs/**'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'open',
+    apiKeyScope: null,
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
     name: 'matching-management',
     paths: ['/admin/matching/**'],
     owner: 'matching',

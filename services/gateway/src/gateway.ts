@@ -15,6 +15,7 @@ import { verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
+import { apiDocumentRoutes } from './api-documents/routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
@@ -187,6 +188,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           ...(options.extraReadinessChecks ?? []),
         ],
       }),
+      apiDocumentRoutes(SERVICE_VERSION),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
       ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),

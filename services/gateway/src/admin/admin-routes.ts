@@ -1,26 +1,12 @@
 import { Router } from 'express';
-import { AccountIdParam, z } from '@vop/contracts';
+import { AccountIdParam, AuditQuery, IssueApiKeyRequest } from '@vop/contracts';
 import { accountSubject, type SubjectKeyStore } from '@vop/personal-data';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditActorOf } from '../audit/actor.js';
 import { markAudited } from '../audit/audit-writes.js';
 import { ApiError, errors, parseBody, parseParam } from '@vop/http';
-import { API_KEY_SCOPES, type KeyEnvironment } from '../security/api-keys/api-key-secret.js';
+import type { KeyEnvironment } from '../security/api-keys/api-key-secret.js';
 import type { ApiKeyStore } from '../security/api-keys/api-key-store.js';
-
-const IssueApiKeyRequest = z.strictObject({
-  participantId: z.string().trim().min(1).max(100),
-  scopes: z.array(z.enum(API_KEY_SCOPES)).min(1),
-  environment: z.enum(['test', 'live']).optional(),
-});
-
-const AuditQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  cursor: z
-    .string()
-    .regex(/^\d{1,18}$/)
-    .optional(),
-});
 
 /**
  * Management endpoints: API keys, erasure and the audit log. The edge lets only the admin certificate

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { API_KEY_SCOPE_NAMES } from '@vop/contracts';
 import type { ApiKeyScope } from '@vop/http';
 
 export type { ApiKeyScope };
 export type KeyEnvironment = 'test' | 'live';
-export const API_KEY_SCOPES = ['verify', 'accounts'] as const satisfies readonly ApiKeyScope[];
+export const API_KEY_SCOPES = API_KEY_SCOPE_NAMES satisfies readonly ApiKeyScope[];
 
 const SECRET_BYTES = 32;
 const KEY_PATTERN = /^vop_(test|live)_[A-Za-z0-9_-]{43,}$/;

@@ -1,0 +1,90 @@
+import { buildOpenApiDocument } from '@vop/contracts';
+import { familyFor, type RouteFamily } from './route-families.js';
+
+type Document = ReturnType<typeof buildOpenApiDocument>;
+type Operation = Record<string, unknown> & {
+  responses?: Record<string, unknown>;
+  requestBody?: unknown;
+  security?: Array<Record<string, string[]>>;
+};
+
+const ERROR_SCHEMAS = { nested: 'NestedError', flat: 'FlatError', scheme: 'SchemeError' } as const;
+
+const errorResponse = (family: RouteFamily, description: string) => ({
+  description,
+  content: {
+    'application/json': {
+      schema: { $ref: `#/components/schemas/${ERROR_SCHEMAS[family.errorFormat]}` },
+    },
+  },
+});
+
+/** Answers the edge gives for every operation of a family (packages/http/src/app.ts, access.ts, the gateway's edge). */
+function edgeResponses(family: RouteFamily, hasBody: boolean): Record<string, unknown> {
+  const responses: Record<string, unknown> = {
+    400: errorResponse(family, 'Validation failed: names the field (and the reason)'),
+    500: errorResponse(family, 'INTERNAL_ERROR'),
+    503: errorResponse(family, 'SERVICE_UNAVAILABLE (Retry-After, seconds): not ready, or past the deadline'),
+  };
+  if (family.errorFormat === 'scheme') responses[504] = errorResponse(family, 'VOP_003: timeout');
+  if (family.access !== 'open') {
+    responses[401] = errorResponse(family, 'No or invalid credential');
+    responses[403] = errorResponse(family, 'ACCESS_DENIED: this credential may not use it');
+  }
+  if (family.rateBudget !== 'none')
+    responses[429] = errorResponse(family, 'RATE_LIMIT_EXCEEDED (Retry-After, seconds)');
+  if (hasBody) {
+    responses[413] = errorResponse(family, 'Body over 1 MiB');
+    responses[415] = errorResponse(family, 'Not application/json');
+  }
+  return responses;
+}
+
+/** Who may call, as OpenAPI security requirements: mutual TLS always; an API key where the family takes one. */
+function securityOf(family: RouteFamily): Array<Record<string, string[]>> {
+  if (family.access === 'open') return [];
+  const requirements: Array<Record<string, string[]>> = [{ mutualTLS: [] }];
+  if (family.apiKeyScope !== null) requirements.push({ apiKey: [family.apiKeyScope] });
+  return requirements;
+}
+
+/**
+ * The served OpenAPI document: the operations and bodies generated from the zod contracts
+ * (packages/contracts/src/openapi.ts), completed from the route-family table with what the edge answers
+ * for every operation (credentials, budgets, limits, deadlines) and the security each family requires,
+ * so the document lists every status an operation can answer.
+ */
+export function servedApiDocument(version: string): Document {
+  const document = buildOpenApiDocument(version);
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const [method, value] of Object.entries(item as Record<string, Operation>)) {
+      if (typeof value !== 'object' || value === null || !('responses' in value)) continue;
+      const samplePath = path.replace(/\{[^}]+\}/g, 'x');
+      const family = familyFor(samplePath, method.toUpperCase());
+      const operation = value as Operation;
+      operation.responses = {
+        ...edgeResponses(family, operation.requestBody !== undefined),
+        ...operation.responses,
+      };
+      operation.security = securityOf(family);
+      operation['x-route-family'] = family.name;
+    }
+  }
+  document.components = {
+    ...document.components,
+    securitySchemes: {
+      // OpenAPI 3.1's mutualTLS type; the generator's types predate it.
+      mutualTLS: {
+        type: 'mutualTLS' as 'http',
+        description:
+          'A client certificate from a CA in VOP_TLS_CA: a participant (its organizationIdentifier) or the admin certificate',
+      },
+      apiKey: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'vop_test_… / vop_live_… keys with scopes (verify, accounts), issued at POST /admin/api-keys',
+      },
+    },
+  };
+  return document;
+}
