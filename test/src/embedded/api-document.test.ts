@@ -83,7 +83,13 @@ describe('the OpenAPI document', () => {
     const schemas = servedApiDocument('test').components?.schemas as Record<string, any>;
     const name = schemas.SchemeVerifyRequest.properties.party.properties.name;
     assert.equal(name.maxLength, 140);
-    assert.equal(name.minLength, 1);
+    // One line with a visible character: what HolderName refuses, the pattern refuses too.
+    const pattern = new RegExp(name.pattern);
+    for (const refused of ['', '   ', 'Erika\tMustermann', 'Erika\u0000'])
+      assert.equal(pattern.test(refused), false, JSON.stringify(refused));
+    assert.equal(pattern.test(' Erika Mustermann '), true);
+    const domestic = schemas.AccountNumberVerifyRequest.properties;
+    assert.equal(domestic.accountNumber.pattern, '^\\d{8}$');
   });
 });
 

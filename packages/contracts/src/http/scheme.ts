@@ -1,4 +1,4 @@
-import { Bic, HolderName, Iban, Lei } from '../identifiers.js';
+import { Bic, HolderName, Iban, Lei, OneLineText } from '../identifiers.js';
 import { z } from '../zod.js';
 
 const FinancialInstitution = z.strictObject({
@@ -9,7 +9,7 @@ export const PartyIdentification = z
   .strictObject({
     lei: Lei.optional(),
     others: z
-      .array(z.strictObject({ scheme: z.string().min(1).max(35), id: z.string().min(1).max(35) }))
+      .array(z.strictObject({ scheme: OneLineText(35), id: OneLineText(35) }))
       .max(10)
       .optional(),
   })
@@ -21,7 +21,7 @@ export const SchemeVerifyRequest = z
     partyAccount: z.strictObject({ iban: Iban }),
     partyAgent: FinancialInstitution,
     requestingAgent: FinancialInstitution,
-    unstructuredRemittanceInformation: z.array(z.string().max(140)).max(10).optional(),
+    unstructuredRemittanceInformation: z.array(OneLineText(140)).max(10).optional(),
   })
   .openapi('SchemeVerifyRequest');
 export type SchemeVerifyRequest = z.infer<typeof SchemeVerifyRequest>;
@@ -47,7 +47,7 @@ export const EpcVerifyRequest = z
     partyAccount: z.strictObject({ iban: Iban }),
     partyAgent: FinancialInstitution,
     requestingAgent: FinancialInstitution,
-    unstructuredRemittanceInformation: z.array(z.string().max(140)).max(10).optional(),
+    unstructuredRemittanceInformation: z.array(OneLineText(140)).max(10).optional(),
   })
   .openapi('EpcVerifyRequest');
 export type EpcVerifyRequest = z.infer<typeof EpcVerifyRequest>;
