@@ -1,6 +1,9 @@
 import type { z } from '@vop/contracts';
 import { ApiError } from './errors.js';
 
+/** Reasons a contract names in its refinements, passed on as they are. */
+const KNOWN_REASONS = new Set(['NON_LATIN_CHARACTERS', 'EMPTY_FIELD', 'INVALID_IDENTIFICATION']);
+
 /** Reasons a field can fail, named as the scheme's details.reason (VOP_004). */
 function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
   if (
@@ -13,6 +16,9 @@ function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
   const message = issue.message;
   if (message === 'INVALID_IBAN' || message === 'INVALID_BIC' || message === 'INVALID_LEI')
     return { code: message, reason: message };
+  if (KNOWN_REASONS.has(message)) return { code: 'INVALID_REQUEST', reason: message };
+  if (issue.code === 'too_small' && issue.minimum === 1)
+    return { code: 'INVALID_REQUEST', reason: 'EMPTY_FIELD' };
   if (issue.code === 'invalid_type') return { code: 'INVALID_REQUEST', reason: 'INVALID_TYPE' };
   return { code: 'INVALID_REQUEST', reason: 'INVALID_VALUE' };
 }

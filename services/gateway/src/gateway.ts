@@ -29,6 +29,14 @@ import {
   DEFAULT_TYPED_NAME_RETENTION_MS,
   type GatewaySecuritySettings,
 } from './settings.js';
+import { seedDevelopmentDirectory } from './scheme-directory/development-seed.js';
+import { requesterCheck } from './scheme-directory/requester-check.js';
+import {
+  SCHEME_DIRECTORY_BODY_LIMIT,
+  SCHEME_DIRECTORY_PATH,
+  schemeDirectoryRoutes,
+} from './scheme-directory/routes.js';
+import { SchemeDirectory } from './scheme-directory/scheme-directory.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import {
   findCompletedVerifications,
@@ -126,9 +134,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     clock,
   );
 
+  const schemeDirectory = new SchemeDirectory({
+    store,
+    environment,
+    logger: logger.child({ component: 'scheme-directory' }),
+  });
+  const directorySettings = security.schemeDirectory ?? { ownBics: [options.respondingPsp] };
+
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
+    largeBodyPaths: { [SCHEME_DIRECTORY_PATH]: SCHEME_DIRECTORY_BODY_LIMIT },
     ...gatewayEdge({
       ...(options.metrics && { metrics: options.metrics }),
       ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
@@ -163,6 +179,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ],
       }),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
+      schemeDirectoryRoutes({ directory: schemeDirectory, clock }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
       ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
       accountRoutes(accountWrites),
@@ -178,6 +195,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         deadlineMs: options.verifyDeadlineMs,
         clock,
         newId,
+        requesters: requesterCheck({
+          directory: schemeDirectory,
+          ownBics: directorySettings.ownBics,
+          logger: logger.child({ component: 'scheme-directory' }),
+        }),
       }),
       ...(options.serviceRouters ?? []),
     ],
@@ -196,6 +218,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       await personalData.keys.migrate();
       await rateLimits.migrate();
       await migrateCoreBankingFeed(sql, schema);
+      await schemeDirectory.start();
+      if (directorySettings.developmentSeed !== undefined)
+        await seedDevelopmentDirectory(
+          schemeDirectory,
+          directorySettings.developmentSeed,
+          clock(),
+          logger,
+        );
       if (security.developmentKeyDataDir !== undefined) {
         const written = await ensureDevelopmentKey({
           dataDir: security.developmentKeyDataDir,
@@ -234,6 +264,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await testAccountSweeper?.stop();
       typedNameRetention.stop();
+      schemeDirectory.stop();
       await relay.stop();
     },
   };

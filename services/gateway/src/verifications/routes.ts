@@ -26,6 +26,8 @@ import {
   type VerificationRequestFields,
 } from '@vop/verifications';
 import { Router, type Response } from 'express';
+import type { RequesterCheck } from '../scheme-directory/requester-check.js';
+import { epcHeaderRefusal } from './epc-request-headers.js';
 import { completedDataOf, findVerification, type VerificationRow } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 
@@ -40,6 +42,11 @@ export interface VerificationRoutesOptions {
   deadlineMs: number;
   clock: () => Date;
   newId: () => string;
+  /**
+   * Scheme adherence on /vop/*: the requester against the directory, the partyAgent against our BICs.
+   * Without it (in-process specs) every certificate is admitted and every partyAgent is ours.
+   */
+  requesters?: RequesterCheck;
 }
 
 /** The participant that asked reads its result; the bank's admin reads every one. */
@@ -52,7 +59,7 @@ const unknownVerification = () =>
   errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
 export function verificationRoutes(options: VerificationRoutesOptions): Router {
-  const { store, record, waiters, cipher, deadlineMs } = options;
+  const { store, record, waiters, cipher, deadlineMs, requesters } = options;
   const ids = { newId: options.newId, now: options.clock };
   const router = Router();
 
@@ -90,34 +97,71 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
     return revealMatchedName(cipher, completed);
   }
 
+  /** 401 unless the certificate's holder is a scheme participant of this environment. */
+  function admitCertificate(res: Response): void {
+    const refusal = requesters?.refusalOfCertificate(principalOf(res));
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * 401 CLIENT_INCONSISTENT when the requestingAgent BIC is not the certificate holder's; false when
+   * the partyAgent is not one of ours (answered NOAP without asking matching, as the EPC FAQ advises).
+   */
+  function admitRequest(res: Response, requestingBic: string, partyAgentBic: string): boolean {
+    const refusal = requesters?.refusalOfRequestingAgent(principalOf(res), requestingBic);
+    if (refusal) throw refusal;
+    return requesters?.isOurBic(partyAgentBic) ?? true;
+  }
+
   router.post('/vop/verify', async (req, res) => {
+    admitCertificate(res);
     const body = parseBody(SchemeVerifyRequest, req.body);
     const identification = body.party.identification;
+    const requestingAgentBic = body.requestingAgent.financialInstitutionId.bicfi;
+    const partyAgentBic = body.partyAgent.financialInstitutionId.bicfi;
+    if (!admitRequest(res, requestingAgentBic, partyAgentBic)) {
+      res.json({ partyNameMatch: 'NOAP', ...(identification && { idMatch: 'NOAP' }) });
+      return;
+    }
     const request = requestFor(res, {
       family: 'scheme',
       iban: body.partyAccount.iban,
       name: body.party.name,
       ...(identification && { identification }),
-      requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
-      partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
+      requestingAgentBic,
+      partyAgentBic,
     });
     const completed = await verifyNow(res, request, requestMetadata(req));
     res.json(renderSchemeResponse(completed));
   });
 
+  // EPC inter-PSP API v1.1.1: the headers, then the body, then the requester's BIC; errors in the
+  // VerificationOfPayeeError structure (the epc row of the route-family table).
   router.post('/vop/v1/payee-verifications', async (req, res) => {
+    admitCertificate(res);
+    const headerRefusal = epcHeaderRefusal((name) => req.get(name), options.clock());
+    if (headerRefusal) throw headerRefusal;
     const body = parseBody(EpcVerifyRequest, req.body);
     const { name, identification } = body.party;
+    const requestingAgentBic = body.requestingAgent.financialInstitutionId.bicfi;
+    const partyAgentBic = body.partyAgent.financialInstitutionId.bicfi;
+    if (!admitRequest(res, requestingAgentBic, partyAgentBic)) {
+      res.json({
+        ...(name !== undefined && { partyNameMatch: 'NOAP' }),
+        ...(identification && { partyIdMatch: 'NOAP' }),
+      });
+      return;
+    }
     const request = requestFor(res, {
       family: 'epc',
       iban: body.partyAccount.iban,
       ...(name !== undefined && { name }),
       ...(identification && { identification }),
-      requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
-      partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
+      requestingAgentBic,
+      partyAgentBic,
     });
     const completed = await verifyNow(res, request, requestMetadata(req));
-    res.json(renderEpcResponse(completed, name !== undefined));
+    res.json(renderEpcResponse(completed, name !== undefined, identification !== undefined));
   });
 
   router.post('/verify', async (req, res) => {
