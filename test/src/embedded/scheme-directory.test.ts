@@ -113,6 +113,17 @@ describe('the scheme directory (issue 16), embedded run', () => {
     );
   });
 
+  it('accepts a directory file far above the 64 kB body limit of other requests', async () => {
+    const participants = Array.from({ length: 3000 }, (_, index) =>
+      participant(`PSDDE-BAFIN-${100000 + index}`, [`BANKDE${String(index).padStart(2, '0').slice(-2)}XXX`]),
+    );
+    participants.push(devParticipant);
+    const response = await embedded.admin.put(DIRECTORY_PATH, { snapshotId: 'eds-full', participants });
+    assert.ok(JSON.stringify(participants).length > 200_000);
+    assert.equal(response.status, 200, response.text);
+    assert.equal(response.body.participants, 3001);
+  });
+
   it('refuses a malformed snapshot naming the field, and one participant twice', async () => {
     const malformed = await embedded.admin.put(DIRECTORY_PATH, {
       snapshotId: 'bad',
