@@ -50,7 +50,8 @@ export const EPC_RESPONDER_CASES: readonly ConformanceCase[] = [
   {
     id: 'EPC-H-01',
     group: 'headers',
-    description: 'A complete request is answered 200 with X-Request-ID echoed and X-Response-Timestamp',
+    description:
+      'A complete request is answered 200 with X-Request-ID echoed and X-Response-Timestamp',
     request: post(valid),
     expect: { status: 200, partyNameMatch: 'MTCH', matchedName: 'absent' },
   },
@@ -416,7 +417,10 @@ export const EPC_RESPONDER_CASES: readonly ConformanceCase[] = [
     id: 'EPC-O-04',
     group: 'outcomes',
     description: 'A partyAgent BIC that is not the responder: 200 NOAP',
-    request: post({ ...valid, partyAgent: { financialInstitutionId: { bicfi: '{{foreignBic}}' } } }),
+    request: post({
+      ...valid,
+      partyAgent: { financialInstitutionId: { bicfi: '{{foreignBic}}' } },
+    }),
     expect: { status: 200, partyNameMatch: 'NOAP', matchedName: 'absent' },
   },
   {
@@ -451,7 +455,7 @@ export const EPC_RESPONDER_CASES: readonly ConformanceCase[] = [
   {
     id: 'EPC-D-02',
     group: 'directory',
-    description: "A requestingAgent BIC of another participant: 401 CLIENT_INCONSISTENT",
+    description: 'A requestingAgent BIC of another participant: 401 CLIENT_INCONSISTENT',
     request: post({
       ...valid,
       requestingAgent: { financialInstitutionId: { bicfi: '{{otherParticipantBic}}' } },

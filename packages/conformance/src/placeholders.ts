@@ -36,10 +36,7 @@ function flatten(prefix: string, value: unknown, into: Record<string, string>): 
 }
 
 /** Fills `{{name}}` placeholders in every string of a value; an unknown name is an error. */
-export function placeholderFiller(
-  fixture: ConformanceFixture,
-  now: Date,
-): <T>(value: T) => T {
+export function placeholderFiller(fixture: ConformanceFixture, now: Date): <T>(value: T) => T {
   const values = dynamicValues(now);
   flatten('', fixture, values);
   const fill = (value: unknown): unknown => {

@@ -45,11 +45,15 @@ describe('the EPC responding-side cases', () => {
 
 describe('checkResponse', () => {
   it('passes an answer that meets the expectation and the rules of every answer', () => {
-    const { failures } = checkResponse({ status: 200, partyNameMatch: 'CMTC', matchedName: 'present' }, requestId, {
-      status: 200,
-      headers,
-      text: JSON.stringify({ partyNameMatch: 'CMTC', matchedName: 'Erika Mustermann' }),
-    });
+    const { failures } = checkResponse(
+      { status: 200, partyNameMatch: 'CMTC', matchedName: 'present' },
+      requestId,
+      {
+        status: 200,
+        headers,
+        text: JSON.stringify({ partyNameMatch: 'CMTC', matchedName: 'Erika Mustermann' }),
+      },
+    );
     assert.deepEqual(failures, []);
   });
 

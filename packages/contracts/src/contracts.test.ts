@@ -99,8 +99,7 @@ describe('generated documents', () => {
     ]);
     for (const status of ['400', '401', '500']) {
       const response = epc.responses?.[status] as
-        | { content: Record<string, { schema: { $ref?: string } }>; headers?: object }
-        | undefined;
+        { content: Record<string, { schema: { $ref?: string } }>; headers?: object } | undefined;
       assert.equal(
         response?.content['application/json']?.schema.$ref,
         '#/components/schemas/VerificationOfPayeeError',

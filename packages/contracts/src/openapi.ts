@@ -42,13 +42,18 @@ export function buildOpenApiDocument(
     responses: {
       200: json(SchemeVerifyResponse, 'Outcome (NOAP for unknown or closed accounts)'),
       400: json(SchemeError, 'VOP_004'),
-      401: json(SchemeError, 'VOP_002 (reason: certificate refusal, CLIENT_INVALID, CLIENT_INCONSISTENT)'),
+      401: json(
+        SchemeError,
+        'VOP_002 (reason: certificate refusal, CLIENT_INVALID, CLIENT_INCONSISTENT)',
+      ),
       504: json(SchemeError, 'VOP_003'),
     },
   });
   const epcResponseHeaders = z.object({
-    'X-Request-ID': z.string().openapi({ description: 'The request\'s X-Request-ID, echoed' }),
-    'X-Response-Timestamp': z.iso.datetime().openapi({ description: 'ISO 8601, milliseconds, UTC' }),
+    'X-Request-ID': z.string().openapi({ description: "The request's X-Request-ID, echoed" }),
+    'X-Response-Timestamp': z.iso
+      .datetime()
+      .openapi({ description: 'ISO 8601, milliseconds, UTC' }),
   });
   const epcAnswer = <T extends z.ZodType>(schema: T, description: string) => ({
     ...json(schema, description),
@@ -60,7 +65,7 @@ export function buildOpenApiDocument(
     summary: 'EPC inter-PSP API v1.1.1 (EPC103-24): verification of payee, responding side',
     description:
       'Mutual TLS with a QWAC whose PSD2 authorisation number and the requestingAgent BIC are an ' +
-      "adherent pair of the scheme directory. A partyAgent that is not ours, or an IBAN we do not hold, is 200 NOAP.",
+      'adherent pair of the scheme directory. A partyAgent that is not ours, or an IBAN we do not hold, is 200 NOAP.',
     request: {
       body: json(EpcVerifyRequest, 'Name and/or identification; Latin characters; no empty field'),
       headers: EpcRequestHeaders,

@@ -92,10 +92,7 @@ export interface ErrorContext {
 }
 
 export type ErrorBody =
-  | z.infer<typeof NestedError>
-  | z.infer<typeof FlatError>
-  | z.infer<typeof SchemeError>
-  | EpcError;
+  z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError> | EpcError;
 
 export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
   const { field, reason, retryAfterSeconds, action } = error.extra;

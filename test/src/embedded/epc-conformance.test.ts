@@ -44,7 +44,11 @@ const directory = {
       bics: [fixture.requesterBic],
       environment: 'T',
     },
-    { authorisationNumber: 'PSDDE-BAFIN-654321', bics: [fixture.otherParticipantBic], environment: 'T' },
+    {
+      authorisationNumber: 'PSDDE-BAFIN-654321',
+      bics: [fixture.otherParticipantBic],
+      environment: 'T',
+    },
   ],
 };
 
@@ -113,7 +117,10 @@ describe('EPC inter-PSP API v1.1.1, responding side, over mutual TLS (packages/c
     });
     const failed = results
       .filter((result) => result.outcome !== 'passed')
-      .map((result) => `${result.id} ${result.outcome}: ${result.failures.join('; ')} ${JSON.stringify(result.body)}`);
+      .map(
+        (result) =>
+          `${result.id} ${result.outcome}: ${result.failures.join('; ')} ${JSON.stringify(result.body)}`,
+      );
     assert.deepEqual(failed, []);
     assert.equal(results.length, EPC_RESPONDER_CASES.length);
     const groups = new Set(results.map((result) => result.group));
@@ -123,7 +130,11 @@ describe('EPC inter-PSP API v1.1.1, responding side, over mutual TLS (packages/c
   it('the seed path keeps its scheme format for the same refusals: VOP_002 with the reason', async () => {
     const tls = await participantTls(embedded.service.pki);
     const { httpsClient } = await import('@vop/testing');
-    const stranger = httpsClient({ baseUrl: embedded.service.url, caPem: tls.caPem, ...nonParticipant });
+    const stranger = httpsClient({
+      baseUrl: embedded.service.url,
+      caPem: tls.caPem,
+      ...nonParticipant,
+    });
     try {
       const request = {
         party: { name: fixture.person.name },

@@ -70,7 +70,10 @@ describe('the scheme directory (issue 16), embedded run', () => {
     // Without the development participant: its certificate is no longer admitted.
     const without = await embedded.admin.put(
       DIRECTORY_PATH,
-      { snapshotId: 'eds-2026-11-25', participants: [participant('PSDDE-BAFIN-654321', ['BYLADEMM'])] },
+      {
+        snapshotId: 'eds-2026-11-25',
+        participants: [participant('PSDDE-BAFIN-654321', ['BYLADEMM'])],
+      },
       { headers: { 'If-Match': `"${before}"` } },
     );
     assert.equal(without.status, 200, without.text);
@@ -115,10 +118,15 @@ describe('the scheme directory (issue 16), embedded run', () => {
 
   it('accepts a directory file far above the 64 kB body limit of other requests', async () => {
     const participants = Array.from({ length: 3000 }, (_, index) =>
-      participant(`PSDDE-BAFIN-${100000 + index}`, [`BANKDE${String(index).padStart(2, '0').slice(-2)}XXX`]),
+      participant(`PSDDE-BAFIN-${100000 + index}`, [
+        `BANKDE${String(index).padStart(2, '0').slice(-2)}XXX`,
+      ]),
     );
     participants.push(devParticipant);
-    const response = await embedded.admin.put(DIRECTORY_PATH, { snapshotId: 'eds-full', participants });
+    const response = await embedded.admin.put(DIRECTORY_PATH, {
+      snapshotId: 'eds-full',
+      participants,
+    });
     assert.ok(JSON.stringify(participants).length > 200_000);
     assert.equal(response.status, 200, response.text);
     assert.equal(response.body.participants, 3001);
@@ -127,7 +135,9 @@ describe('the scheme directory (issue 16), embedded run', () => {
   it('refuses a malformed snapshot naming the field, and one participant twice', async () => {
     const malformed = await embedded.admin.put(DIRECTORY_PATH, {
       snapshotId: 'bad',
-      participants: [{ authorisationNumber: 'not-a-number', bics: ['DEUTDEFFXXX'], environment: 'T' }],
+      participants: [
+        { authorisationNumber: 'not-a-number', bics: ['DEUTDEFFXXX'], environment: 'T' },
+      ],
     });
     assert.equal(malformed.status, 400);
     assert.equal(malformed.body.field, 'participants.0.authorisationNumber');
@@ -154,7 +164,10 @@ describe('the scheme directory in a live deployment', () => {
       assert.equal(refused.body.error.details.reason, 'CLIENT_INVALID');
 
       // A participant of the test environment (T) is not one of a live deployment.
-      await embedded.admin.put(DIRECTORY_PATH, { snapshotId: 'eds-t', participants: [devParticipant] });
+      await embedded.admin.put(DIRECTORY_PATH, {
+        snapshotId: 'eds-t',
+        participants: [devParticipant],
+      });
       assert.equal((await embedded.client.post('/vop/verify', request)).status, 401);
 
       const live = { ...devParticipant, environment: 'L' };

@@ -150,7 +150,9 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
   }
 
   it('answers 401 VOP_002 (CLIENT_INVALID) for a valid certificate whose holder is no participant', async () => {
-    const response = await verifyWith(await issue({ organizationIdentifier: 'PSDDE-BAFIN-777777' }));
+    const response = await verifyWith(
+      await issue({ organizationIdentifier: 'PSDDE-BAFIN-777777' }),
+    );
     assert.equal(response.status, 401, response.text);
     assert.equal(response.body.error.code, 'VOP_002');
     assert.equal(response.body.error.details.reason, 'CLIENT_INVALID');

@@ -33,7 +33,11 @@ describe('EPC v1.1.1 request contract', () => {
 
   it('refuses characters outside the Latin set', () => {
     for (const name of ['Эрика', 'Έρικα', 'Erika 🏠', 'Erika\u0000'])
-      assert.equal(verdict({ ...valid, party: { name } }), 'party.name: NON_LATIN_CHARACTERS', name);
+      assert.equal(
+        verdict({ ...valid, party: { name } }),
+        'party.name: NON_LATIN_CHARACTERS',
+        name,
+      );
   });
 
   it('refuses empty fields', () => {
@@ -53,19 +57,28 @@ describe('EPC v1.1.1 request contract', () => {
   });
 
   it('refuses a second remittance entry, a scheme outside the code list and a malformed SIREN', () => {
-    assert.match(verdict({ ...valid, unstructuredRemittanceInformation: ['a', 'b'] }), /^unstructured/);
+    assert.match(
+      verdict({ ...valid, unstructuredRemittanceInformation: ['a', 'b'] }),
+      /^unstructured/,
+    );
     assert.match(
       verdict({ ...valid, party: { identification: { others: [{ scheme: 'ABCD', id: '1' }] } } }),
       /^party\.identification\.others\.0\.scheme/,
     );
     assert.equal(
-      verdict({ ...valid, party: { identification: { others: [{ scheme: 'SREN', id: '1234' }] } } }),
+      verdict({
+        ...valid,
+        party: { identification: { others: [{ scheme: 'SREN', id: '1234' }] } },
+      }),
       'party.identification.others.0.id: INVALID_IDENTIFICATION',
     );
   });
 
   it('describes an error with a mandatory type and a code from the list', () => {
-    assert.equal(EpcError.safeParse({ type: epcErrorType('CLIENT_INVALID'), code: 'CLIENT_INVALID' }).success, true);
+    assert.equal(
+      EpcError.safeParse({ type: epcErrorType('CLIENT_INVALID'), code: 'CLIENT_INVALID' }).success,
+      true,
+    );
     assert.equal(EpcError.safeParse({ type: 'x', code: 'VOP_002' }).success, false);
     assert.equal(EpcError.safeParse({ code: 'FORMAT_ERROR' }).success, false);
   });

@@ -31,12 +31,7 @@ const SCHEME_FORMATS: Partial<Record<EpcIdentificationScheme, RegExp>> = {
 
 /** A v1.1.1 text field: never empty (nor blank), Latin characters only, at most `max`. */
 const latinText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .refine(isLatinText, { message: NON_LATIN_CHARACTERS });
+  z.string().trim().min(1).max(max).refine(isLatinText, { message: NON_LATIN_CHARACTERS });
 
 const EpcName = HolderName.refine(isLatinText, { message: NON_LATIN_CHARACTERS });
 

@@ -47,7 +47,9 @@ export class SchemeParticipantIndex {
 
   adherence(authorisationNumber: string | undefined, requestingBic: string): Adherence {
     const bics =
-      authorisationNumber === undefined ? undefined : this.bicsByParticipant.get(authorisationNumber);
+      authorisationNumber === undefined
+        ? undefined
+        : this.bicsByParticipant.get(authorisationNumber);
     if (bics === undefined) return 'CLIENT_INVALID';
     return bics.has(normaliseBic(requestingBic)) ? 'ADHERENT' : 'CLIENT_INCONSISTENT';
   }

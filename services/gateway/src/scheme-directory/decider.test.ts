@@ -32,7 +32,10 @@ const spec = deciderSpec(schemeDirectoryDecider);
 
 describe('scheme directory decider', () => {
   it('given nothing, when a snapshot is loaded, then it is version 1', () => {
-    spec.given([]).when(load('eds-1')).then([loaded(1, 'eds-1')]);
+    spec
+      .given([])
+      .when(load('eds-1'))
+      .then([loaded(1, 'eds-1')]);
   });
 
   it('given version 2, when another is loaded, then it replaces it as version 3', () => {
@@ -50,7 +53,10 @@ describe('scheme directory decider', () => {
   });
 
   it('given a directory, when the seed expects none (version 0), then it is refused', () => {
-    spec.given([loaded(1, 'eds-1')]).when(load('seed', 0)).thenThrows(DirectoryVersionMismatchError);
+    spec
+      .given([loaded(1, 'eds-1')])
+      .when(load('seed', 0))
+      .thenThrows(DirectoryVersionMismatchError);
   });
 
   it('when one participant appears twice for one environment, then the snapshot is refused', () => {

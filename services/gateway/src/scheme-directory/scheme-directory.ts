@@ -1,7 +1,4 @@
-import {
-  SchemeDirectorySnapshot,
-  type SchemeDirectoryVersion,
-} from '@vop/contracts';
+import { SchemeDirectorySnapshot, type SchemeDirectoryVersion } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import { SchemeParticipantIndex, type DeploymentEnvironment } from './adherence.js';
