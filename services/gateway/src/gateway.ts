@@ -139,7 +139,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     environment,
     logger: logger.child({ component: 'scheme-directory' }),
   });
-  const directorySettings = security.schemeDirectory ?? { ownBics: [options.respondingPsp] };
+  const directorySettings = security.schemeDirectory;
 
   const app = createHttpApp({
     logger,
@@ -197,7 +197,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         newId,
         requesters: requesterCheck({
           directory: schemeDirectory,
-          ownBics: directorySettings.ownBics,
+          ownBics: directorySettings?.ownBics,
           logger: logger.child({ component: 'scheme-directory' }),
         }),
       }),
@@ -219,7 +219,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await rateLimits.migrate();
       await migrateCoreBankingFeed(sql, schema);
       await schemeDirectory.start();
-      if (directorySettings.developmentSeed !== undefined)
+      if (directorySettings?.developmentSeed !== undefined)
         await seedDevelopmentDirectory(
           schemeDirectory,
           directorySettings.developmentSeed,

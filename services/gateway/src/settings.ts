@@ -12,7 +12,10 @@ export interface GatewaySecuritySettings {
   developmentKeyDataDir?: string;
   /** How long typed payee names stay readable (whole UTC days; default 7 days). */
   typedNameRetentionMs?: number;
-  /** Scheme adherence on /vop/* (issue 16); default: our BIC is the responding PSP's, no seed. */
+  /**
+   * Scheme adherence on /vop/* (issue 16). Absent (a gateway built without settings, as specs do):
+   * every partyAgent is answered and no directory is seeded; the directory check still applies.
+   */
   schemeDirectory?: SchemeDirectorySettings;
 }
 

@@ -46,11 +46,12 @@ function authorisationNumberOf(principal: Principal | undefined): string | undef
  */
 export function requesterCheck(options: {
   directory: SchemeDirectory;
-  ownBics: readonly string[];
+  /** The partyAgent BICs we answer for; undefined: every partyAgent (a gateway built without settings). */
+  ownBics: readonly string[] | undefined;
   logger: Logger;
 }): RequesterCheck {
   const { directory, logger } = options;
-  const ours = new Set(options.ownBics.map(normaliseBic));
+  const ours = options.ownBics && new Set(options.ownBics.map(normaliseBic));
   let warned = false;
 
   function admitsWithoutDirectory(): boolean {
@@ -84,6 +85,6 @@ export function requesterCheck(options: {
         ? clientInconsistent()
         : clientInvalid('The client certificate does not name a scheme participant');
     },
-    isOurBic: (bic) => ours.has(normaliseBic(bic)),
+    isOurBic: (bic) => ours?.has(normaliseBic(bic)) ?? true,
   };
 }

@@ -1,4 +1,4 @@
-import { SchemeDirectorySnapshot, type SchemeDirectoryVersion } from '@vop/contracts';
+import { SchemeDirectorySnapshot, z, type SchemeDirectoryVersion } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import { SchemeParticipantIndex, type DeploymentEnvironment } from './adherence.js';
@@ -9,6 +9,14 @@ import {
 } from './decider.js';
 
 const DEFAULT_REFRESH_MS = 5_000;
+
+/** SchemeDirectoryLoaded as stored (the event stays in the gateway: no contract in packages/contracts). */
+const StoredDirectoryLoaded = z.object({
+  version: z.number().int().positive(),
+  snapshot: SchemeDirectorySnapshot,
+  loadedAt: z.string(),
+  loadedBy: z.string(),
+});
 const MAX_ATTEMPTS = 3;
 
 function versionOf(event: SchemeDirectoryLoaded['data']): SchemeDirectoryVersion {
@@ -101,14 +109,9 @@ export class SchemeDirectory {
     const { store } = this.options;
     const version = await store.streamVersion(SCHEME_DIRECTORY_STREAM);
     if (version === 0 || version === this.loaded?.version) return;
-    const { rows } = await store.sql.query<{ data: unknown }>(
-      `SELECT data FROM "${store.schema}".messages WHERE stream_id = $1
-       ORDER BY stream_position DESC LIMIT 1`,
-      [SCHEME_DIRECTORY_STREAM],
-    );
-    const data = rows[0]?.data as SchemeDirectoryLoaded['data'] | undefined;
-    if (data === undefined) return;
-    this.apply({ ...data, snapshot: SchemeDirectorySnapshot.parse(data.snapshot) });
+    const last = await store.readLastEvent(SCHEME_DIRECTORY_STREAM);
+    if (last === undefined) return;
+    this.apply(StoredDirectoryLoaded.parse(last.data));
   }
 
   async start(): Promise<void> {
