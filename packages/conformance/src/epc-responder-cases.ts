@@ -391,6 +391,20 @@ export const EPC_RESPONDER_CASES: readonly ConformanceCase[] = [
     }),
     expect: { status: 200, partyNameMatch: 'MTCH', partyIdMatch: 'MTCH' },
   },
+  {
+    id: 'EPC-I-10',
+    group: 'identification',
+    description: 'An identification of 256 characters (Max256Text) is answered, not refused',
+    request: post(byIdentification({ others: [{ scheme: 'CUST', id: 'C'.repeat(256) }] })),
+    expect: { status: 200, partyIdMatch: ['NMTC', 'NOAP'] },
+  },
+  {
+    id: 'EPC-I-11',
+    group: 'identification',
+    description: 'An identification of 257 characters: 400 FORMAT_ERROR',
+    request: post(byIdentification({ others: [{ scheme: 'CUST', id: 'C'.repeat(257) }] })),
+    expect: formatError,
+  },
   // Outcomes
   {
     id: 'EPC-O-01',

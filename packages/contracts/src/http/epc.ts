@@ -40,7 +40,8 @@ const FinancialInstitution = z.strictObject({
 });
 
 const EpcOtherIdentification = z
-  .strictObject({ scheme: z.enum(EPC_IDENTIFICATION_SCHEMES), id: latinText(35) })
+  // organisationId/others/identification is Max256Text in the EPC API.
+  .strictObject({ scheme: z.enum(EPC_IDENTIFICATION_SCHEMES), id: latinText(256) })
   .refine((other) => SCHEME_FORMATS[other.scheme]?.test(other.id) ?? true, {
     message: 'INVALID_IDENTIFICATION',
     path: ['id'],
