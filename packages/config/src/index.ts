@@ -45,6 +45,12 @@ export const ServiceConfig = z.object({
     .default(() => randomUUID().slice(0, 8)),
   /** Our bank's BIC, reported as respondingPSP in scheme errors. */
   VOP_RESPONDING_PSP: z.string().default('VOPBDEFFXXX'),
+  /**
+   * The BICs this deployment answers for as partyAgent (comma separated); another partyAgent is
+   * answered NOAP. Default: VOP_RESPONDING_PSP (the development profile adds COBADEFFXXX, the BIC of
+   * the README's examples).
+   */
+  VOP_OWN_BICS: commaList.optional(),
   VOP_VERIFY_DEADLINE_MS: z.coerce.number().int().positive().default(2000),
   VOP_TLS_CERT: z.string().optional(),
   VOP_TLS_KEY: z.string().optional(),

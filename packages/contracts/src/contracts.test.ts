@@ -85,6 +85,43 @@ describe('generated documents', () => {
     assert.ok(document.paths?.['/api/accounts/{id}']?.delete);
     assert.ok(document.components?.schemas?.SchemeVerifyRequest);
   });
+
+  it('OpenAPI documents the EPC path: its headers, and VerificationOfPayeeError on 400, 401 and 500', () => {
+    const document = buildOpenApiDocument('test');
+    const epc = document.paths?.['/vop/v1/payee-verifications']?.post;
+    assert.ok(epc);
+    const headerNames = (epc.parameters ?? []).map((parameter) =>
+      'name' in parameter ? `${parameter.in}:${parameter.name}:${parameter.required}` : '',
+    );
+    assert.deepEqual(headerNames.sort(), [
+      'header:X-Request-ID:true',
+      'header:X-Request-Timestamp:true',
+    ]);
+    for (const status of ['400', '401', '500']) {
+      const response = epc.responses?.[status] as
+        { content: Record<string, { schema: { $ref?: string } }>; headers?: object } | undefined;
+      assert.equal(
+        response?.content['application/json']?.schema.$ref,
+        '#/components/schemas/VerificationOfPayeeError',
+        status,
+      );
+      assert.ok(response?.headers && 'X-Response-Timestamp' in response.headers, status);
+    }
+    assert.equal(epc.responses?.['403'], undefined);
+    const error = document.components?.schemas?.VerificationOfPayeeError as {
+      required?: string[];
+      properties?: { code?: { enum?: string[] } };
+    };
+    assert.deepEqual(error.required?.sort(), ['code', 'type']);
+    assert.deepEqual(error.properties?.code?.enum, [
+      'FORMAT_ERROR',
+      'CLIENT_INVALID',
+      'CLIENT_INCONSISTENT',
+      'TIMESTAMP_INVALID',
+    ]);
+    assert.ok(document.paths?.['/vop/verify']?.post?.responses?.['401']);
+    assert.ok(document.paths?.['/admin/scheme-directory']?.put);
+  });
   it('event JSON schemas describe the envelope', () => {
     const schemas = buildEventJsonSchemas() as Record<
       string,

@@ -13,16 +13,10 @@ import {
   VerifyRequest,
 } from './http/request-result.js';
 import { MatchExplainRequest, MatchExplanation } from './http/matching.js';
-import {
-  EpcVerifyRequest,
-  EpcVerifyResponse,
-  SchemeVerifyRequest,
-  SchemeVerifyResponse,
-} from './http/scheme.js';
-import {
-  AccountNumberVerifyRequest,
-  AccountNumberVerifyResponse,
-} from './http/account-number.js';
+import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
+import { EpcError, EpcRequestHeaders, EpcVerifyRequest, EpcVerifyResponse } from './http/epc.js';
+import { SchemeDirectorySnapshot, SchemeDirectoryVersion } from './http/scheme-directory.js';
+import { AccountNumberVerifyRequest, AccountNumberVerifyResponse } from './http/account-number.js';
 import {
   ApiKeyList,
   AuditPage,
@@ -45,7 +39,9 @@ export function buildOpenApiDocument(
   const registry = new OpenAPIRegistry();
   const accountId = z.object({ id: z.uuid() });
   const requestId = z.object({
-    request_id: z.string().regex(/^(vrf_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+    request_id: z
+      .string()
+      .regex(/^(vrf_)?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
   });
 
   registry.registerPath({
@@ -60,13 +56,70 @@ export function buildOpenApiDocument(
     responses: {
       200: json(SchemeVerifyResponse, 'Outcome (NOAP for unknown or closed accounts)'),
       400: json(SchemeError, 'VOP_004'),
+      401: json(
+        SchemeError,
+        'VOP_002 (reason: certificate refusal, CLIENT_INVALID, CLIENT_INCONSISTENT)',
+      ),
       504: json(SchemeError, 'VOP_003'),
+    },
+  });
+  const epcResponseHeaders = z.object({
+    'X-Request-ID': z.string().openapi({ description: "The request's X-Request-ID, echoed" }),
+    'X-Response-Timestamp': z.iso
+      .datetime()
+      .openapi({ description: 'ISO 8601, milliseconds, UTC' }),
+  });
+  const epcAnswer = <T extends z.ZodType>(schema: T, description: string) => ({
+    ...json(schema, description),
+    headers: epcResponseHeaders,
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/vop/v1/payee-verifications',
+    summary: 'EPC inter-PSP API v1.1.1 (EPC103-24): verification of payee, responding side',
+    description:
+      'Mutual TLS with a QWAC whose PSD2 authorisation number and the requestingAgent BIC are an ' +
+      'adherent pair of the scheme directory. A partyAgent that is not ours, or an IBAN we do not hold, is 200 NOAP.',
+    request: {
+      body: json(EpcVerifyRequest, 'Name and/or identification; Latin characters; no empty field'),
+      headers: EpcRequestHeaders,
+    },
+    responses: {
+      200: epcAnswer(EpcVerifyResponse, 'Outcome; matchedName only on CMTC'),
+      400: epcAnswer(EpcError, 'FORMAT_ERROR or TIMESTAMP_INVALID'),
+      401: epcAnswer(EpcError, 'CLIENT_INVALID or CLIENT_INCONSISTENT'),
+      500: epcAnswer(EpcError, 'The responder failed (timeouts and overload included)'),
+    },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/admin/scheme-directory',
+    summary: 'Load the scheme directory: the whole snapshot replaces the previous one (admin)',
+    request: {
+      body: json(SchemeDirectorySnapshot, 'Directory file'),
+      headers: z.object({ 'If-Match': z.string().optional() }),
+    },
+    responses: {
+      200: json(SchemeDirectoryVersion, 'The version now served'),
+      400: json(FlatError, 'Validation'),
+      403: json(FlatError, 'ACCESS_DENIED'),
+      409: json(FlatError, 'VERSION_MISMATCH (If-Match)'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/scheme-directory',
+    summary: 'The scheme directory version served (admin)',
+    responses: {
+      200: json(SchemeDirectoryVersion, 'Version'),
+      404: json(FlatError, 'No directory loaded'),
     },
   });
   registry.registerPath({
     method: 'post',
     path: '/verify',
-    summary: 'Request/result verification (name and IBAN), or account-number verification (family D)',
+    summary:
+      'Request/result verification (name and IBAN), or account-number verification (family D)',
     request: {
       body: json(
         z.union([VerifyRequest, AccountNumberVerifyRequest]),
@@ -83,7 +136,8 @@ export function buildOpenApiDocument(
   registry.registerPath({
     method: 'post',
     path: '/api/verify',
-    summary: 'Immediate verification (family C); with Prefer: respond-async, the receipt of family B',
+    summary:
+      'Immediate verification (family C); with Prefer: respond-async, the receipt of family B',
     request: {
       body: json(VerifyRequest, 'Name and IBAN'),
       headers: z.object({ Prefer: z.string().optional() }),
@@ -104,16 +158,6 @@ export function buildOpenApiDocument(
       200: json(SimpleVerifyResponse, 'Result and confidence words'),
       400: json(FlatError, 'Validation'),
       504: json(FlatError, 'No outcome within the deadline'),
-    },
-  });
-  registry.registerPath({
-    method: 'post',
-    path: '/vop/v1/payee-verifications',
-    summary: 'EPC inter-PSP verification of payee',
-    request: { body: json(EpcVerifyRequest, 'EPC request: party name and/or identification') },
-    responses: {
-      200: json(EpcVerifyResponse, 'Outcome (NOAP when matching is not possible)'),
-      400: json(SchemeError, 'Validation'),
     },
   });
   registry.registerPath({
@@ -202,7 +246,9 @@ export function buildOpenApiDocument(
     method: 'get',
     path: '/metrics',
     summary: 'Prometheus metrics (text exposition format)',
-    responses: { 200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } } },
+    responses: {
+      200: { description: 'Metrics', content: { 'text/plain': { schema: z.string() } } },
+    },
   });
   registry.registerPath({
     method: 'get',

@@ -7,7 +7,8 @@ import type {
 } from './http/account-number.js';
 import type { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
 import type { VerificationResult } from './http/request-result.js';
-import type { EpcVerifyResponse, SchemeVerifyResponse } from './http/scheme.js';
+import type { EpcVerifyResponse } from './http/epc.js';
+import type { SchemeVerifyResponse } from './http/scheme.js';
 import { confidenceWord, NOAP_REASON, outcomeTable } from './outcomes.js';
 
 // One renderer per family, from a completion and the outcome table beside this file (outcomes.ts).
@@ -22,17 +23,21 @@ export function renderSchemeResponse(completed: VerificationCompletedData): Sche
   };
 }
 
-/** EPC inter-PSP family: the name is disclosed only on a close match. */
+/**
+ * EPC inter-PSP family: partyNameMatch when a name was sent, partyIdMatch (NOAP when nothing could be
+ * compared) when an identification was sent, the name disclosed (Max140) only on a close match.
+ */
 export function renderEpcResponse(
   completed: VerificationCompletedData,
   nameProvided: boolean,
+  identificationProvided = completed.idMatch !== undefined,
 ): EpcVerifyResponse {
   return {
     ...(nameProvided && { partyNameMatch: completed.outcome }),
     ...(nameProvided &&
       completed.outcome === 'CMTC' &&
-      completed.matchedName !== undefined && { matchedName: completed.matchedName }),
-    ...(completed.idMatch !== undefined && { partyIdMatch: completed.idMatch }),
+      completed.matchedName !== undefined && { matchedName: completed.matchedName.slice(0, 140) }),
+    ...(identificationProvided && { partyIdMatch: completed.idMatch ?? 'NOAP' }),
   };
 }
 

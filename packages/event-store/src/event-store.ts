@@ -158,6 +158,20 @@ export class EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  /** The stream's last event, or undefined when it has none (streams whose events each replace the last). */
+  async readLastEvent(
+    streamId: string,
+    options: { tx?: SqlExecutor } = {},
+  ): Promise<RecordedEvent | undefined> {
+    const { rows } = await (options.tx ?? this.sql).query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} WHERE stream_id = $1
+       ORDER BY stream_position DESC LIMIT 1`,
+      [streamId],
+    );
+    const [row] = rows;
+    return row === undefined ? undefined : toRecordedEvent(row);
+  }
+
   /** The stream's version: the position of its last event, 0 when it has none. */
   async streamVersion(streamId: string, options: { tx?: SqlExecutor } = {}): Promise<number> {
     const { rows } = await (options.tx ?? this.sql).query<{ version: number }>(

@@ -8,7 +8,12 @@ type Operation = Record<string, unknown> & {
   security?: Array<Record<string, string[]>>;
 };
 
-const ERROR_SCHEMAS = { nested: 'NestedError', flat: 'FlatError', scheme: 'SchemeError' } as const;
+const ERROR_SCHEMAS = {
+  nested: 'NestedError',
+  flat: 'FlatError',
+  scheme: 'SchemeError',
+  epc: 'VerificationOfPayeeError',
+} as const;
 
 const errorResponse = (family: RouteFamily, description: string) => ({
   description,
@@ -21,10 +26,20 @@ const errorResponse = (family: RouteFamily, description: string) => ({
 
 /** Answers the edge gives for every operation of a family (packages/http/src/app.ts, access.ts, the gateway's edge). */
 function edgeResponses(family: RouteFamily, hasBody: boolean): Record<string, unknown> {
+  // The EPC API answers only 400, 401 and 500; the edge maps every other status onto them (errors.ts).
+  if (family.errorFormat === 'epc')
+    return {
+      400: errorResponse(family, 'FORMAT_ERROR or TIMESTAMP_INVALID'),
+      401: errorResponse(family, 'CLIENT_INVALID or CLIENT_INCONSISTENT'),
+      500: errorResponse(family, 'The responder failed'),
+    };
   const responses: Record<string, unknown> = {
     400: errorResponse(family, 'Validation failed: names the field (and the reason)'),
     500: errorResponse(family, 'INTERNAL_ERROR'),
-    503: errorResponse(family, 'SERVICE_UNAVAILABLE (Retry-After, seconds): not ready, or past the deadline'),
+    503: errorResponse(
+      family,
+      'SERVICE_UNAVAILABLE (Retry-After, seconds): not ready, or past the deadline',
+    ),
   };
   if (family.errorFormat === 'scheme') responses[504] = errorResponse(family, 'VOP_003: timeout');
   if (family.access !== 'open') {
@@ -85,7 +100,8 @@ export function servedApiDocument(version: string): Document {
       apiKey: {
         type: 'http',
         scheme: 'bearer',
-        description: 'vop_test_… / vop_live_… keys with scopes (verify, accounts), issued at POST /admin/api-keys',
+        description:
+          'vop_test_… / vop_live_… keys with scopes (verify, accounts), issued at POST /admin/api-keys',
       },
     },
   };

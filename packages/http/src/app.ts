@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import express, {
   type ErrorRequestHandler,
   type Request,
@@ -8,7 +9,7 @@ import express, {
 import type { Logger } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
-import { ApiError, errors, toErrorBody } from './errors.js';
+import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
 import { refuseDeepJson, refuseUnsafeStrings, tooDeep } from './hostile-input.js';
 import { requestFamily } from './request-family.js';
 
@@ -19,6 +20,8 @@ export interface HttpAppOptions {
   bodyLimit?: string;
   /** Authentication, authorization, rate budgets: run before any route or forwarder. */
   beforeRoutes?: RequestHandler[];
+  /** Canonical paths whose JSON bodies may exceed `bodyLimit` (e.g. a directory snapshot), with their limit. */
+  largeBodyPaths?: Record<string, string>;
   /** Families owned by another service, forwarded with the body still unread (see forward.ts). */
   forwarders?: RequestHandler[];
 }
@@ -40,7 +43,7 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
   const format = requestFamily(req, res).errorFormat;
   const { retryAfterSeconds } = error.extra;
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
-  res.status(error.status).json(
+  res.status(statusIn(format, error)).json(
     toErrorBody(error, {
       format,
       respondingPsp: res.locals.respondingPsp as string,
@@ -49,9 +52,19 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
   );
 }
 
-/** Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included. */
+/** The X-Request-ID an EPC answer echoes: the caller's, or (when it sent none usable) a fresh UUID. */
+function echoedRequestId(sent: string | undefined): string {
+  return sent !== undefined && sent.length > 0 && sent.length <= 128 ? sent : randomUUID();
+}
+
+/**
+ * Scheme paths carry X-Response-Timestamp and X-Processing-Time-Ms on every answer, errors included;
+ * the EPC path also echoes X-Request-ID (EPC103-24 response headers).
+ */
 const schemeTimingHeaders: RequestHandler = (req, res, next) => {
-  if (requestFamily(req, res).errorFormat !== 'scheme') return next();
+  const format = requestFamily(req, res).errorFormat;
+  if (format !== 'scheme' && format !== 'epc') return next();
+  if (format === 'epc') res.setHeader('X-Request-ID', echoedRequestId(req.get('x-request-id')));
   const started = process.hrtime.bigint();
   const writeHead = res.writeHead;
   res.writeHead = function patchedWriteHead(
@@ -89,7 +102,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const family = requestFamily(req, res);
     const timer = setTimeout(() => {
       const timedOut =
-        family.errorFormat === 'scheme'
+        family.errorFormat === 'scheme' || family.errorFormat === 'epc'
           ? errors.timeout('The request timed out')
           : errors.unavailable('The request timed out', 1);
       sendError(req, res, timedOut);
@@ -103,6 +116,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   app.use(requireJsonBody);
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
+  for (const [largePath, limit] of Object.entries(options.largeBodyPaths ?? {}))
+    for (const base of BASE_PATHS)
+      app.use(`${base === '/' ? '' : base}${largePath}`, express.json({ limit }));
   app.use(
     express.json({
       // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { canonicalPath } from './base-paths.js';
-import { ApiError, toErrorBody } from './errors.js';
+import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
 import { familyFor } from './route-families.js';
 
 describe('error format by path (the route-family table)', () => {
@@ -20,6 +20,8 @@ describe('error format by path (the route-family table)', () => {
       ['/api/accounts/1', 'nested'],
       ['/v1/api/accounts/1', 'nested'],
       ['/webhooks', 'nested'],
+      ['/vop/v1/payee-verifications', 'epc'],
+      ['/vop/api/v1/vop/v1/payee-verifications', 'epc'],
     ];
     for (const [path, format] of cases) assert.equal(familyFor(path).errorFormat, format, path);
     assert.equal(canonicalPath('/vop/api/v1/accounts'), '/accounts');
@@ -72,5 +74,39 @@ describe('error format by path (the route-family table)', () => {
       toErrorBody(unavailable, { format: 'flat', respondingPsp: 'B', requestId: undefined }),
       { error: 'SERVICE_UNAVAILABLE', message: 'u', retry_after: 2 },
     );
+  });
+
+  it('renders the EPC VerificationOfPayeeError with 400, 401 or 500 only', () => {
+    const context = { format: 'epc' as const, respondingPsp: 'B', requestId: undefined };
+    const missing = new ApiError(400, 'MISSING_FIELD', 'Missing required field: party.name', {
+      field: 'party.name',
+      reason: 'MISSING_FIELD',
+    });
+    assert.deepEqual(toErrorBody(missing, context), {
+      type: 'urn:vop:epc:error:format-error',
+      code: 'FORMAT_ERROR',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'Missing required field: party.name (MISSING_FIELD)',
+    });
+    const stale = new ApiError(400, 'INVALID_REQUEST', 'too old', { epcCode: 'TIMESTAMP_INVALID' });
+    assert.equal((toErrorBody(stale, context) as { code: string }).code, 'TIMESTAMP_INVALID');
+    const cases: [ApiError, number, string][] = [
+      [errors.unauthorized(), 401, 'CLIENT_INVALID'],
+      [errors.accessDenied(), 401, 'CLIENT_INVALID'],
+      [errors.methodNotAllowed('GET', ['POST']), 400, 'FORMAT_ERROR'],
+      [errors.unsupportedMediaType(), 400, 'FORMAT_ERROR'],
+      [errors.tooLarge(), 400, 'FORMAT_ERROR'],
+      [errors.timeout('late'), 500, 'FORMAT_ERROR'],
+      [errors.unavailable('busy'), 500, 'FORMAT_ERROR'],
+      [new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'slow down'), 500, 'FORMAT_ERROR'],
+      [errors.internal(), 500, 'FORMAT_ERROR'],
+    ];
+    for (const [error, status, code] of cases) {
+      const body = toErrorBody(error, context) as { code: string; status: number; type: string };
+      assert.deepEqual([statusIn('epc', error), body.status, body.code], [status, status, code]);
+      assert.ok(body.type.length > 0);
+    }
+    assert.equal(statusIn('scheme', errors.accessDenied()), 403);
   });
 });

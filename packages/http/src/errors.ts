@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { FlatError, NestedError, SchemeError, z } from '@vop/contracts';
+import {
+  epcErrorType,
+  type EpcError,
+  type EpcErrorCode,
+  type EpcErrorStatus,
+  type FlatError,
+  type NestedError,
+  type SchemeError,
+  type z,
+} from '@vop/contracts';
 import type { ErrorFormat } from './route-families.js';
 
 /**
@@ -16,6 +25,8 @@ export class ApiError extends Error {
       reason?: string;
       retryAfterSeconds?: number;
       action?: string;
+      /** The EPC MessageCode when the status alone does not say it (CLIENT_INCONSISTENT, TIMESTAMP_INVALID). */
+      epcCode?: EpcErrorCode;
     } = {},
   ) {
     super(message);
@@ -46,6 +57,34 @@ function nestedCode(error: ApiError): string {
   return error.code;
 }
 
+/**
+ * The EPC API answers only 400, 401 and 500 (no 403): request faults are 400 FORMAT_ERROR, credential
+ * refusals 401 CLIENT_INVALID, and everything on our side (429, 503, 504 included) 500. The list of
+ * codes has none for a 500; the body then says FORMAT_ERROR, as the type is mandatory, and the status
+ * and title tell the caller the fault is ours.
+ */
+export function epcStatusOf(error: ApiError): EpcErrorStatus {
+  if (error.status === 401 || error.status === 403) return 401;
+  if (error.status >= 400 && error.status < 500 && error.status !== 429) return 400;
+  return 500;
+}
+
+function epcCodeOf(error: ApiError, status: EpcErrorStatus): EpcErrorCode {
+  if (error.extra.epcCode !== undefined) return error.extra.epcCode;
+  return status === 401 ? 'CLIENT_INVALID' : 'FORMAT_ERROR';
+}
+
+const EPC_TITLES: Record<EpcErrorStatus, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  500: 'Internal Server Error',
+};
+
+/** The HTTP status an error answers with in a format (the EPC format narrows it). */
+export function statusIn(format: ErrorFormat, error: ApiError): number {
+  return format === 'epc' ? epcStatusOf(error) : error.status;
+}
+
 export interface ErrorContext {
   format: ErrorFormat;
   respondingPsp: string;
@@ -53,7 +92,7 @@ export interface ErrorContext {
 }
 
 export type ErrorBody =
-  z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError>;
+  z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError> | EpcError;
 
 export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
   const { field, reason, retryAfterSeconds, action } = error.extra;
@@ -80,6 +119,17 @@ export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
           }),
         },
       };
+    case 'epc': {
+      const status = epcStatusOf(error);
+      const code = epcCodeOf(error, status);
+      const detail =
+        status === 500
+          ? error.message
+          : field !== undefined
+            ? `${error.message} (${reason ?? error.code})`
+            : error.message;
+      return { type: epcErrorType(code), code, title: EPC_TITLES[status], status, detail };
+    }
     case 'scheme': {
       const mapped = SCHEME_CODES[error.status] ?? { code: 'VOP_001', category: 'TECHNICAL_ERROR' };
       return {

@@ -6,6 +6,8 @@ export type Principal =
       kind: 'certificate';
       /** The participant (requesting PSP): the certificate's organizationIdentifier, else its subject CN. */
       participantId: string;
+      /** The certificate's organizationIdentifier (the PSD2 authorisation number of a QWAC), when present. */
+      organizationIdentifier?: string;
       /** SHA-256 fingerprint of the client certificate, hex. */
       fingerprint: string;
       /** Holds the configured admin certificate. */

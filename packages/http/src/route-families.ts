@@ -1,7 +1,10 @@
 import { canonicalPath } from './base-paths.js';
 
-/** Which of the specification's three error bodies a family answers with. */
-export type ErrorFormat = 'nested' | 'flat' | 'scheme';
+/**
+ * Which error body a family answers with: the specification's three, plus `epc`, the EPC inter-PSP
+ * API's VerificationOfPayeeError (EPC103-24 v1.1.1) on the EPC path.
+ */
+export type ErrorFormat = 'nested' | 'flat' | 'scheme' | 'epc';
 
 /** The services that own HTTP routes; `each` is served by every service on its own listener. */
 export type ServiceName = 'gateway' | 'matching' | 'batch' | 'webhook-dispatcher' | 'analytics';
@@ -94,6 +97,18 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     rateBudget: 'admin',
     deadlineMs: DEADLINE_MS,
     audited: true,
+  },
+  {
+    // EPC inter-PSP API v1.1.1 (POST /vop/v1/payee-verifications): its own error structure.
+    name: 'epc',
+    paths: ['/vop/v1/**'],
+    owner: 'gateway',
+    errorFormat: 'epc',
+    access: 'participant-certificate',
+    apiKeyScope: null,
+    rateBudget: 'live-verifications',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
   },
   {
     name: 'scheme',

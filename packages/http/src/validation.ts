@@ -8,7 +8,11 @@ const FIELD_CODES = new Set([
   'INVALID_LEI',
   'INVALID_SORT_CODE',
   'INVALID_ACCOUNT_NUMBER',
+  'INVALID_CHARACTERS',
 ]);
+
+/** Reasons a contract names in its refinements, passed on as they are (EPC rules). */
+const KNOWN_REASONS = new Set(['NON_LATIN_CHARACTERS', 'EMPTY_FIELD', 'INVALID_IDENTIFICATION']);
 
 /** Reasons a field can fail, named as the scheme's details.reason (VOP_004). */
 function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
@@ -23,8 +27,10 @@ function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
   if (issue.code === 'invalid_type') return { code: 'INVALID_TYPE', reason: 'INVALID_TYPE' };
   if (issue.code === 'too_big') return { code: 'INVALID_REQUEST', reason: 'TOO_LONG' };
   const message = issue.message;
-  if (message === 'INVALID_CHARACTERS') return { code: message, reason: message };
   if (FIELD_CODES.has(message)) return { code: message, reason: message };
+  if (KNOWN_REASONS.has(message)) return { code: 'INVALID_REQUEST', reason: message };
+  if (issue.code === 'too_small' && issue.minimum === 1)
+    return { code: 'INVALID_REQUEST', reason: 'EMPTY_FIELD' };
   return { code: 'INVALID_REQUEST', reason: 'INVALID_VALUE' };
 }
 

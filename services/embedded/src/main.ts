@@ -22,6 +22,11 @@ process.stdout.write(
     `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
     `    -d '{"party":{"name":"Erika Mustermann"},"partyAccount":{"iban":"DE89370400440532013000"},"partyAgent":{"financialInstitutionId":{"bicfi":"COBADEFFXXX"}},"requestingAgent":{"financialInstitutionId":{"bicfi":"DEUTDEFFXXX"}}}' \\`,
     `    ${url}/vop/verify`,
+    '  EPC inter-PSP API v1.1.1 (the same check; X-Request-ID and X-Request-Timestamp required):',
+    `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
+    `    -H "X-Request-ID: $(cat /proc/sys/kernel/random/uuid)" -H "X-Request-Timestamp: $(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" \\`,
+    `    -d '{"party":{"name":"Erika Mustermann"},"partyAccount":{"iban":"DE89370400440532013000"},"partyAgent":{"financialInstitutionId":{"bicfi":"COBADEFFXXX"}},"requestingAgent":{"financialInstitutionId":{"bicfi":"DEUTDEFFXXX"}}}' \\`,
+    `    ${url}/vop/v1/payee-verifications`,
     '',
   ].join('\n'),
 );

@@ -35,6 +35,14 @@ import {
   DEFAULT_TYPED_NAME_RETENTION_MS,
   type GatewaySecuritySettings,
 } from './settings.js';
+import { seedDevelopmentDirectory } from './scheme-directory/development-seed.js';
+import { requesterCheck } from './scheme-directory/requester-check.js';
+import {
+  SCHEME_DIRECTORY_BODY_LIMIT,
+  SCHEME_DIRECTORY_PATH,
+  schemeDirectoryRoutes,
+} from './scheme-directory/routes.js';
+import { SchemeDirectory } from './scheme-directory/scheme-directory.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import {
   findCompletedVerifications,
@@ -150,10 +158,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     newId,
   };
   const verifier = synchronousVerifier(verifierOptions);
+  const schemeDirectory = new SchemeDirectory({
+    store,
+    environment,
+    logger: logger.child({ component: 'scheme-directory' }),
+  });
+  const directorySettings = security.schemeDirectory;
 
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
+    largeBodyPaths: { [SCHEME_DIRECTORY_PATH]: SCHEME_DIRECTORY_BODY_LIMIT },
     ...gatewayEdge({
       ...(options.metrics && { metrics: options.metrics }),
       ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
@@ -190,13 +205,22 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       apiDocumentRoutes(SERVICE_VERSION),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
+      schemeDirectoryRoutes({ directory: schemeDirectory, clock }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
       ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
       accountRoutes(accountWrites),
       // Family D before family B: both are POST /verify, told apart by the body.
       accountNumberVerificationRoutes({ verifier, sql, schema }),
       immediateVerificationRoutes(verifier),
-      verificationRoutes({ ...verifierOptions, store }),
+      verificationRoutes({
+        ...verifierOptions,
+        store,
+        requesters: requesterCheck({
+          directory: schemeDirectory,
+          ownBics: directorySettings?.ownBics,
+          logger: logger.child({ component: 'scheme-directory' }),
+        }),
+      }),
       ...(options.serviceRouters ?? []),
     ],
   });
@@ -218,6 +242,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await testAccountSweeper?.stop();
       typedNameRetention.stop();
+      schemeDirectory.stop();
       await relay.stop();
     },
   };
@@ -232,6 +257,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     await personalData.keys.migrate();
     await rateLimits.migrate();
     await migrateCoreBankingFeed(sql, schema);
+    await schemeDirectory.start();
+    if (directorySettings?.developmentSeed !== undefined)
+      await seedDevelopmentDirectory(
+        schemeDirectory,
+        directorySettings.developmentSeed,
+        clock(),
+        logger,
+      );
     if (security.developmentKeyDataDir !== undefined) {
       const written = await ensureDevelopmentKey({
         dataDir: security.developmentKeyDataDir,

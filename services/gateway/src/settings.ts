@@ -1,4 +1,6 @@
 import type { ServiceConfig } from '@vop/config';
+import type { SchemeParticipant } from '@vop/contracts';
+import { DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER } from '@vop/pki';
 import type { TestAccountRetention } from './accounts/test-account-sweeper.js';
 import type { RateLimitSettings } from './security/rate-limit-policy.js';
 
@@ -10,6 +12,43 @@ export interface GatewaySecuritySettings {
   developmentKeyDataDir?: string;
   /** How long typed payee names stay readable (whole UTC days; default 7 days). */
   typedNameRetentionMs?: number;
+  /**
+   * Scheme adherence on /vop/* (issue 16). Absent (a gateway built without settings, as specs do):
+   * every partyAgent is answered and no directory is seeded; the directory check still applies.
+   */
+  schemeDirectory?: SchemeDirectorySettings;
+}
+
+export interface SchemeDirectorySettings {
+  /** The partyAgent BICs this deployment answers for; any other is answered NOAP. */
+  ownBics: string[];
+  /** Development profile: loaded as version 1 when no directory was ever loaded. */
+  developmentSeed?: SchemeParticipant[];
+}
+
+/** The BIC of the README's examples and the tests: the development profile answers for it too. */
+export const DEVELOPMENT_PARTY_AGENT_BIC = 'COBADEFFXXX';
+/** The requestingAgent BIC of the development participant certificate (client.pem) in the seed. */
+export const DEVELOPMENT_REQUESTING_AGENT_BIC = 'DEUTDEFFXXX';
+
+export function schemeDirectorySettings(config: ServiceConfig): SchemeDirectorySettings {
+  const development = config.VOP_PROFILE === 'development';
+  return {
+    ownBics: config.VOP_OWN_BICS ?? [
+      config.VOP_RESPONDING_PSP,
+      ...(development ? [DEVELOPMENT_PARTY_AGENT_BIC] : []),
+    ],
+    ...(development && {
+      developmentSeed: [
+        {
+          authorisationNumber: DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
+          name: 'VoP development participant',
+          bics: [DEVELOPMENT_REQUESTING_AGENT_BIC],
+          environment: config.VOP_ENVIRONMENT === 'live' ? 'L' : 'T',
+        },
+      ],
+    }),
+  };
 }
 
 export const DEFAULT_TYPED_NAME_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -27,6 +66,7 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS,
     },
     typedNameRetentionMs: config.VOP_TYPED_NAME_RETENTION_MS,
+    schemeDirectory: schemeDirectorySettings(config),
     ...(config.VOP_PROFILE === 'development' &&
       config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
   };

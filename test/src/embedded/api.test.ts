@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eventually, germanIban } from '@vop/testing';
 import { runEmbedded, schemeRequest, type RunningEmbedded } from './fixtures.js';
@@ -325,29 +326,37 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
         ...schemeRequest(undefined, iban),
         party,
       });
+      const epcHeaders = () => ({
+        'X-Request-ID': randomUUID(),
+        'X-Request-Timestamp': new Date().toISOString(),
+      });
       const byId = await embedded.client.post(
         '/vop/v1/payee-verifications',
         epc({ identification: { lei: '5299000J2N45DDNE4Y28' } }),
+        { headers: epcHeaders() },
       );
       assert.equal(byId.status, 200, byId.text);
       assert.deepEqual(byId.body, { partyIdMatch: 'MTCH' });
       const exact = await embedded.client.post(
         '/vop/v1/payee-verifications',
         epc({ name: 'Bäckerei Schmidt GmbH' }),
+        { headers: epcHeaders() },
       );
       assert.deepEqual(exact.body, { partyNameMatch: 'MTCH' });
       const close = await embedded.client.post(
         '/vop/v1/payee-verifications',
         epc({ name: 'Bäckerei Schmidt' }),
+        { headers: epcHeaders() },
       );
       assert.deepEqual(close.body, {
         partyNameMatch: 'CMTC',
         matchedName: 'Bäckerei Schmidt GmbH',
       });
-      const neither = await embedded.client.post('/vop/v1/payee-verifications', epc({}));
+      const neither = await embedded.client.post('/vop/v1/payee-verifications', epc({}), {
+        headers: epcHeaders(),
+      });
       assert.equal(neither.status, 400);
-      assert.equal(neither.body.error.code, 'VOP_004');
-      assert.equal(neither.body.error.details.reason, 'MISSING_FIELD');
+      assert.equal(neither.body.code, 'FORMAT_ERROR');
     });
   });
 

@@ -56,6 +56,15 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
     const { pki } = running.service;
     caPem = await readFile(pki.caPath, 'utf8');
     devCa = { certPem: caPem, keyPem: await readFile(path.join(pki.dir, 'ca-key.pem'), 'utf8') };
+    // The generated participant adheres to the scheme (issue 16), beside the development one.
+    const loaded = await running.admin.put('/admin/scheme-directory', {
+      snapshotId: 'mtls-test',
+      participants: [
+        { authorisationNumber: 'PSDXX-DEV-000001', bics: ['DEUTDEFFXXX'], environment: 'T' },
+        { authorisationNumber: 'PSDDE-BAFIN-123456', bics: ['DEUTDEFFXXX'], environment: 'T' },
+      ],
+    });
+    assert.equal(loaded.status, 200, loaded.text);
   });
 
   after(async () => {
@@ -139,6 +148,15 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
       assert.equal(response.body.metadata.respondingPSP, 'VOPBDEFFXXX');
     });
   }
+
+  it('answers 401 VOP_002 (CLIENT_INVALID) for a valid certificate whose holder is no participant', async () => {
+    const response = await verifyWith(
+      await issue({ organizationIdentifier: 'PSDDE-BAFIN-777777' }),
+    );
+    assert.equal(response.status, 401, response.text);
+    assert.equal(response.body.error.code, 'VOP_002');
+    assert.equal(response.body.error.details.reason, 'CLIENT_INVALID');
+  });
 
   it('answers 401 on every base path of the scheme family', async () => {
     const anonymous = clientWith(undefined);

@@ -34,30 +34,3 @@ export const SchemeVerifyResponse = z
   })
   .openapi('SchemeVerifyResponse');
 export type SchemeVerifyResponse = z.infer<typeof SchemeVerifyResponse>;
-
-/** EPC inter-PSP request (POST /vop/v1/payee-verifications): the name, the identification, or both. */
-export const EpcVerifyRequest = z
-  .strictObject({
-    party: z
-      .strictObject({ name: HolderName.optional(), identification: PartyIdentification.optional() })
-      .refine((party) => party.name !== undefined || party.identification !== undefined, {
-        message: 'MISSING_FIELD',
-        path: ['name'],
-      }),
-    partyAccount: z.strictObject({ iban: Iban }),
-    partyAgent: FinancialInstitution,
-    requestingAgent: FinancialInstitution,
-    unstructuredRemittanceInformation: z.array(OneLineText(140)).max(10).optional(),
-  })
-  .openapi('EpcVerifyRequest');
-export type EpcVerifyRequest = z.infer<typeof EpcVerifyRequest>;
-
-/** EPC rules: matchedName only on CMTC; partyNameMatch only when a name was sent, partyIdMatch only for an identification. */
-export const EpcVerifyResponse = z
-  .object({
-    partyNameMatch: z.enum(['MTCH', 'CMTC', 'NMTC', 'NOAP']).optional(),
-    matchedName: z.string().optional(),
-    partyIdMatch: z.enum(['MTCH', 'NMTC', 'NOAP']).optional(),
-  })
-  .openapi('EpcVerifyResponse');
-export type EpcVerifyResponse = z.infer<typeof EpcVerifyResponse>;

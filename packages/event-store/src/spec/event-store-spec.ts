@@ -98,6 +98,21 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       assert.deepEqual(await store.readStream('nobody'), []);
     });
 
+    it('reads the last event of a stream alone, and none for a stream that does not exist', async () => {
+      const store = await freshStore();
+      await store.append(
+        'snapshots',
+        [
+          { type: 'Loaded', data: { n: 1 } },
+          { type: 'Loaded', data: { n: 2 } },
+        ],
+        { expectedVersion: 'no_stream' },
+      );
+      const last = await store.readLastEvent('snapshots');
+      assert.deepEqual([last?.streamPosition, last?.data], [2, { n: 2 }]);
+      assert.equal(await store.readLastEvent('nobody'), undefined);
+    });
+
     it('keeps streams apart', async () => {
       const store = await freshStore();
       await store.append('a', [{ type: 'A1', data: 1 }], { expectedVersion: 'no_stream' });

@@ -108,6 +108,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
       assert.deepEqual(response.body, {
         kind: 'certificate',
         participantId: 'PSDDE-BAFIN-123456',
+        organizationIdentifier: 'PSDDE-BAFIN-123456',
         fingerprint: certificateFingerprint(participant.certPem),
         admin: false,
       });

@@ -104,6 +104,9 @@ export function clientCertificateAuth(options: ClientCertificateAuthOptions): Re
         setPrincipal(res, {
           kind: 'certificate',
           participantId: verdict.participant.participantId,
+          ...(verdict.participant.organizationIdentifier !== undefined && {
+            organizationIdentifier: verdict.participant.organizationIdentifier,
+          }),
           fingerprint: verdict.participant.fingerprint,
           admin: isAdmin(verdict.participant, options.admin),
         });

@@ -26,6 +26,9 @@ import {
   migrateVerificationsReadModel,
   recordCompletedVerifications,
 } from './read-model.js';
+import { createLogger } from '@vop/observability';
+import { requesterCheck } from '../scheme-directory/requester-check.js';
+import { SchemeDirectory } from '../scheme-directory/scheme-directory.js';
 import { verificationRoutes } from './routes.js';
 import { CompletionWaiters } from './waiters.js';
 
@@ -41,8 +44,21 @@ const BICS = { partyAgent: 'COBADEFFXXX', requestingAgent: 'DEUTDEFFXXX' };
 const principal: Principal = {
   kind: 'certificate',
   participantId: 'PSDDE-BAFIN-123456',
+  organizationIdentifier: 'PSDDE-BAFIN-123456',
   fingerprint: 'cd'.repeat(32),
   admin: false,
+};
+
+/** The directory the EPC specs load: the caller's participant with its BIC, in the test environment. */
+const directorySnapshot = {
+  snapshotId: 'spec',
+  participants: [
+    {
+      authorisationNumber: 'PSDDE-BAFIN-123456',
+      bics: [BICS.requestingAgent],
+      environment: 'T' as const,
+    },
+  ],
 };
 
 /** As test/src/embedded/fixtures.ts builds it. */
@@ -92,7 +108,7 @@ async function matchingAnswer(
  * without it, no answer ever comes.
  */
 function verificationsSpec(
-  options: { matching?: Outcome; deadlineMs?: number; as?: Principal } = {},
+  options: { matching?: Outcome; deadlineMs?: number; as?: Principal; directory?: boolean } = {},
 ) {
   return httpSpec({
     setup: async () => {
@@ -116,6 +132,10 @@ function verificationsSpec(
         await sql.transaction((tx) => recordCompletedVerifications(tx, SCHEMA, [completion]));
         waiters.notify(completion);
       };
+      const logger = createLogger({ service: 'spec', level: 'silent' });
+      const directory = new SchemeDirectory({ store, environment: 'test', logger });
+      if (options.directory)
+        await directory.load({ snapshot: directorySnapshot, loadedBy: 'spec', now: fixedDate });
       const routes = verificationRoutes({
         store,
         record: answered,
@@ -124,6 +144,9 @@ function verificationsSpec(
         deadlineMs: options.deadlineMs ?? 2000,
         clock: () => fixedDate,
         newId: () => fixedUuid,
+        ...(options.directory && {
+          requesters: requesterCheck({ directory, ownBics: [BICS.partyAgent], logger }),
+        }),
       });
       const app = appAs(options.as ?? principal, [routes], BICS.partyAgent);
       const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
@@ -347,6 +370,90 @@ describe('verification routes (HTTP spec)', () => {
             [{ streamId: verificationStreamId(fixedUuid), type: 'VerificationRequested' }],
           );
         },
+      });
+  });
+
+  const epcHeaders = {
+    'X-Request-ID': '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01',
+    'X-Request-Timestamp': '2026-03-02T11:14:59.500+01:00',
+  };
+  /** The directory was loaded in the setup, before the checkpoint: nothing new is appended. */
+  const noNewEvents = (events: RecordedEvent[]) =>
+    assert.deepEqual(
+      events.map(({ type }) => type),
+      [],
+    );
+
+  it('given an adherent requester, when the EPC path is asked, then 200 with the EPC rules and an epc request event', async () => {
+    await verificationsSpec({ matching: 'CMTC', directory: true })
+      .given([])
+      .when((request) =>
+        request.send('POST', '/vop/v1/payee-verifications', {
+          body: schemeRequest(typedName),
+          headers: epcHeaders,
+        }),
+      )
+      .then({
+        status: 200,
+        headers: { 'X-Request-ID': epcHeaders['X-Request-ID'] },
+        body: { partyNameMatch: 'CMTC', matchedName: holderName },
+        events: (events) =>
+          assert.deepEqual(
+            events.map(({ type, data }) => [type, (data as { family?: string }).family]),
+            [['VerificationRequested', 'epc']],
+          ),
+      });
+  });
+
+  it('given an adherent requester, when the partyAgent is not ours, then 200 NOAP and no verification', async () => {
+    await verificationsSpec({ matching: 'MTCH', directory: true })
+      .given([])
+      .when((request) =>
+        request.send('POST', '/vop/v1/payee-verifications', {
+          body: {
+            ...schemeRequest(typedName),
+            partyAgent: { financialInstitutionId: { bicfi: 'BNPAFRPPXXX' } },
+          },
+          headers: epcHeaders,
+        }),
+      )
+      .then({ status: 200, body: { partyNameMatch: 'NOAP' }, events: noNewEvents });
+  });
+
+  it('given a requester whose BIC is not its own, when it asks, then 401 CLIENT_INCONSISTENT and no verification', async () => {
+    await verificationsSpec({ matching: 'MTCH', directory: true })
+      .given([])
+      .when((request) =>
+        request.send('POST', '/vop/v1/payee-verifications', {
+          body: {
+            ...schemeRequest(typedName),
+            requestingAgent: { financialInstitutionId: { bicfi: 'BYLADEMMXXX' } },
+          },
+          headers: epcHeaders,
+        }),
+      )
+      .then({
+        status: 401,
+        body: (body: { code: string; type: string }) => {
+          assert.equal(body.code, 'CLIENT_INCONSISTENT');
+          assert.equal(body.type, 'urn:vop:epc:error:client-inconsistent');
+        },
+        events: noNewEvents,
+      });
+  });
+
+  it('given a certificate of no participant, when it asks the seed path, then 401 VOP_002 CLIENT_INVALID', async () => {
+    const stranger: Principal = { ...principal, organizationIdentifier: 'PSDDE-BAFIN-999999' };
+    await verificationsSpec({ matching: 'MTCH', directory: true, as: stranger })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
+      .then({
+        status: 401,
+        body: (body: SchemeErrorBody) => {
+          assert.equal(body.error.code, 'VOP_002');
+          assert.equal(body.error.details?.reason, 'CLIENT_INVALID');
+        },
+        events: noNewEvents,
       });
   });
 });

@@ -18,12 +18,19 @@ import {
   type Principal,
 } from '@vop/http';
 import { revealMatchedName } from '@vop/personal-data';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
+import type { RequesterCheck } from '../scheme-directory/requester-check.js';
+import { epcHeaderRefusal } from './epc-request-headers.js';
 import { completedDataOf, findVerification, type VerificationRow } from './read-model.js';
 import { synchronousVerifier, type SynchronousVerifierOptions } from './synchronous.js';
 
 export interface VerificationRoutesOptions extends SynchronousVerifierOptions {
   store: EventStore;
+  /**
+   * Scheme adherence on /vop/*: the requester against the directory, the partyAgent against our BICs.
+   * Without it (in-process specs) every certificate is admitted and every partyAgent is ours.
+   */
+  requesters?: RequesterCheck;
 }
 
 /** The participant that asked reads its result; the bank's admin reads every one. */
@@ -36,38 +43,75 @@ const unknownVerification = () =>
   errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
 export function verificationRoutes(options: VerificationRoutesOptions): Router {
-  const { store, cipher } = options;
+  const { store, cipher, requesters } = options;
   const { requestFor, verifyNow, recordOnly } = synchronousVerifier(options);
   const router = Router();
 
+  /** 401 unless the certificate's holder is a scheme participant of this environment. */
+  function admitCertificate(res: Response): void {
+    const refusal = requesters?.refusalOfCertificate(principalOf(res));
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * 401 CLIENT_INCONSISTENT when the requestingAgent BIC is not the certificate holder's; false when
+   * the partyAgent is not one of ours (answered NOAP without asking matching, as the EPC FAQ advises).
+   */
+  function admitRequest(res: Response, requestingBic: string, partyAgentBic: string): boolean {
+    const refusal = requesters?.refusalOfRequestingAgent(principalOf(res), requestingBic);
+    if (refusal) throw refusal;
+    return requesters?.isOurBic(partyAgentBic) ?? true;
+  }
+
   router.post('/vop/verify', async (req, res) => {
+    admitCertificate(res);
     const body = parseBody(SchemeVerifyRequest, req.body);
     const identification = body.party.identification;
+    const requestingAgentBic = body.requestingAgent.financialInstitutionId.bicfi;
+    const partyAgentBic = body.partyAgent.financialInstitutionId.bicfi;
+    if (!admitRequest(res, requestingAgentBic, partyAgentBic)) {
+      res.json({ partyNameMatch: 'NOAP', ...(identification && { idMatch: 'NOAP' }) });
+      return;
+    }
     const request = requestFor(res, {
       family: 'scheme',
       iban: body.partyAccount.iban,
       name: body.party.name,
       ...(identification && { identification }),
-      requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
-      partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
+      requestingAgentBic,
+      partyAgentBic,
     });
     const completed = await verifyNow(res, request, requestMetadata(req));
     res.json(renderSchemeResponse(completed));
   });
 
+  // EPC inter-PSP API v1.1.1: the headers, then the body, then the requester's BIC; errors in the
+  // VerificationOfPayeeError structure (the epc row of the route-family table).
   router.post('/vop/v1/payee-verifications', async (req, res) => {
+    admitCertificate(res);
+    const headerRefusal = epcHeaderRefusal((name) => req.get(name), options.clock());
+    if (headerRefusal) throw headerRefusal;
     const body = parseBody(EpcVerifyRequest, req.body);
     const { name, identification } = body.party;
+    const requestingAgentBic = body.requestingAgent.financialInstitutionId.bicfi;
+    const partyAgentBic = body.partyAgent.financialInstitutionId.bicfi;
+    if (!admitRequest(res, requestingAgentBic, partyAgentBic)) {
+      res.json({
+        ...(name !== undefined && { partyNameMatch: 'NOAP' }),
+        ...(identification && { partyIdMatch: 'NOAP' }),
+      });
+      return;
+    }
     const request = requestFor(res, {
       family: 'epc',
       iban: body.partyAccount.iban,
       ...(name !== undefined && { name }),
       ...(identification && { identification }),
-      requestingAgentBic: body.requestingAgent.financialInstitutionId.bicfi,
-      partyAgentBic: body.partyAgent.financialInstitutionId.bicfi,
+      requestingAgentBic,
+      partyAgentBic,
     });
     const completed = await verifyNow(res, request, requestMetadata(req));
-    res.json(renderEpcResponse(completed, name !== undefined));
+    res.json(renderEpcResponse(completed, name !== undefined, identification !== undefined));
   });
 
   router.post('/verify', async (req, res) => {
