@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite. `pnpm test`: everything; starts the real PostgreSQL and Kafka through infra/local, builds,
 # runs every test file with Node's test runner, stops the servers. `pnpm test:unit` (--unit): the tests that
-# need no server (not *.postgres.test.*, *.kafka.test.* or test/src/distributed/). The runner's summary is
+# need no server (not *.postgres.test.*, *.kafka.test.*, *.fuzz.test.* or test/src/distributed/). The runner's summary is
 # the last thing printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,11 @@ if ! $unit; then
     exit 1
   fi
   trap 'bash infra/local/down.sh > .infra/down.log 2>&1' EXIT
+  echo "installing the API fuzzer (log: .infra/schemathesis.log)"
+  if ! bash infra/local/schemathesis.sh install > .infra/schemathesis.log 2>&1; then
+    cat .infra/schemathesis.log
+    exit 1
+  fi
   export VOP_TEST_DATABASE_URL="$(bash infra/local/postgres.sh url)"
   export VOP_TEST_KAFKA_BROKERS="$(bash infra/local/kafka.sh brokers)"
 fi
@@ -25,7 +30,7 @@ pnpm exec tsc -b
 
 mapfile -t files < <(find packages services test bench -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 if $unit; then
-  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vE '\.(postgres|kafka)\.test\.js$|^test/dist/distributed/')
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vE '\.(postgres|kafka|fuzz)\.test\.js$|^test/dist/distributed/')
 fi
 # The unit tests share no server, so two files run at once (one per core); the whole suite runs one at a time.
 concurrency=1

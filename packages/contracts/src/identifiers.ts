@@ -46,7 +46,7 @@ export const HolderName = z
   .string()
   .max(140)
   .regex(new RegExp(ONE_LINE_TEXT), 'INVALID_CHARACTERS')
-  .regex(/[^\s\uFEFF]/, 'MISSING_FIELD')
+  .regex(/[^\s\uFEFF]/, 'EMPTY_FIELD')
   .trim()
   .openapi({
     example: 'Erika Mustermann',
