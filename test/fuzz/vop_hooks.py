@@ -9,6 +9,7 @@ fuzzer generates on purpose to see them refused, are left as they are.
 
 import os
 import re
+from datetime import datetime, timezone
 
 import schemathesis
 from hypothesis import strategies as st
@@ -52,3 +53,16 @@ def map_body(context, body):
         if isinstance(body.get("domesticAccount"), dict):
             _repair(body["domesticAccount"], len(str(body)))
     return body
+
+
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3,9}(Z|[+-]\d{2}:\d{2})$")
+
+
+@schemathesis.hook
+def map_headers(context, headers):
+    # The EPC path refuses a request timestamp that is no real date or is more than 5 minutes from its
+    # clock (TIMESTAMP_INVALID): one of the documented shape becomes "now"; malformed ones stay, to be refused.
+    if headers and _TIMESTAMP.match(str(headers.get("X-Request-Timestamp", ""))):
+        now = datetime.now(timezone.utc)
+        headers["X-Request-Timestamp"] = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+    return headers

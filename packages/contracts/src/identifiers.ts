@@ -38,22 +38,24 @@ export const OneLineText = (max: number) =>
   z.string().min(1).max(max).regex(new RegExp(ONE_LINE_TEXT), 'INVALID_CHARACTERS');
 
 /**
- * A holder name as typed: up to 140 characters (ISO 20022 Max140Text, the scheme's name field) of one
- * line, at least one of them visible; trimmed after the checks, so the document's limits are the ones
- * enforced (a request valid by the OpenAPI document is accepted).
+ * Text of one line with at least one visible character, up to `max`, trimmed after the checks: the
+ * document's limits are the ones enforced, so a request valid by the OpenAPI document is accepted.
  */
-export const HolderName = z
-  .string()
-  .max(140)
-  .regex(new RegExp(ONE_LINE_TEXT), 'INVALID_CHARACTERS')
-  .regex(/[^\s\uFEFF]/, 'EMPTY_FIELD')
-  .trim()
-  .openapi({
-    example: 'Erika Mustermann',
-    // Both checks in one pattern (JSON Schema keeps one): one line, and a visible character in it.
-    pattern:
-      '^[^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*[^\\s\\uFEFF\\u0000-\\u001F\\u007F-\\u009F\\uFFFD][^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*$',
-  });
+export const VisibleText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(new RegExp(ONE_LINE_TEXT), 'INVALID_CHARACTERS')
+    .regex(/[^\s\uFEFF]/, 'EMPTY_FIELD')
+    .trim()
+    .openapi({
+      // Both checks in one pattern (JSON Schema keeps one): one line, and a visible character in it.
+      pattern:
+        '^[^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*[^\\s\\uFEFF\\u0000-\\u001F\\u007F-\\u009F\\uFFFD][^\\u0000-\\u001F\\u007F-\\u009F\\uFFFD]*$',
+    });
+
+/** A holder name as typed: ISO 20022 Max140Text, the scheme's name field. */
+export const HolderName = VisibleText(140).openapi({ example: 'Erika Mustermann' });
 
 export const Lei = z
   .string()

@@ -2,6 +2,7 @@ import { OpenApiGeneratorV31, OpenAPIRegistry } from '@asteasolutions/zod-to-ope
 import {
   AccountCreatedResponse,
   AccountResponse,
+  TestAccountCreatedResponse,
   CreateAccountRequest,
   UpdateAccountRequest,
 } from './http/accounts.js';
@@ -97,7 +98,13 @@ export function buildOpenApiDocument(
     summary: 'Load the scheme directory: the whole snapshot replaces the previous one (admin)',
     request: {
       body: json(SchemeDirectorySnapshot, 'Directory file'),
-      headers: z.object({ 'If-Match': z.string().optional() }),
+      headers: z.object({
+        'If-Match': z
+          .string()
+          .regex(/^(W\/)?("[0-9]{1,9}"|[0-9]{1,9})$/)
+          .optional()
+          .openapi({ description: 'The directory version this load replaces (0: the first)' }),
+      }),
     },
     responses: {
       200: json(SchemeDirectoryVersion, 'The version now served'),
@@ -209,6 +216,7 @@ export function buildOpenApiDocument(
     responses: {
       200: json(AccountResponse, 'Updated'),
       404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+      409: json(NestedError, 'IBAN or domestic account already held by another live account'),
     },
   });
   registry.registerPath({
@@ -224,7 +232,7 @@ export function buildOpenApiDocument(
     summary: 'Create a test account (test deployments only; id acc_…)',
     request: { body: json(CreateAccountRequest, 'Account') },
     responses: {
-      201: json(AccountCreatedResponse, 'Created'),
+      201: json(TestAccountCreatedResponse, 'Created'),
       409: json(NestedError, 'IBAN already held'),
     },
   });
@@ -273,7 +281,7 @@ export function buildOpenApiDocument(
     method: 'delete',
     path: '/admin/api-keys/{keyId}',
     summary: 'Revoke an API key',
-    request: { params: z.object({ keyId: z.string() }) },
+    request: { params: z.object({ keyId: z.string().regex(/^key_[A-Za-z0-9_-]{1,64}$/) }) },
     responses: {
       200: json(z.object({ keyId: z.string(), revoked: z.literal(true) }), 'Revoked'),
       404: json(FlatError, 'Unknown key'),

@@ -1,5 +1,14 @@
-import { AccountStatus, HolderType, PartyIdentifiers } from '../events/accounts.js';
-import { DomesticAccount, HolderName, Iban } from '../identifiers.js';
+import { AccountStatus, HolderType } from '../events/accounts.js';
+
+/** An account's identifiers as a request states them (the events carry the same shape). */
+const AccountIdentifiers = z.strictObject({
+  lei: Lei.optional(),
+  others: z
+    .array(z.strictObject({ scheme: OneLineText(35), id: OneLineText(256) }))
+    .max(20)
+    .optional(),
+});
+import { DomesticAccount, HolderName, Iban, Lei, OneLineText } from '../identifiers.js';
 import { z } from '../zod.js';
 
 /** Fields beyond the specification's (holderType, alternateNames, identifiers, status) are optional. */
@@ -9,7 +18,7 @@ export const CreateAccountRequest = z
     name: HolderName,
     holderType: HolderType.optional(),
     alternateNames: z.array(HolderName).max(20).optional(),
-    identifiers: PartyIdentifiers.optional(),
+    identifiers: AccountIdentifiers.optional(),
     status: AccountStatus.optional(),
     domesticAccount: DomesticAccount.optional(),
   })
@@ -22,12 +31,12 @@ export const UpdateAccountRequest = z
     name: HolderName.optional(),
     holderType: HolderType.optional(),
     alternateNames: z.array(HolderName).max(20).optional(),
-    identifiers: PartyIdentifiers.optional(),
+    identifiers: AccountIdentifiers.optional(),
     status: AccountStatus.optional(),
     domesticAccount: DomesticAccount.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, { message: 'at least one field is required' })
-  .openapi('UpdateAccountRequest');
+  .openapi('UpdateAccountRequest', { minProperties: 1 });
 export type UpdateAccountRequest = z.infer<typeof UpdateAccountRequest>;
 
 export const AccountCreatedResponse = z
@@ -39,6 +48,16 @@ export const AccountCreatedResponse = z
     updated_at: z.iso.datetime(),
   })
   .openapi('AccountCreatedResponse');
+
+/** The sandbox's test-account create (`POST /api/accounts`): `acc_<id>`, no updated_at (specification). */
+export const TestAccountCreatedResponse = z
+  .object({
+    id: z.string().regex(/^acc_/),
+    iban: z.string(),
+    name: z.string(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi('TestAccountCreatedResponse');
 
 /** Get and update never return the holder name (data minimisation). */
 export const AccountResponse = z

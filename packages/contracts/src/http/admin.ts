@@ -1,3 +1,4 @@
+import { OneLineText } from '../identifiers.js';
 import { z } from '../zod.js';
 
 /** Scopes an API key can carry (services/gateway/src/security/api-keys; the route-family table names which family takes which). */
@@ -5,7 +6,7 @@ export const API_KEY_SCOPE_NAMES = ['verify', 'accounts'] as const;
 
 export const IssueApiKeyRequest = z
   .strictObject({
-    participantId: z.string().trim().min(1).max(100),
+    participantId: OneLineText(100),
     scopes: z.array(z.enum(API_KEY_SCOPE_NAMES)).min(1),
     environment: z.enum(['test', 'live']).optional(),
   })

@@ -29,23 +29,52 @@ const SCHEME_FORMATS: Partial<Record<EpcIdentificationScheme, RegExp>> = {
   SRET: /^\d{14}$/,
 };
 
+// Latin characters with at least one visible: both checks in one pattern for the OpenAPI document
+// (JSON Schema keeps one), so a request valid by the document is accepted.
+const LATIN =
+  '\\u0020-\\u007E\\u00A0-\\u024F\\u0300-\\u036F\\u1E00-\\u1EFF\\u2013\\u2014\\u2018-\\u201F';
+const VISIBLE_LATIN =
+  '\\u0021-\\u007E\\u00A1-\\u024F\\u0300-\\u036F\\u1E00-\\u1EFF\\u2013\\u2014\\u2018-\\u201F';
+const LATIN_VISIBLE_PATTERN = `^[${LATIN}]*[${VISIBLE_LATIN}][${LATIN}]*$`;
+
 /** A v1.1.1 text field: never empty (nor blank), Latin characters only, at most `max`. */
 const latinText = (max: number) =>
-  z.string().trim().min(1).max(max).refine(isLatinText, { message: NON_LATIN_CHARACTERS });
+  z
+    .string()
+    .max(max)
+    .refine(isLatinText, { message: NON_LATIN_CHARACTERS })
+    .regex(/\S/, 'EMPTY_FIELD')
+    .trim()
+    .openapi({ pattern: LATIN_VISIBLE_PATTERN });
 
-const EpcName = HolderName.refine(isLatinText, { message: NON_LATIN_CHARACTERS });
+const EpcName = HolderName.refine(isLatinText, { message: NON_LATIN_CHARACTERS }).openapi({
+  pattern: LATIN_VISIBLE_PATTERN,
+});
 
 const FinancialInstitution = z.strictObject({
   financialInstitutionId: z.strictObject({ bicfi: Bic }),
 });
 
-const EpcOtherIdentification = z
+/**
+ * One identification under an EPC scheme; SIREN and SIRET have their published formats. A union by
+ * scheme, so the OpenAPI document states each format (a request valid by the document is accepted).
+ */
+const UNFORMATTED_SCHEMES = EPC_IDENTIFICATION_SCHEMES.filter(
+  (scheme) => SCHEME_FORMATS[scheme] === undefined,
+) as [EpcIdentificationScheme, ...EpcIdentificationScheme[]];
+
+const EpcOtherIdentification = z.discriminatedUnion('scheme', [
+  z.strictObject({
+    scheme: z.literal('SREN'),
+    id: z.string().regex(SCHEME_FORMATS.SREN as RegExp, 'INVALID_IDENTIFICATION'),
+  }),
+  z.strictObject({
+    scheme: z.literal('SRET'),
+    id: z.string().regex(SCHEME_FORMATS.SRET as RegExp, 'INVALID_IDENTIFICATION'),
+  }),
   // organisationId/others/identification is Max256Text in the EPC API.
-  .strictObject({ scheme: z.enum(EPC_IDENTIFICATION_SCHEMES), id: latinText(256) })
-  .refine((other) => SCHEME_FORMATS[other.scheme]?.test(other.id) ?? true, {
-    message: 'INVALID_IDENTIFICATION',
-    path: ['id'],
-  });
+  z.strictObject({ scheme: z.enum(UNFORMATTED_SCHEMES), id: latinText(256) }),
+]);
 
 export const EpcPartyIdentification = z
   .strictObject({
@@ -55,7 +84,7 @@ export const EpcPartyIdentification = z
   .refine((identification) => identification.lei !== undefined || identification.others, {
     message: 'EMPTY_FIELD',
   })
-  .openapi('EpcPartyIdentification');
+  .openapi('EpcPartyIdentification', { minProperties: 1 });
 
 /**
  * v1.1.1 request: the name, the identification, or both; no empty field; Latin characters; at most
@@ -68,7 +97,9 @@ export const EpcVerifyRequest = z
       .refine((party) => party.name !== undefined || party.identification !== undefined, {
         message: 'MISSING_FIELD',
         path: ['name'],
-      }),
+      })
+      // The refinement, said in the document: a name, an identification, or both.
+      .openapi({ anyOf: [{ required: ['name'] }, { required: ['identification'] }] }),
     partyAccount: z.strictObject({ iban: Iban }),
     partyAgent: FinancialInstitution,
     requestingAgent: FinancialInstitution,
@@ -128,9 +159,13 @@ export const EpcRequestId = z
 export const EpcRequestTimestamp = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3,9}(Z|[+-]\d{2}:\d{2})$/)
-  .refine((value) => !Number.isNaN(Date.parse(value)));
+  .refine((value) => !Number.isNaN(Date.parse(value)))
+  .openapi({
+    description:
+      'ISO 8601 with milliseconds, UTC or with an offset; within 5 minutes of the responder clock',
+  });
 
 export const EpcRequestHeaders = z.object({
   'X-Request-ID': EpcRequestId.openapi({ example: '3f0c6a1e-1d0b-4b8e-9a55-6c1c1a3c9a01' }),
-  'X-Request-Timestamp': EpcRequestTimestamp.openapi({ example: '2026-11-25T10:15:30.123Z' }),
+  'X-Request-Timestamp': EpcRequestTimestamp,
 });

@@ -1,4 +1,4 @@
-import { Bic } from '../identifiers.js';
+import { Bic, VisibleText } from '../identifiers.js';
 import { z } from '../zod.js';
 
 /**
@@ -8,14 +8,14 @@ import { z } from '../zod.js';
 export const Psd2AuthorisationNumber = z
   .string()
   .trim()
-  .regex(/^PSD[A-Z]{2}-[A-Z0-9]{1,8}-\S{1,64}$/, 'INVALID_AUTHORISATION_NUMBER')
+  .regex(/^PSD[A-Z]{2}-[A-Z0-9]{1,8}-[\x21-\x7E]{1,64}$/, 'INVALID_AUTHORISATION_NUMBER')
   .openapi({ example: 'PSDDE-BAFIN-123456' });
 
 /** One scheme participant of the EPC Directory Service (EDS): who it is, its BICs, T(est) or L(ive). */
 export const SchemeParticipant = z
   .strictObject({
     authorisationNumber: Psd2AuthorisationNumber,
-    name: z.string().trim().min(1).max(140).optional(),
+    name: VisibleText(140).optional(),
     bics: z.array(Bic).min(1).max(500),
     environment: z.enum(['T', 'L']),
   })
@@ -28,7 +28,7 @@ export type SchemeParticipant = z.infer<typeof SchemeParticipant>;
  */
 export const SchemeDirectorySnapshot = z
   .strictObject({
-    snapshotId: z.string().trim().min(1).max(100),
+    snapshotId: VisibleText(100),
     publishedAt: z.iso.datetime({ offset: true }).optional(),
     participants: z.array(SchemeParticipant).max(50_000),
   })
