@@ -23,6 +23,8 @@ import type { WebhookSettings } from './settings.js';
 
 export const WEBHOOK_SCHEMA = 'webhooks';
 const QUEUED_CHANNEL = 'webhooks_deliveries_queued';
+/** Retry-After is honoured up to the schedule's longest default wait. */
+const MAX_RETRY_AFTER_MS = 10 * 60 * 60 * 1000;
 
 export interface WebhookDispatcherOptions {
   sql: SqlClient;
@@ -85,7 +87,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     sender,
     logger,
     metrics: options.metrics,
-    policy: { delaysMs: settings.retryDelaysMs, jitter: 0.2 },
+    policy: { delaysMs: settings.retryDelaysMs, jitter: 0.2, maxRetryAfterMs: MAX_RETRY_AFTER_MS },
     attemptTimeoutMs: settings.attemptTimeoutMs,
     endpointConcurrency: settings.endpointConcurrency,
     maxInFlight: settings.maxInFlight,

@@ -6,6 +6,7 @@ const HOUR = 3_600_000;
 const defaultPolicy: RetryPolicy = {
   delaysMs: [5_000, 300_000, 1_800_000, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR],
   jitter: 0.2,
+  maxRetryAfterMs: 10 * HOUR,
 };
 const now = new Date('2026-01-01T00:00:00.000Z');
 const waitAfter = (attemptsMade: number, random = 0.5, retryAfter?: number) =>
@@ -32,7 +33,7 @@ describe('the retry schedule', () => {
     );
   });
 
-  it('honours Retry-After as a lower bound, capped at the longest wait', () => {
+  it('honours Retry-After as a lower bound, up to a cap', () => {
     assert.equal(waitAfter(1, 0.5, 60_000), 60_000);
     assert.equal(waitAfter(3, 0.5, 60_000), 1_800_000);
     assert.equal(waitAfter(1, 0.5, 100 * HOUR), 10 * HOUR);

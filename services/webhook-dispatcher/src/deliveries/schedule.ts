@@ -4,12 +4,14 @@ export interface RetryPolicy {
   delaysMs: readonly number[];
   /** Each wait is spread by ± this fraction, so receivers coming back are not hit all at once. */
   jitter: number;
+  /** A receiver's Retry-After is honoured up to this long (a day's schedule is not stretched by it). */
+  maxRetryAfterMs: number;
 }
 
 /**
  * Pure: the time of the next attempt after `attemptsMade` failed ones, or null when that was the
  * last (the delivery is dead-lettered). A receiver's Retry-After is honoured as a lower bound,
- * capped at the schedule's longest wait so a delivery never outlives the schedule by much.
+ * up to `maxRetryAfterMs`.
  */
 export function nextAttemptAt(input: {
   attemptsMade: number;
@@ -23,8 +25,7 @@ export function nextAttemptAt(input: {
   const base = policy.delaysMs[attemptsMade - 1];
   if (base === undefined) return null;
   const jittered = base * (1 + policy.jitter * (2 * input.random - 1));
-  const longest = Math.max(...policy.delaysMs);
-  const wait = Math.max(jittered, Math.min(input.retryAfterMs ?? 0, longest));
+  const wait = Math.max(jittered, Math.min(input.retryAfterMs ?? 0, policy.maxRetryAfterMs));
   return new Date(now.getTime() + Math.round(wait));
 }
 
