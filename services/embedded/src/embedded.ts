@@ -10,6 +10,7 @@ import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
+import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -55,6 +56,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     matcher: options.matcher ?? createNameMatcher(),
     metrics,
   });
+  const webhooks = createWebhookDispatcher({
+    sql,
+    bus,
+    logger: logger.child({ component: 'webhook-dispatcher' }),
+    settings: webhookSettings(config),
+    metrics,
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -65,7 +73,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
-    serviceRouters: matching.routers,
+    serviceRouters: [...matching.routers, ...webhooks.routers],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
       trustAnchorsPem: caPem,
@@ -73,6 +81,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     },
   });
   await matching.start();
+  await webhooks.start();
   await gateway.start();
   const server = await startHttpsServer({
     handler: gateway.app,
@@ -89,6 +98,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     async stop() {
       await server.close();
       await gateway.stop();
+      await webhooks.stop();
       await matching.stop();
       await bus.close();
       await sql.close();
