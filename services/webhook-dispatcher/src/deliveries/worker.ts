@@ -27,8 +27,11 @@ export interface DeliveryWorkerOptions {
   random: () => number;
 }
 
-/** A lease outlives the attempt's deadline by this much before another instance may take it over. */
-const LEASE_MARGIN_MS = 30_000;
+/**
+ * A claimed delivery is leased for twice the attempt's deadline and a second: an attempt ends at its
+ * deadline, so a lease that runs out belongs to an instance that died, and another takes it over.
+ */
+const leaseMs = (attemptTimeoutMs: number): number => 2 * attemptTimeoutMs + 1_000;
 
 function deliveryMetrics(metrics: ServiceMetrics | undefined) {
   if (!metrics) return undefined;
@@ -173,7 +176,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
         const now = clock();
         const claimed = await claimDueDeliveries(sql, schema, {
           now,
-          leaseUntil: new Date(now.getTime() + options.attemptTimeoutMs + LEASE_MARGIN_MS),
+          leaseUntil: new Date(now.getTime() + leaseMs(options.attemptTimeoutMs)),
           perWebhook: options.endpointConcurrency,
           inFlight: Object.fromEntries(perWebhook),
           limit: options.maxInFlight - running.size,
