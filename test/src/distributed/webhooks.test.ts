@@ -183,7 +183,9 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
 
     await eventually(
       async () => {
-        const arrived = new Set(received.map((request) => JSON.parse(request.body).data.request_id));
+        const arrived = new Set(
+          received.map((request) => JSON.parse(request.body).data.request_id),
+        );
         return [...requestIds].every((id) => arrived.has(id)) ? true : undefined;
       },
       { timeoutMs: 90_000, intervalMs: 250, what: 'every completion delivered' },
@@ -192,7 +194,9 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     for (const request of received) verifier.verify(request.body, request.headers as never);
     const arrivedIds = received.map((request) => JSON.parse(request.body).data.request_id);
     const duplicates = arrivedIds.length - new Set(arrivedIds).size;
-    t.diagnostic(`${arrivedIds.length} requests for ${VERIFICATIONS} completions: ${duplicates} duplicates`);
+    t.diagnostic(
+      `${arrivedIds.length} requests for ${VERIFICATIONS} completions: ${duplicates} duplicates`,
+    );
     assert.equal(new Set(arrivedIds).size, VERIFICATIONS);
 
     // The receiver counts a request when it arrives; the dispatcher records it once answered.

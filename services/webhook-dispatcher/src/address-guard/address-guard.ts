@@ -13,7 +13,10 @@ export interface AddressGuardOptions {
 }
 
 export class AddressRefusedError extends Error {
-  constructor(readonly reason: AddressRefusal, detail: string) {
+  constructor(
+    readonly reason: AddressRefusal,
+    detail: string,
+  ) {
     super(`${reason}: ${detail}`);
     this.name = 'AddressRefusedError';
   }

@@ -276,7 +276,12 @@ export async function listDeliveries(
      WHERE d.webhook_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND ($2::text IS NULL OR d.status = $2)
        AND ($4::uuid IS NULL OR d.id = $4)
      ORDER BY d.created_at DESC, d.id LIMIT $3`,
-    [JSON.stringify(options.webhookIds), options.status ?? null, options.limit, options.deliveryId ?? null],
+    [
+      JSON.stringify(options.webhookIds),
+      options.status ?? null,
+      options.limit,
+      options.deliveryId ?? null,
+    ],
   );
   return rows.map((row) => ({
     id: row.id,

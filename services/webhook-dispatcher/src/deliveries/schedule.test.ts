@@ -10,8 +10,13 @@ const defaultPolicy: RetryPolicy = {
 };
 const now = new Date('2026-01-01T00:00:00.000Z');
 const waitAfter = (attemptsMade: number, random = 0.5, retryAfter?: number) =>
-  (nextAttemptAt({ attemptsMade, now, policy: defaultPolicy, random, retryAfterMs: retryAfter })
-    ?.getTime() ?? NaN) - now.getTime();
+  (nextAttemptAt({
+    attemptsMade,
+    now,
+    policy: defaultPolicy,
+    random,
+    retryAfterMs: retryAfter,
+  })?.getTime() ?? NaN) - now.getTime();
 
 describe('the retry schedule', () => {
   it('grows with each failed attempt and spans about a day before the last attempt', () => {
@@ -27,10 +32,7 @@ describe('the retry schedule', () => {
   });
 
   it('after the last attempt there is none: the delivery is dead-lettered', () => {
-    assert.equal(
-      nextAttemptAt({ attemptsMade: 8, now, policy: defaultPolicy, random: 0.5 }),
-      null,
-    );
+    assert.equal(nextAttemptAt({ attemptsMade: 8, now, policy: defaultPolicy, random: 0.5 }), null);
   });
 
   it('honours Retry-After as a lower bound, up to a cap', () => {

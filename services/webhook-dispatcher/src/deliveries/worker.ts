@@ -70,7 +70,12 @@ function judge(
   now: Date,
 ): Pick<AttemptRecord, 'statusCode' | 'outcome' | 'error' | 'status' | 'nextAttemptAt'> {
   if (result.kind === 'response' && result.statusCode >= 200 && result.statusCode < 300)
-    return { statusCode: result.statusCode, outcome: 'delivered', status: 'delivered', nextAttemptAt: null };
+    return {
+      statusCode: result.statusCode,
+      outcome: 'delivered',
+      status: 'delivered',
+      nextAttemptAt: null,
+    };
   if (result.kind === 'response' && result.statusCode === 410)
     return { statusCode: 410, outcome: 'gone', status: 'endpoint_gone', nextAttemptAt: null };
   const next = nextAttemptAt({

@@ -1,5 +1,10 @@
 import type { WebhookEventName, WebhookRecord } from '@vop/contracts';
-import { migrateSchema, type RecordedEvent, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import {
+  migrateSchema,
+  type RecordedEvent,
+  type SqlClient,
+  type SqlExecutor,
+} from '@vop/event-store';
 import { cancelPendingDeliveries } from '../deliveries/queue.js';
 import type { RegistrationEvent } from './decider.js';
 

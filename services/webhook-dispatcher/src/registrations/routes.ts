@@ -44,14 +44,22 @@ export function registrationRoutes(options: {
     const body = parseBody(WebhookRegistrationRequest, req.body);
     const refusal = await guard.checkUrl(new URL(body.url));
     if (refusal)
-      throw new ApiError(400, 'INVALID_REQUEST', MESSAGES[refusal], { field: 'url', reason: refusal });
+      throw new ApiError(400, 'INVALID_REQUEST', MESSAGES[refusal], {
+        field: 'url',
+        reason: refusal,
+      });
     try {
       signerFor(body.secret);
     } catch {
-      throw new ApiError(400, 'INVALID_REQUEST', 'A whsec_ secret must be base64 after the prefix', {
-        field: 'secret',
-        reason: 'INVALID_VALUE',
-      });
+      throw new ApiError(
+        400,
+        'INVALID_REQUEST',
+        'A whsec_ secret must be base64 after the prefix',
+        {
+          field: 'secret',
+          reason: 'INVALID_VALUE',
+        },
+      );
     }
     const webhookId = randomUUID();
     await handleRegistration(store, webhookId, {

@@ -30,10 +30,17 @@ export interface Harness {
     path: string,
     participant: string,
     body?: unknown,
+    // Specs read parsed JSON bodies freely, as with @vop/testing's JsonResponse.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
   ): Promise<{ status: number; body: any }>;
   /** Publishes a VerificationCompleted for `participant`; returns its verification id. */
   complete(participant: string, extra?: Record<string, unknown>): Promise<string>;
-  publish(topic: 'verificationCompleted' | 'batchEvents', key: string, type: string, data: unknown): Promise<string>;
+  publish(
+    topic: 'verificationCompleted' | 'batchEvents',
+    key: string,
+    type: string,
+    data: unknown,
+  ): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -55,7 +62,12 @@ export async function startHarness(settings: Partial<WebhookSettings> = {}): Pro
       (req, res, next) => {
         const participantId = req.get('x-test-participant');
         if (participantId)
-          setPrincipal(res, { kind: 'certificate', participantId, fingerprint: '00', admin: false });
+          setPrincipal(res, {
+            kind: 'certificate',
+            participantId,
+            fingerprint: '00',
+            admin: false,
+          });
         next();
       },
     ],
@@ -134,9 +146,12 @@ export interface Received {
  * decides (a status, headers, and optionally a promise to wait for first).
  */
 export async function startReceiver(
-  answer: (request: Received, index: number) =>
-    | { status: number; headers?: Record<string, string>; wait?: Promise<void> }
-    | undefined = () => undefined,
+  answer: (
+    request: Received,
+    index: number,
+  ) =>
+    { status: number; headers?: Record<string, string>; wait?: Promise<void> } | undefined = () =>
+    undefined,
   port = 0,
 ) {
   const received: Received[] = [];
