@@ -219,6 +219,13 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
       timeoutMs: 120_000,
       intervalMs: 50,
       what: 'every delivery',
+    }).catch((error: unknown) => {
+      throw new Error(
+        `${receiver.arrivals.size} delivered; dispatcher said:\n${dispatcher.output()}`,
+        {
+          cause: error,
+        },
+      );
     });
     return { seconds: (Date.now() - started) / 1000 };
   } finally {

@@ -168,33 +168,44 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** Records one attempt and moves the delivery on, in the caller's transaction. */
-export async function recordAttempt(
+const ATTEMPT_COLUMNS = `"deliveryId" uuid, "attemptedAt" timestamptz, "statusCode" integer,
+  "latencyMs" integer, outcome text, error text, status text, "nextAttemptAt" timestamptz`;
+
+/**
+ * Records attempts (at most one per delivery) and moves their deliveries on, in the caller's
+ * transaction: two statements whatever the number (group commit of the attempts that finished
+ * together).
+ */
+export async function recordAttempts(
   tx: SqlExecutor,
   schema: string,
-  attempt: AttemptRecord,
+  attempts: AttemptRecord[],
 ): Promise<void> {
-  const next = attempt.nextAttemptAt?.toISOString() ?? null;
+  if (attempts.length === 0) return;
+  const rows = JSON.stringify(
+    attempts.map((attempt) => ({
+      ...attempt,
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+      error: attempt.error ?? null,
+    })),
+  );
   await tx.query(
     `INSERT INTO ${schema}.delivery_attempts
        (delivery_id, attempted_at, status_code, latency_ms, outcome, error, next_retry_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      attempt.deliveryId,
-      attempt.attemptedAt.toISOString(),
-      attempt.statusCode,
-      attempt.latencyMs,
-      attempt.outcome,
-      attempt.error ?? null,
-      next,
-    ],
+     SELECT a."deliveryId", a."attemptedAt", a."statusCode", a."latencyMs", a.outcome, a.error,
+       a."nextAttemptAt"
+     FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})`,
+    [rows],
   );
   await tx.query(
-    `UPDATE ${schema}.deliveries
-     SET attempts = attempts + 1, status = $2, next_attempt_at = $3, lease_until = NULL,
-         delivered_at = CASE WHEN $2 = 'delivered' THEN $4::timestamptz ELSE delivered_at END
-     WHERE id = $1`,
-    [attempt.deliveryId, attempt.status, next, attempt.attemptedAt.toISOString()],
+    `UPDATE ${schema}.deliveries d
+     SET attempts = d.attempts + 1, status = a.status, next_attempt_at = a."nextAttemptAt",
+       lease_until = NULL,
+       delivered_at = CASE WHEN a.status = 'delivered' THEN a."attemptedAt" ELSE d.delivered_at END
+     FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})
+     WHERE d.id = a."deliveryId"`,
+    [rows],
   );
 }
 

@@ -6,10 +6,11 @@ import { RegistrationError } from '../registrations/decider.js';
 import {
   claimDueDeliveries,
   pendingCount,
-  recordAttempt,
+  recordAttempts,
   type AttemptRecord,
   type ClaimedDelivery,
 } from './queue.js';
+import { createGroupCommit } from './attempt-recorder.js';
 import { nextAttemptAt, retryAfterMs, type RetryPolicy } from './schedule.js';
 import { signedHeaders, type SendResult, type Sender } from './sender.js';
 
@@ -110,6 +111,41 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
 
+  const deadLetterOf = (
+    delivery: ClaimedDelivery,
+    record: AttemptRecord,
+  ): WebhookDeliveryDeadLetteredData => ({
+    deliveryId: delivery.id,
+    webhookId: delivery.webhookId,
+    participant: delivery.participant,
+    eventType: delivery.eventType,
+    sourceEventId: delivery.sourceEventId,
+    attempts: delivery.attempts + 1,
+    lastStatusCode: record.statusCode,
+    lastOutcome: record.outcome,
+    deadLetteredAt: record.attemptedAt.toISOString(),
+  });
+
+  /** Attempts that finished together are recorded in one transaction, dead letters with them. */
+  const recorder = createGroupCommit<{ delivery: ClaimedDelivery; record: AttemptRecord }>(
+    (finished) =>
+      sql.transaction(async (tx) => {
+        await recordAttempts(
+          tx,
+          schema,
+          finished.map(({ record }) => record),
+        );
+        for (const { delivery, record } of finished) {
+          if (record.status !== 'dead_lettered') continue;
+          await store.append(
+            `webhook-delivery-${delivery.id}`,
+            [{ type: 'WebhookDeliveryDeadLettered', data: deadLetterOf(delivery, record) }],
+            { expectedVersion: 'any', tx },
+          );
+        }
+      }),
+  );
+
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const attemptedAt = clock();
     const headers = signedHeaders(delivery.secret, delivery.id, attemptedAt, delivery.payload);
@@ -118,26 +154,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     const latencyMs = Math.round(performance.now() - started);
     const verdict = judge(result, delivery, options, clock());
     const record: AttemptRecord = { deliveryId: delivery.id, attemptedAt, latencyMs, ...verdict };
-    await sql.transaction(async (tx) => {
-      await recordAttempt(tx, schema, record);
-      if (verdict.status !== 'dead_lettered') return;
-      const deadLetter: WebhookDeliveryDeadLetteredData = {
-        deliveryId: delivery.id,
-        webhookId: delivery.webhookId,
-        participant: delivery.participant,
-        eventType: delivery.eventType,
-        sourceEventId: delivery.sourceEventId,
-        attempts: delivery.attempts + 1,
-        lastStatusCode: verdict.statusCode,
-        lastOutcome: verdict.outcome,
-        deadLetteredAt: clock().toISOString(),
-      };
-      await store.append(
-        `webhook-delivery-${delivery.id}`,
-        [{ type: 'WebhookDeliveryDeadLettered', data: deadLetter }],
-        { expectedVersion: 'any', tx },
-      );
-    });
+    await recorder.record({ delivery, record });
     metrics?.attempts.inc({ outcome: verdict.outcome });
     metrics?.latency.observe(latencyMs / 1000);
     if (verdict.status !== 'pending') metrics?.deliveries.inc({ status: verdict.status });
