@@ -14,6 +14,7 @@ import {
 } from './http/request-result.js';
 import { MatchExplainRequest, MatchExplanation } from './http/matching.js';
 import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
+import { registerWebhookPaths } from './openapi-webhooks.js';
 import { z } from './zod.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -108,6 +109,8 @@ export function buildOpenApiDocument(
       403: json(FlatError, 'ACCESS_DENIED'),
     },
   });
+
+  registerWebhookPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -70,6 +70,11 @@ describe('embedded default: webhooks through the public edge', () => {
       return log.body.deliveries[0]?.status === 'delivered' ? true : undefined;
     });
     assert.equal(received.length, 1);
+
+    const metrics = await embedded.client.get('/metrics');
+    assert.match(metrics.text, /webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} 1/);
+    assert.match(metrics.text, /webhook_deliveries_total\{[^}]*status="delivered"[^}]*\} 1/);
+    assert.match(metrics.text, /webhook_attempt_duration_seconds_count\{[^}]*\} 1/);
   });
 
   it('answers errors on /webhooks in the nested format', async () => {
