@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '@vop/config';
 import { topicNames, type IntegrationEnvelope } from '@vop/contracts';
 import { startEmbedded } from '@vop/embedded';
+import { createPostgresClient } from '@vop/event-store';
 import { principalHeaders } from '@vop/http';
 import { createKafkaBus } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
@@ -34,7 +35,7 @@ import { readFile } from 'node:fs/promises';
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
-const COUNT = Number(args[args.indexOf('--count') + 1] || 1000);
+const COUNT = args.includes('--count') ? Number(args[args.indexOf('--count') + 1]) : 1000;
 const distributed = args.includes('--distributed');
 const SECRET = 'a-bench-receiver-secret-0123';
 const CONCURRENCY = 16;
@@ -165,7 +166,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
       VOP_PORT: String(port),
       VOP_INTERNAL_SECRET: secret,
       VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_DISPATCHER_LOG_LEVEL ?? 'warn',
     },
   );
   const bus = createKafkaBus({ brokers: brokers.split(','), clientId: 'bench-webhooks' });
@@ -219,12 +220,15 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
       timeoutMs: 120_000,
       intervalMs: 50,
       what: 'every delivery',
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      const sql = createPostgresClient({ connectionString: database.url, max: 1 });
+      const { rows } = await sql
+        .query(`SELECT status, count(*)::int AS n FROM webhooks.deliveries GROUP BY status`)
+        .finally(() => sql.close());
       throw new Error(
-        `${receiver.arrivals.size} delivered; dispatcher said:\n${dispatcher.output()}`,
-        {
-          cause: error,
-        },
+        `${receiver.arrivals.size} delivered, receiver ${JSON.stringify(receiver.stats())}, ` +
+          `queue ${JSON.stringify(rows)}; dispatcher said:\n${dispatcher.output()}`,
+        { cause: error },
       );
     });
     return { seconds: (Date.now() - started) / 1000 };
