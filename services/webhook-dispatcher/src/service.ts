@@ -16,7 +16,7 @@ import { webhookNoticeFor } from './deliveries/payload.js';
 import { enqueueDeliveries, migrateDeliveries, type NewDelivery } from './deliveries/queue.js';
 import { deliveryRoutes } from './deliveries/routes.js';
 import { createSender } from './deliveries/sender.js';
-import { createDeliveryWorker } from './deliveries/worker.js';
+import { createDeliveryWorker, type DeliveryHandoff } from './deliveries/worker.js';
 import { migrateRegistrations } from './registrations/read-model.js';
 import { registrationRoutes } from './registrations/routes.js';
 import type { WebhookSettings } from './settings.js';
@@ -47,18 +47,26 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
+interface Subscriber {
+  id: string;
+  participant: string;
+  events: WebhookEventName[];
+  url: string;
+  secret: string;
+}
+
 /** Enabled registrations of the participants in a batch of notices, by participant. */
 async function subscriptionsOf(
   tx: SqlExecutor,
   schema: string,
   participants: string[],
-): Promise<Map<string, { id: string; events: WebhookEventName[] }[]>> {
-  const { rows } = await tx.query<{ id: string; participant: string; events: WebhookEventName[] }>(
-    `SELECT id, participant, events FROM ${schema}.registrations
+): Promise<Map<string, Subscriber[]>> {
+  const { rows } = await tx.query<Subscriber>(
+    `SELECT id, participant, events, url, secret FROM ${schema}.registrations
      WHERE enabled AND participant IN (SELECT jsonb_array_elements_text($1::jsonb))`,
     [JSON.stringify(participants)],
   );
-  const byParticipant = new Map<string, { id: string; events: WebhookEventName[] }[]>();
+  const byParticipant = new Map<string, Subscriber[]>();
   for (const row of rows)
     byParticipant.set(row.participant, [...(byParticipant.get(row.participant) ?? []), row]);
   return byParticipant;
@@ -111,28 +119,59 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const subscriptions: Subscription[] = [];
   let stopListening: (() => Promise<void>) | undefined;
 
-  async function queueDeliveries(envelopes: IntegrationEnvelope[], tx: SqlExecutor) {
+  async function queueDeliveries(
+    envelopes: IntegrationEnvelope[],
+    tx: SqlExecutor,
+    handoff: DeliveryHandoff,
+  ): Promise<void> {
     const notices = envelopes.flatMap((envelope) => {
       const notice = webhookNoticeFor(envelope);
       return notice ? [{ envelope, notice }] : [];
     });
     if (notices.length === 0) return;
-    const subscriptions = await subscriptionsOf(tx, schema, [
+    const subscribers = await subscriptionsOf(tx, schema, [
       ...new Set(notices.map(({ notice }) => notice.participant)),
     ]);
-    const deliveries: NewDelivery[] = notices.flatMap(({ envelope, notice }) =>
-      (subscriptions.get(notice.participant) ?? [])
+    const now = clock();
+    const queued = notices.flatMap(({ envelope, notice }) =>
+      (subscribers.get(notice.participant) ?? [])
         .filter((registration) => registration.events.includes(notice.event))
         .map((registration) => ({
-          id: randomUUID(),
-          webhookId: registration.id,
-          sourceEventId: envelope.eventId,
-          eventType: notice.event,
-          payload: JSON.stringify(notice.payload),
+          registration,
+          delivery: {
+            id: randomUUID(),
+            webhookId: registration.id,
+            sourceEventId: envelope.eventId,
+            eventType: notice.event,
+            payload: JSON.stringify(notice.payload),
+            leaseUntil: handoff.reserve(registration.id),
+          } satisfies NewDelivery,
         })),
     );
-    if ((await enqueueDeliveries(tx, schema, deliveries, clock())) > 0)
+    const inserted = await enqueueDeliveries(
+      tx,
+      schema,
+      queued.map(({ delivery }) => delivery),
+      now,
+    );
+    // Other instances are told only of what this one left for the claim loop.
+    if (queued.some(({ delivery }) => delivery.leaseUntil === null && inserted.has(delivery.id)))
       await sql.notify(QUEUED_CHANNEL, tx);
+    for (const { registration, delivery } of queued) {
+      if (delivery.leaseUntil === null || !inserted.has(delivery.id)) continue;
+      handoff.queued({
+        id: delivery.id,
+        webhookId: registration.id,
+        participant: registration.participant,
+        eventType: delivery.eventType,
+        sourceEventId: delivery.sourceEventId,
+        url: registration.url,
+        secret: registration.secret,
+        payload: delivery.payload,
+        attempts: 0,
+        createdAt: now,
+      });
+    }
   }
 
   return {
@@ -153,12 +192,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         ),
       );
       stopListening = await sql.listen(QUEUED_CHANNEL, () => worker.wake());
-      const handle = idempotentBatchHandler({
-        sql,
-        schema,
-        consumer: 'webhook-deliveries',
-        applyBatch: queueDeliveries,
-      });
       subscriptions.push(
         await bus.subscribe({
           groupId: `${namespace}webhook-dispatcher`,
@@ -166,8 +199,19 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           topics: [topics.verificationCompleted, topics.batchEvents],
           partitionsConsumedConcurrently: 4,
           batchHandler: async (messages) => {
-            await handle(messages);
-            worker.wake();
+            const handoff = worker.handoff();
+            try {
+              await idempotentBatchHandler({
+                sql,
+                schema,
+                consumer: 'webhook-deliveries',
+                applyBatch: (envelopes, tx) => queueDeliveries(envelopes, tx, handoff),
+              })(messages);
+            } catch (error) {
+              handoff.abort();
+              throw error;
+            }
+            handoff.commit();
           },
         }),
       );

@@ -61,7 +61,7 @@ describe('the delivery queue on PostgreSQL: instances share it through leases', 
     );
     await enqueueDeliveries(sql, SCHEMA, queued, now);
     // The same source event again is not queued twice.
-    assert.equal(await enqueueDeliveries(sql, SCHEMA, queued.slice(0, 5), now), 0);
+    assert.equal((await enqueueDeliveries(sql, SCHEMA, queued.slice(0, 5), now)).size, 0);
 
     const claim = () =>
       claimDueDeliveries(sql, SCHEMA, {

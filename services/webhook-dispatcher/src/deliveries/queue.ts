@@ -50,26 +50,33 @@ export interface NewDelivery {
   sourceEventId: string;
   eventType: WebhookEventName;
   payload: string;
+  /** Leased to this instance at once (it starts the attempt after the commit); else null. */
+  leaseUntil?: Date | null;
 }
 
-/** Queues deliveries due now; a source event already queued for a registration is skipped. */
+/**
+ * Queues deliveries due now; a source event already queued for a registration is skipped.
+ * Returns the ids queued.
+ */
 export async function enqueueDeliveries(
   tx: SqlExecutor,
   schema: string,
   deliveries: NewDelivery[],
   now: Date,
-): Promise<number> {
-  if (deliveries.length === 0) return 0;
-  const { rowCount } = await tx.query(
-    `INSERT INTO ${schema}.deliveries
-       (id, webhook_id, source_event_id, event_type, payload, status, next_attempt_at, created_at)
-     SELECT d.id, d."webhookId", d."sourceEventId", d."eventType", d.payload, 'pending', $2, $2
+): Promise<Set<string>> {
+  if (deliveries.length === 0) return new Set();
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO ${schema}.deliveries (id, webhook_id, source_event_id, event_type, payload,
+       status, next_attempt_at, lease_until, created_at)
+     SELECT d.id, d."webhookId", d."sourceEventId", d."eventType", d.payload, 'pending', $2,
+       d."leaseUntil", $2
      FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, "webhookId" uuid, "sourceEventId" uuid,
-          "eventType" text, payload text)
-     ON CONFLICT (webhook_id, source_event_id) DO NOTHING`,
+          "eventType" text, payload text, "leaseUntil" timestamptz)
+     ON CONFLICT (webhook_id, source_event_id) DO NOTHING
+     RETURNING id`,
     [JSON.stringify(deliveries), now.toISOString()],
   );
-  return rowCount;
+  return new Set(rows.map((row) => row.id));
 }
 
 export interface ClaimedDelivery {

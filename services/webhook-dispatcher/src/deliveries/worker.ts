@@ -174,36 +174,113 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     }
   }
 
-  function launch(delivery: ClaimedDelivery): void {
-    perWebhook.set(delivery.webhookId, (perWebhook.get(delivery.webhookId) ?? 0) + 1);
+  let reserved = 0;
+  /** Whether due deliveries may be waiting unclaimed (finished attempts then look for more). */
+  let backlog = true;
+
+  const take = (webhookId: string) =>
+    perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
+  const give = (webhookId: string) => {
+    const left = (perWebhook.get(webhookId) ?? 1) - 1;
+    if (left === 0) perWebhook.delete(webhookId);
+    else perWebhook.set(webhookId, left);
+  };
+
+  /** Runs an attempt in a slot already taken for its registration. */
+  function run(delivery: ClaimedDelivery): void {
     const task = attempt(delivery)
       .catch((error: unknown) =>
         // The lease runs out and the delivery is tried again: nothing is lost.
         logger.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt not recorded'),
       )
       .finally(() => {
-        const left = (perWebhook.get(delivery.webhookId) ?? 1) - 1;
-        if (left === 0) perWebhook.delete(delivery.webhookId);
-        else perWebhook.set(delivery.webhookId, left);
+        const wasFull = (perWebhook.get(delivery.webhookId) ?? 0) >= options.endpointConcurrency;
+        give(delivery.webhookId);
         running.delete(task);
-        wake();
+        if (backlog || wasFull) wake();
       });
     running.add(task);
+  }
+
+  function launch(delivery: ClaimedDelivery): void {
+    take(delivery.webhookId);
+    run(delivery);
+  }
+
+  /**
+   * Deliveries queued by this instance's consumer go straight to a free slot: leased in the
+   * transaction that queues them, started once it commits, with no claim query in between. What finds
+   * no free slot is left unleased for the claim loop.
+   */
+  function handoff() {
+    const taken: string[] = [];
+    const ready: ClaimedDelivery[] = [];
+    let leftOver = false;
+    const release = (webhookIds: string[]) => {
+      for (const webhookId of webhookIds) give(webhookId);
+      reserved -= webhookIds.length;
+    };
+    return {
+      /** A lease for a new delivery to this registration, or null when no slot is free. */
+      reserve(webhookId: string): Date | null {
+        const full =
+          stopped ||
+          running.size + reserved >= options.maxInFlight ||
+          (perWebhook.get(webhookId) ?? 0) >= options.endpointConcurrency;
+        if (full) {
+          leftOver = true;
+          return null;
+        }
+        take(webhookId);
+        reserved++;
+        taken.push(webhookId);
+        return new Date(clock().getTime() + leaseMs(options.attemptTimeoutMs));
+      },
+      /** A reserved delivery that was queued (not a duplicate of one queued before). */
+      queued(delivery: ClaimedDelivery): void {
+        ready.push(delivery);
+      },
+      /** After the commit: start what was queued, free the other reservations. */
+      commit(): void {
+        const started = new Map<string, number>();
+        for (const delivery of ready)
+          started.set(delivery.webhookId, (started.get(delivery.webhookId) ?? 0) + 1);
+        const unused = taken.filter((webhookId) => {
+          const left = started.get(webhookId) ?? 0;
+          if (left === 0) return true;
+          started.set(webhookId, left - 1);
+          return false;
+        });
+        release(unused);
+        reserved -= ready.length;
+        for (const delivery of ready) run(delivery);
+        if (leftOver) {
+          backlog = true;
+          wake();
+        }
+      },
+      abort(): void {
+        release(taken);
+      },
+    };
   }
 
   async function pump(): Promise<void> {
     do {
       again = false;
-      while (!stopped && running.size < options.maxInFlight) {
+      while (!stopped && running.size + reserved < options.maxInFlight) {
         const now = clock();
         const claimed = await claimDueDeliveries(sql, schema, {
           now,
           leaseUntil: new Date(now.getTime() + leaseMs(options.attemptTimeoutMs)),
           perWebhook: options.endpointConcurrency,
           inFlight: Object.fromEntries(perWebhook),
-          limit: options.maxInFlight - running.size,
+          limit: options.maxInFlight - running.size - reserved,
         });
-        if (claimed.length === 0) break;
+        if (claimed.length === 0) {
+          backlog = false;
+          break;
+        }
         for (const delivery of claimed) launch(delivery);
       }
     } while (again && !stopped);
@@ -231,6 +308,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
 
   return {
     wake,
+    handoff,
     start(): void {
       stopped = false;
       timer = setInterval(() => {
@@ -247,3 +325,4 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   };
 }
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
+export type DeliveryHandoff = ReturnType<DeliveryWorker['handoff']>;
