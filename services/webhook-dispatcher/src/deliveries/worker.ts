@@ -146,12 +146,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       }),
   );
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** `sent` is called once the receiver has answered (or not): its slot is free from then on. */
+  async function attempt(delivery: ClaimedDelivery, sent: () => void): Promise<void> {
     const attemptedAt = clock();
     const headers = signedHeaders(delivery.secret, delivery.id, attemptedAt, delivery.payload);
     const started = performance.now();
     const result = await sender.send(delivery.url, headers, delivery.payload);
     const latencyMs = Math.round(performance.now() - started);
+    sent();
     const verdict = judge(result, delivery, options, clock());
     const record: AttemptRecord = { deliveryId: delivery.id, attemptedAt, latencyMs, ...verdict };
     await recorder.record({ delivery, record });
@@ -175,6 +177,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   }
 
   let reserved = 0;
+  /** Requests in flight to receivers (records may still be being written after). */
+  let sending = 0;
   /** Whether due deliveries may be waiting unclaimed (finished attempts then look for more). */
   let backlog = true;
 
@@ -186,18 +190,29 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     else perWebhook.set(webhookId, left);
   };
 
-  /** Runs an attempt in a slot already taken for its registration. */
+  /**
+   * Runs an attempt in a slot already taken for its registration. The slot (the bound on requests
+   * to one receiver) is freed when the exchange ends; the record is written after, with others.
+   */
   function run(delivery: ClaimedDelivery): void {
-    const task = attempt(delivery)
+    sending++;
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      sending--;
+      const wasFull = (perWebhook.get(delivery.webhookId) ?? 0) >= options.endpointConcurrency;
+      give(delivery.webhookId);
+      if (backlog || wasFull) wake();
+    };
+    const task = attempt(delivery, free)
       .catch((error: unknown) =>
         // The lease runs out and the delivery is tried again: nothing is lost.
         logger.warn({ err: error, deliveryId: delivery.id }, 'webhook attempt not recorded'),
       )
       .finally(() => {
-        const wasFull = (perWebhook.get(delivery.webhookId) ?? 0) >= options.endpointConcurrency;
-        give(delivery.webhookId);
+        free();
         running.delete(task);
-        if (backlog || wasFull) wake();
       });
     running.add(task);
   }
@@ -225,7 +240,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       reserve(webhookId: string): Date | null {
         const full =
           stopped ||
-          running.size + reserved >= options.maxInFlight ||
+          sending + reserved >= options.maxInFlight ||
           (perWebhook.get(webhookId) ?? 0) >= options.endpointConcurrency;
         if (full) {
           leftOver = true;
@@ -268,14 +283,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   async function pump(): Promise<void> {
     do {
       again = false;
-      while (!stopped && running.size + reserved < options.maxInFlight) {
+      while (!stopped && sending + reserved < options.maxInFlight) {
         const now = clock();
         const claimed = await claimDueDeliveries(sql, schema, {
           now,
           leaseUntil: new Date(now.getTime() + leaseMs(options.attemptTimeoutMs)),
           perWebhook: options.endpointConcurrency,
           inFlight: Object.fromEntries(perWebhook),
-          limit: options.maxInFlight - running.size - reserved,
+          limit: options.maxInFlight - sending - reserved,
         });
         if (claimed.length === 0) {
           backlog = false;
