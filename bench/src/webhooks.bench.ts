@@ -31,12 +31,14 @@ import { readFile } from 'node:fs/promises';
  * arrival minus the completion's `completed_at`. Embedded (default): the whole service in this
  * process, verifications through POST /verify. --distributed: the dispatcher as its own process on
  * PostgreSQL, completions published to Kafka by this process.
- * Usage: node bench/dist/webhooks.bench.js [--distributed] [--count 1000] [--record]
+ * Usage: node bench/dist/webhooks.bench.js [--distributed] [--count 1000] [--rate 200] [--record]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const COUNT = args.includes('--count') ? Number(args[args.indexOf('--count') + 1]) : 1000;
 const distributed = args.includes('--distributed');
+/** Completions (or verifications) per second; 0: as fast as they go (a burst). */
+const RATE = args.includes('--rate') ? Number(args[args.indexOf('--rate') + 1]) : 0;
 const SECRET = 'a-bench-receiver-secret-0123';
 const CONCURRENCY = 16;
 
@@ -82,10 +84,17 @@ async function startReceiver() {
   };
 }
 
+/** Runs `count` tasks, CONCURRENCY at a time; with --rate, task i starts no sooner than i / rate s. */
 async function pool(count: number, task: (index: number) => Promise<void>): Promise<void> {
   let next = 0;
+  const begun = Date.now();
   const worker = async () => {
-    while (next < count) await task(next++);
+    while (next < count) {
+      const index = next++;
+      const due = RATE ? begun + (index * 1000) / RATE - Date.now() : 0;
+      if (due > 0) await new Promise((resolve) => setTimeout(resolve, due));
+      await task(index);
+    }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
@@ -251,9 +260,11 @@ try {
 }
 const latencies = [...receiver.arrivals.values()].map((a) => a.latencyMs).sort((a, b) => a - b);
 const { requests, badSignatures } = receiver.stats();
-const mode = distributed
-  ? 'distributed (dispatcher process, PostgreSQL 15, Kafka)'
-  : 'embedded (PGlite, in-process bus)';
+const mode = `${
+  distributed
+    ? 'distributed (dispatcher process, PostgreSQL 15, Kafka)'
+    : 'embedded (PGlite, in-process bus)'
+}, ${RATE ? `${RATE}/s` : 'burst'}`;
 const row = `| ${mode} | ${COUNT} | ${latencies.length} | ${requests} | ${badSignatures} | ${percentile(latencies, 50)} | ${percentile(latencies, 90)} | ${percentile(latencies, 99)} | ${latencies.at(-1)} | ${(COUNT / seconds).toFixed(0)} |`;
 const table = [
   '| mode | completions | delivered (unique) | receiver requests | bad signatures | p50 ms | p90 ms | p99 ms | max ms | deliveries/s |',
