@@ -32,6 +32,7 @@ import { readFile } from 'node:fs/promises';
  * process, verifications through POST /verify. --distributed: the dispatcher as its own process on
  * PostgreSQL, completions published to Kafka by this process.
  * Usage: node bench/dist/webhooks.bench.js [--distributed] [--count 1000] [--rate 200] [--record]
+ * (--distributed honours VOP_WEBHOOK_ENDPOINT_CONCURRENCY for the dispatcher it starts)
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -144,12 +145,13 @@ async function runEmbedded(receiver: Awaited<ReturnType<typeof startReceiver>>) 
       const receipt = await client.post('/verify', holder);
       if (receipt.status !== 201) throw new Error(`verify: ${receipt.text}`);
     });
+    const published = (Date.now() - started) / 1000;
     await eventually(async () => (receiver.arrivals.size >= COUNT ? true : undefined), {
       timeoutMs: 120_000,
       intervalMs: 50,
       what: 'every delivery',
     });
-    return { seconds: (Date.now() - started) / 1000 };
+    return { seconds: (Date.now() - started) / 1000, published };
   } finally {
     client.close();
     admin.close();
@@ -176,6 +178,9 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
       VOP_INTERNAL_SECRET: secret,
       VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
       LOG_LEVEL: process.env.BENCH_DISPATCHER_LOG_LEVEL ?? 'warn',
+      ...(process.env.VOP_WEBHOOK_ENDPOINT_CONCURRENCY && {
+        VOP_WEBHOOK_ENDPOINT_CONCURRENCY: process.env.VOP_WEBHOOK_ENDPOINT_CONCURRENCY,
+      }),
     },
   );
   const bus = createKafkaBus({ brokers: brokers.split(','), clientId: 'bench-webhooks' });
@@ -225,6 +230,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
       };
       await bus.publish(topic, [{ key: verificationId, value: JSON.stringify(envelope) }]);
     });
+    const published = (Date.now() - started) / 1000;
     await eventually(async () => (receiver.arrivals.size >= COUNT ? true : undefined), {
       timeoutMs: 120_000,
       intervalMs: 50,
@@ -240,7 +246,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
         { cause: error },
       );
     });
-    return { seconds: (Date.now() - started) / 1000 };
+    return { seconds: (Date.now() - started) / 1000, published };
   } finally {
     await bus.close();
     await dispatcher.stop();
@@ -253,8 +259,11 @@ const percentile = (sorted: number[], p: number): number =>
 
 const receiver = await startReceiver();
 let seconds: number;
+let published: number;
 try {
-  ({ seconds } = distributed ? await runDistributed(receiver) : await runEmbedded(receiver));
+  ({ seconds, published } = distributed
+    ? await runDistributed(receiver)
+    : await runEmbedded(receiver));
 } finally {
   await receiver.close();
 }
@@ -265,10 +274,10 @@ const mode = `${
     ? 'distributed (dispatcher process, PostgreSQL 15, Kafka)'
     : 'embedded (PGlite, in-process bus)'
 }, ${RATE ? `${RATE}/s` : 'burst'}`;
-const row = `| ${mode} | ${COUNT} | ${latencies.length} | ${requests} | ${badSignatures} | ${percentile(latencies, 50)} | ${percentile(latencies, 90)} | ${percentile(latencies, 99)} | ${latencies.at(-1)} | ${(COUNT / seconds).toFixed(0)} |`;
+const row = `| ${mode} | ${COUNT} | ${latencies.length} | ${requests} | ${badSignatures} | ${percentile(latencies, 50)} | ${percentile(latencies, 90)} | ${percentile(latencies, 99)} | ${latencies.at(-1)} | ${(COUNT / seconds).toFixed(0)} | ${published.toFixed(1)} s |`;
 const table = [
-  '| mode | completions | delivered (unique) | receiver requests | bad signatures | p50 ms | p90 ms | p99 ms | max ms | deliveries/s |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| mode | completions | delivered (unique) | receiver requests | bad signatures | p50 ms | p90 ms | p99 ms | max ms | deliveries/s | submitted in |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   row,
 ].join('\n');
 const header = `${new Date().toISOString()} — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
