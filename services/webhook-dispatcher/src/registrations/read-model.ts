@@ -33,7 +33,7 @@ export async function migrateRegistrations(sql: SqlClient, schema: string): Prom
 export async function projectRegistrationEvents(
   tx: SqlExecutor,
   schema: string,
-  events: RecordedEvent[],
+  events: readonly Pick<RecordedEvent, 'type' | 'data'>[],
 ): Promise<void> {
   for (const recorded of events) {
     const event = { type: recorded.type, data: recorded.data } as RegistrationEvent;
