@@ -22,6 +22,9 @@ process.stdout.write(
     `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
     `    -d '{"party":{"name":"Erika Mustermann"},"partyAccount":{"iban":"DE89370400440532013000"},"partyAgent":{"financialInstitutionId":{"bicfi":"COBADEFFXXX"}},"requestingAgent":{"financialInstitutionId":{"bicfi":"DEUTDEFFXXX"}}}' \\`,
     `    ${url}/vop/verify`,
+    'Webhooks for your verifications (a receiver on this machine needs VOP_WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32):',
+    `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
+    `    -d '{"url":"http://127.0.0.1:9000/hooks","events":["verification.success"],"secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}' ${url}/webhooks`,
     '',
   ].join('\n'),
 );
