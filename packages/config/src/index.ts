@@ -104,6 +104,26 @@ export const ServiceConfig = z.object({
     .default(7 * 24 * 60 * 60 * 1000),
   /** How often the retention job looks for expired test accounts. */
   VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
+  /**
+   * Webhook receivers at loopback, private, link-local or metadata addresses are refused unless a
+   * network listed here (CIDR or address, comma separated) holds them, e.g. "127.0.0.1/32" for tests.
+   */
+  VOP_WEBHOOK_ALLOWED_NETWORKS: commaList.default([]),
+  /** One delivery attempt gives up after this long (counted as a timeout, then retried). */
+  VOP_WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Waits before each retry, in ms (comma separated); one attempt more than listed. The default
+   * (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) spans about 28 hours, each wait jittered by ±20 %.
+   */
+  VOP_WEBHOOK_RETRY_SCHEDULE_MS: commaList
+    .pipe(z.array(z.string().regex(/^\d+$/).transform(Number)))
+    .default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+  /** Attempts in flight to one registration at once, per dispatcher instance. */
+  VOP_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(16),
+  /** Attempts in flight at once, per dispatcher instance. */
+  VOP_WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(64),
+  /** How often the dispatcher looks for due retries when nothing woke it. */
+  VOP_WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

@@ -3,6 +3,7 @@ import { BatchCompleted } from './events/batches.js';
 import { CoreBankingAccountChange, CoreBankingDeadLetter } from './events/core-banking.js';
 import { IntegrationEnvelope } from './events/envelope.js';
 import { VerificationEvent } from './events/verifications.js';
+import { WebhookDeliveryDeadLettered } from './events/webhooks.js';
 import { z } from './zod.js';
 
 /** JSON Schemas of the integration events, generated from the zod contracts (for registries and docs). */
@@ -14,5 +15,8 @@ export function buildEventJsonSchemas(): Record<string, unknown> {
     CoreBankingAccountChange: z.toJSONSchema(CoreBankingAccountChange, { unrepresentable: 'any' }),
     CoreBankingDeadLetter: z.toJSONSchema(CoreBankingDeadLetter, { unrepresentable: 'any' }),
     BatchCompleted: z.toJSONSchema(BatchCompleted, { unrepresentable: 'any' }),
+    WebhookDeliveryDeadLettered: z.toJSONSchema(WebhookDeliveryDeadLettered, {
+      unrepresentable: 'any',
+    }),
   };
 }

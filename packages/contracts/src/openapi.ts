@@ -26,6 +26,7 @@ import {
   IssueApiKeyRequest,
 } from './http/admin.js';
 import { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
+import { registerWebhookPaths } from './openapi-webhooks.js';
 import { z } from './zod.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -328,6 +329,8 @@ export function buildOpenApiDocument(
       403: json(FlatError, 'ACCESS_DENIED'),
     },
   });
+
+  registerWebhookPaths(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

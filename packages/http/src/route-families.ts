@@ -189,6 +189,19 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
+  {
+    // A participant registers receivers for its own verifications and batches; keys need the
+    // verify scope (a key that cannot verify has nothing to be told about).
+    name: 'webhooks',
+    paths: ['/webhooks/**'],
+    owner: 'webhook-dispatcher',
+    errorFormat: 'nested',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
 ];
 
 /** What a path no row covers gets: 404 after authentication, in the nested format. */

@@ -10,6 +10,7 @@ import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
+import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -62,6 +63,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     instanceId: EMBEDDED_INSTANCE_ID,
   });
+  const webhooks = createWebhookDispatcher({
+    sql,
+    bus,
+    logger: logger.child({ component: 'webhook-dispatcher' }),
+    settings: webhookSettings(config),
+    metrics,
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -72,7 +80,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
-    serviceRouters: matching.routers,
+    serviceRouters: [...matching.routers, ...webhooks.routers],
     extraReadinessChecks: [{ name: 'matching', check: () => matching.checkReady() }],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
@@ -81,6 +89,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     },
   });
   await matching.start();
+  await webhooks.start();
   await gateway.start();
   const server = await startHttpsServer({
     handler: gateway.app,
@@ -97,6 +106,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     async stop() {
       await server.close();
       await gateway.stop();
+      await webhooks.stop();
       await matching.stop();
       await bus.close();
       await sql.close();

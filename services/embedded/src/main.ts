@@ -27,6 +27,9 @@ process.stdout.write(
     `    -H "X-Request-ID: $(cat /proc/sys/kernel/random/uuid)" -H "X-Request-Timestamp: $(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" \\`,
     `    -d '{"party":{"name":"Erika Mustermann"},"partyAccount":{"iban":"DE89370400440532013000"},"partyAgent":{"financialInstitutionId":{"bicfi":"COBADEFFXXX"}},"requestingAgent":{"financialInstitutionId":{"bicfi":"DEUTDEFFXXX"}}}' \\`,
     `    ${url}/vop/v1/payee-verifications`,
+    'Webhooks for your verifications (a receiver on this machine needs VOP_WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32):',
+    `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
+    `    -d '{"url":"http://127.0.0.1:9000/hooks","events":["verification.success"],"secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}' ${url}/webhooks`,
     '',
   ].join('\n'),
 );

@@ -11,6 +11,8 @@ export const Topics = {
   coreBankingDeadLetters: 'vop.core-banking.account-changes.dlq.v1',
   /** Batch lifecycle events for other services (batch.completed), keyed by batch id. */
   batchEvents: 'vop.batch-events.v1',
+  /** Webhook deliveries that used their last attempt (services/webhook-dispatcher), by registration. */
+  webhookDeadLetters: 'vop.webhook-dead-letters.v1',
 } as const;
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 export type TopicNames = { [K in keyof typeof Topics]: string };
@@ -27,6 +29,7 @@ export function topicNames(namespace = ''): TopicNames {
     coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
     coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
     batchEvents: `${namespace}${Topics.batchEvents}`,
+    webhookDeadLetters: `${namespace}${Topics.webhookDeadLetters}`,
   };
 }
 

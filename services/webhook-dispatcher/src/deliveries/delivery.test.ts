@@ -1,0 +1,222 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { topicNames } from '@vop/contracts';
+import { eventually } from '@vop/testing';
+import { Webhook } from 'standardwebhooks';
+import { startHarness, startReceiver, type Harness, type Receiver } from '../spec/harness.js';
+
+const SECRET = 'a-receiver-secret-0123456789';
+/** The receiver's side: the standardwebhooks package as any receiver would use it. */
+const verifier = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' });
+const verify = (request: { headers: Record<string, unknown>; body: string }) =>
+  verifier.verify(request.body, request.headers as Record<string, string>) as {
+    type: string;
+    data: Record<string, unknown>;
+  };
+
+describe('webhook deliveries to real receivers on 127.0.0.1', () => {
+  let harness: Harness;
+  const receivers: Receiver[] = [];
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(async () => {
+    for (const receiver of receivers) await receiver.close();
+    await harness.close();
+  });
+
+  async function register(
+    participant: string,
+    receiver: Receiver,
+    events = ['verification.success'],
+  ): Promise<string> {
+    const created = await harness.api('POST', '/webhooks', participant, {
+      url: receiver.url,
+      events,
+      secret: SECRET,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    return created.body.id as string;
+  }
+  const deliveriesOf = async (participant: string, webhookId: string) =>
+    (await harness.api('GET', `/webhooks/${webhookId}/deliveries`, participant)).body
+      .deliveries as any[];
+
+  it('signs each delivery (Standard Webhooks, checked by the standardwebhooks package) and sends only the registering participant’s events, without names', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    await register('PSP-SIGN', receiver);
+    const mine = await harness.complete('PSP-SIGN', {
+      batch: { batchId: 'batch-1', entryId: 'entry-9' },
+    });
+    await harness.complete('PSP-OTHER');
+    await eventually(async () => (receiver.received.length >= 1 ? true : undefined));
+    await harness.bus.settled();
+    assert.equal(receiver.received.length, 1);
+    const request = receiver.received[0]!;
+    const payload = verify(request);
+    assert.equal(payload.type, 'verification.success');
+    assert.deepEqual(
+      { ...payload.data, completed_at: undefined },
+      {
+        request_id: mine,
+        family: 'scheme',
+        outcome: 'MTCH',
+        batch_id: 'batch-1',
+        entry_id: 'entry-9',
+        completed_at: undefined,
+      },
+    );
+    assert.doesNotMatch(request.body, /Anna|Schmidt/);
+    assert.match(String(request.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]+=*$/);
+    assert.throws(() =>
+      verifier.verify(request.body.replace('MTCH', 'NMTC'), request.headers as never),
+    );
+  });
+
+  it('retries with the same webhook-id, dead-letters after the last attempt (list and topic), and redelivers on request', async () => {
+    let healthy = false;
+    const receiver = await startReceiver(() => ({ status: healthy ? 200 : 500 }));
+    receivers.push(receiver);
+    const deadLetters: string[] = [];
+    const subscription = await harness.bus.subscribe({
+      groupId: 'test-dead-letters',
+      topics: [topicNames('').webhookDeadLetters],
+      handler: async (message) => void deadLetters.push(message.value),
+    });
+    const webhookId = await register('PSP-RETRY', receiver);
+    await harness.complete('PSP-RETRY');
+    const [dead] = await eventually(async () => {
+      const deliveries = await deliveriesOf('PSP-RETRY', webhookId);
+      return deliveries[0]?.status === 'dead_lettered' ? deliveries : undefined;
+    });
+    assert.equal(receiver.received.length, 4, 'one attempt and three retries');
+    const ids = new Set(receiver.received.map((request) => request.headers['webhook-id']));
+    assert.deepEqual([...ids], [dead.id]);
+    for (const request of receiver.received) verify(request);
+    assert.deepEqual(
+      dead.attempts.map((attempt: any) => [attempt.status_code, attempt.outcome]),
+      [
+        [500, 'http_error'],
+        [500, 'http_error'],
+        [500, 'http_error'],
+        [500, 'http_error'],
+      ],
+    );
+    assert.equal(dead.attempts.filter((a: any) => a.next_retry_at !== null).length, 3);
+    assert.ok(dead.attempts.every((a: any) => Number.isInteger(a.latency_ms)));
+
+    const listed = await harness.api('GET', '/webhooks/dead-letters', 'PSP-RETRY');
+    assert.deepEqual(
+      listed.body.deliveries.map((delivery: any) => delivery.id),
+      [dead.id],
+    );
+    assert.equal((await harness.api('GET', '/webhooks/dead-letters', 'PSP-SIGN')).body.total, 0);
+    await eventually(async () => (deadLetters.length === 1 ? true : undefined));
+    const letter = JSON.parse(deadLetters[0]!);
+    assert.equal(letter.type, 'WebhookDeliveryDeadLettered');
+    assert.equal(letter.data.deliveryId, dead.id);
+    assert.equal(letter.data.attempts, 4);
+    await subscription.close();
+
+    healthy = true;
+    const redelivered = await harness.api(
+      'POST',
+      `/webhooks/${webhookId}/deliveries/${dead.id}/redeliver`,
+      'PSP-RETRY',
+    );
+    assert.equal(redelivered.status, 202);
+    await eventually(async () => {
+      const deliveries = await deliveriesOf('PSP-RETRY', webhookId);
+      return deliveries[0]?.status === 'delivered' ? true : undefined;
+    });
+    assert.equal(receiver.received.length, 5);
+    assert.equal(receiver.received[4]!.headers['webhook-id'], dead.id);
+    const foreign = await harness.api(
+      'POST',
+      `/webhooks/${webhookId}/deliveries/${dead.id}/redeliver`,
+      'PSP-SIGN',
+    );
+    assert.equal(foreign.status, 404);
+  });
+
+  it('honours Retry-After: the next attempt is scheduled no sooner than it asks', async () => {
+    const receiver = await startReceiver((_request, index) =>
+      index === 0 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 },
+    );
+    receivers.push(receiver);
+    const webhookId = await register('PSP-AFTER', receiver);
+    await harness.complete('PSP-AFTER');
+    const [delivery] = await eventually(async () => {
+      const deliveries = await deliveriesOf('PSP-AFTER', webhookId);
+      return deliveries[0]?.status === 'delivered' ? deliveries : undefined;
+    });
+    const [first] = delivery.attempts;
+    assert.equal(first.status_code, 503);
+    const wait = Date.parse(first.next_retry_at) - Date.parse(first.attempted_at);
+    assert.ok(wait >= 1000, `scheduled ${wait} ms after, Retry-After asked 1 s`);
+  });
+
+  it('410 Gone disables the registration: nothing more is sent to it', async () => {
+    const receiver = await startReceiver(() => ({ status: 410 }));
+    receivers.push(receiver);
+    const webhookId = await register('PSP-GONE', receiver);
+    await harness.complete('PSP-GONE');
+    await eventually(async () => {
+      const record = await harness.api('GET', `/webhooks/${webhookId}`, 'PSP-GONE');
+      return record.body.enabled === false ? true : undefined;
+    });
+    const [delivery] = await deliveriesOf('PSP-GONE', webhookId);
+    assert.equal(delivery.status, 'endpoint_gone');
+    await harness.complete('PSP-GONE');
+    await harness.bus.settled();
+    assert.equal(receiver.received.length, 1);
+    assert.equal((await deliveriesOf('PSP-GONE', webhookId)).length, 1);
+  });
+
+  it('an attempt that outlives its timeout is recorded as a timeout and retried', async () => {
+    const receiver = await startReceiver((_request, index) =>
+      index === 0
+        ? { status: 200, wait: new Promise((resolve) => setTimeout(resolve, 1_500)) }
+        : { status: 200 },
+    );
+    receivers.push(receiver);
+    const webhookId = await register('PSP-SLOW', receiver);
+    await harness.complete('PSP-SLOW');
+    const [delivery] = await eventually(
+      async () => {
+        const deliveries = await deliveriesOf('PSP-SLOW', webhookId);
+        return deliveries[0]?.status === 'delivered' ? deliveries : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    assert.deepEqual(
+      delivery.attempts.map((attempt: any) => attempt.outcome),
+      ['timeout', 'delivered'],
+    );
+  });
+
+  it('batch.completed goes to registrations that asked for it', async () => {
+    const batches = await startReceiver();
+    const verifications = await startReceiver();
+    receivers.push(batches, verifications);
+    await register('PSP-BATCH', batches, ['batch.completed']);
+    await register('PSP-BATCH', verifications, ['verification.success']);
+    await harness.publish('batchEvents', 'b-77', 'BatchCompleted', {
+      batchId: 'b-77',
+      participant: 'PSP-BATCH',
+      status: 'COMPLETED',
+      total: 2,
+      successful: 2,
+      failed: 0,
+      submittedAt: new Date().toISOString(),
+      completedAt: new Date().toISOString(),
+    });
+    await eventually(async () => (batches.received.length === 1 ? true : undefined));
+    await harness.bus.settled();
+    const payload = verify(batches.received[0]!);
+    assert.equal(payload.type, 'batch.completed');
+    assert.equal(payload.data.batch_id, 'b-77');
+    assert.equal(verifications.received.length, 0);
+  });
+});

@@ -1,0 +1,68 @@
+import {
+  parseBatchCompleted,
+  parseVerificationCompleted,
+  type IntegrationEnvelope,
+  type WebhookEventName,
+  type WebhookPayload,
+} from '@vop/contracts';
+
+/** What one integration event means for webhooks: whose it is, which event name, what is sent. */
+export interface WebhookNotice {
+  participant: string;
+  event: WebhookEventName;
+  payload: WebhookPayload;
+}
+
+/**
+ * Pure: the webhook an integration event produces, or undefined (another type, or no participant
+ * to scope it to). Only identifiers, outcomes and counts are copied: never names or IBANs.
+ * Every completion has an outcome (NOAP included), so it is `verification.success`.
+ */
+export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice | undefined {
+  switch (envelope.type) {
+    case 'VerificationCompleted': {
+      const completed = parseVerificationCompleted(envelope.type, envelope.data);
+      if (completed.participant === undefined) return undefined;
+      return {
+        participant: completed.participant,
+        event: 'verification.success',
+        payload: {
+          type: 'verification.success',
+          timestamp: completed.completedAt,
+          data: {
+            request_id: completed.verificationId,
+            family: completed.family,
+            outcome: completed.outcome,
+            ...(completed.batch && {
+              batch_id: completed.batch.batchId,
+              entry_id: completed.batch.entryId,
+            }),
+            completed_at: completed.completedAt,
+          },
+        },
+      };
+    }
+    case 'BatchCompleted': {
+      const batch = parseBatchCompleted(envelope.type, envelope.data);
+      return {
+        participant: batch.participant,
+        event: 'batch.completed',
+        payload: {
+          type: 'batch.completed',
+          timestamp: batch.completedAt,
+          data: {
+            batch_id: batch.batchId,
+            status: batch.status,
+            total: batch.total,
+            successful: batch.successful,
+            failed: batch.failed,
+            submitted_at: batch.submittedAt,
+            completed_at: batch.completedAt,
+          },
+        },
+      };
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createPostgresClient, EventStore, type SqlClient } from '@vop/event-store';
+import { createTestDatabase, type TestDatabase } from '@vop/testing';
+import { handleRegistration } from '../registrations/handler.js';
+import { migrateRegistrations } from '../registrations/read-model.js';
+import {
+  claimDueDeliveries,
+  enqueueDeliveries,
+  migrateDeliveries,
+  recordAttempts,
+} from './queue.js';
+
+const SCHEMA = 'webhooks';
+
+describe('the delivery queue on PostgreSQL: instances share it through leases', () => {
+  let database: TestDatabase;
+  let sql: SqlClient;
+  let store: EventStore;
+  before(async () => {
+    database = await createTestDatabase('webhook_queue');
+    sql = createPostgresClient({ connectionString: database.url, max: 8 });
+    store = new EventStore(sql, { schema: SCHEMA });
+    await store.migrate();
+    await migrateRegistrations(sql, SCHEMA);
+    await migrateDeliveries(sql, SCHEMA);
+  });
+  after(async () => {
+    await sql?.close();
+    await database?.drop();
+  });
+
+  async function register(): Promise<string> {
+    const webhookId = randomUUID();
+    await handleRegistration(store, webhookId, {
+      type: 'RegisterWebhook',
+      data: {
+        webhookId,
+        participant: 'PSP-Q',
+        url: 'https://receiver.example/hook',
+        events: ['verification.success'],
+        secret: 'a-secret-of-sixteen+',
+        now: new Date(),
+      },
+    });
+    return webhookId;
+  }
+
+  it('concurrent claims never hand one delivery to two instances, and keep the per-registration bound', async () => {
+    const webhooks = [await register(), await register(), await register()];
+    const now = new Date();
+    const queued = webhooks.flatMap((webhookId) =>
+      Array.from({ length: 40 }, () => ({
+        id: randomUUID(),
+        webhookId,
+        sourceEventId: randomUUID(),
+        eventType: 'verification.success' as const,
+        payload: '{}',
+      })),
+    );
+    await enqueueDeliveries(sql, SCHEMA, queued, now);
+    // The same source event again is not queued twice.
+    assert.equal((await enqueueDeliveries(sql, SCHEMA, queued.slice(0, 5), now)).size, 0);
+
+    const claim = () =>
+      claimDueDeliveries(sql, SCHEMA, {
+        now: new Date(),
+        leaseUntil: new Date(Date.now() + 60_000),
+        perWebhook: 5,
+        inFlight: {},
+        limit: 100,
+      });
+    const rounds = await Promise.all(Array.from({ length: 6 }, claim));
+    const claimed = rounds.flat();
+    assert.equal(new Set(claimed.map((delivery) => delivery.id)).size, claimed.length);
+    for (const round of rounds)
+      for (const webhookId of webhooks)
+        assert.ok(round.filter((delivery) => delivery.webhookId === webhookId).length <= 5);
+    assert.ok(claimed.length >= 15, `${claimed.length} claimed`);
+
+    // Recorded attempts release their leases; a failed one comes due again at its time.
+    const [first, second] = claimed;
+    assert.ok(first && second);
+    await sql.transaction((tx) =>
+      recordAttempts(tx, SCHEMA, [
+        {
+          deliveryId: first.id,
+          attemptedAt: new Date(),
+          statusCode: 204,
+          latencyMs: 3,
+          outcome: 'delivered',
+          status: 'delivered',
+          nextAttemptAt: null,
+        },
+        {
+          deliveryId: second.id,
+          attemptedAt: new Date(),
+          statusCode: 500,
+          latencyMs: 4,
+          outcome: 'http_error',
+          status: 'pending',
+          nextAttemptAt: new Date(Date.now() - 1),
+        },
+      ]),
+    );
+    const { rows } = await sql.query<{ id: string; status: string; attempts: number }>(
+      `SELECT id, status, attempts FROM ${SCHEMA}.deliveries WHERE id IN ($1, $2) ORDER BY status`,
+      [first.id, second.id],
+    );
+    assert.deepEqual(
+      rows.map((row) => [row.id, row.status, row.attempts]),
+      [
+        [first.id, 'delivered', 1],
+        [second.id, 'pending', 1],
+      ],
+    );
+    const again = await claimDueDeliveries(sql, SCHEMA, {
+      now: new Date(),
+      leaseUntil: new Date(Date.now() + 60_000),
+      perWebhook: 40,
+      inFlight: {},
+      limit: 500,
+    });
+    assert.ok(again.some((delivery) => delivery.id === second.id && delivery.attempts === 1));
+    assert.ok(!again.some((delivery) => claimed.slice(2).some((c) => c.id === delivery.id)));
+  });
+});

@@ -1,0 +1,329 @@
+import type {
+  WebhookAttemptOutcome,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEventName,
+} from '@vop/contracts';
+import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+
+/**
+ * The delivery queue: one row per (registration, source event), its attempts beside it. Operational
+ * state, not a read model of events: a delivery's retry schedule and lease live here so they
+ * survive restarts, and several dispatcher instances share the work through leases.
+ */
+export async function migrateDeliveries(sql: SqlClient, schema: string): Promise<void> {
+  await migrateSchema(sql, schema, [
+    `CREATE TABLE IF NOT EXISTS ${schema}.deliveries (
+       id uuid PRIMARY KEY,
+       webhook_id uuid NOT NULL,
+       source_event_id uuid NOT NULL,
+       event_type text NOT NULL,
+       payload text NOT NULL,
+       status text NOT NULL,
+       attempts integer NOT NULL DEFAULT 0,
+       next_attempt_at timestamptz,
+       lease_until timestamptz,
+       created_at timestamptz NOT NULL,
+       delivered_at timestamptz,
+       UNIQUE (webhook_id, source_event_id)
+     )`,
+    `CREATE INDEX IF NOT EXISTS deliveries_due
+       ON ${schema}.deliveries (webhook_id, next_attempt_at) WHERE status = 'pending'`,
+    `CREATE TABLE IF NOT EXISTS ${schema}.delivery_attempts (
+       id bigserial PRIMARY KEY,
+       delivery_id uuid NOT NULL,
+       attempted_at timestamptz NOT NULL,
+       status_code integer,
+       latency_ms integer NOT NULL,
+       outcome text NOT NULL,
+       error text,
+       next_retry_at timestamptz
+     )`,
+    `CREATE INDEX IF NOT EXISTS delivery_attempts_delivery
+       ON ${schema}.delivery_attempts (delivery_id, id)`,
+  ]);
+}
+
+export interface NewDelivery {
+  id: string;
+  webhookId: string;
+  sourceEventId: string;
+  eventType: WebhookEventName;
+  payload: string;
+  /** Leased to this instance at once (it starts the attempt after the commit); else null. */
+  leaseUntil?: Date | null;
+}
+
+/**
+ * Queues deliveries due now; a source event already queued for a registration is skipped.
+ * Returns the ids queued.
+ */
+export async function enqueueDeliveries(
+  tx: SqlExecutor,
+  schema: string,
+  deliveries: NewDelivery[],
+  now: Date,
+): Promise<Set<string>> {
+  if (deliveries.length === 0) return new Set();
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO ${schema}.deliveries (id, webhook_id, source_event_id, event_type, payload,
+       status, next_attempt_at, lease_until, created_at)
+     SELECT d.id, d."webhookId", d."sourceEventId", d."eventType", d.payload, 'pending', $2,
+       d."leaseUntil", $2
+     FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, "webhookId" uuid, "sourceEventId" uuid,
+          "eventType" text, payload text, "leaseUntil" timestamptz)
+     ON CONFLICT (webhook_id, source_event_id) DO NOTHING
+     RETURNING id`,
+    [JSON.stringify(deliveries), now.toISOString()],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  participant: string;
+  eventType: WebhookEventName;
+  sourceEventId: string;
+  url: string;
+  secret: string;
+  payload: string;
+  /** Attempts already made in this round (a manual redelivery starts a new round). */
+  attempts: number;
+  createdAt: Date;
+}
+
+interface ClaimRow {
+  id: string;
+  webhook_id: string;
+  participant: string;
+  event_type: WebhookEventName;
+  source_event_id: string;
+  url: string;
+  secret: string;
+  payload: string;
+  attempts: number;
+  created_at: Date | string;
+}
+
+/**
+ * Leases due deliveries of enabled registrations: at most `perWebhook` minus what this instance
+ * already has in flight for each registration (`inFlight`), `limit` in all. A lease that runs out
+ * (the instance died mid-attempt) makes the delivery due again: at-least-once.
+ */
+export async function claimDueDeliveries(
+  sql: SqlExecutor,
+  schema: string,
+  options: {
+    now: Date;
+    leaseUntil: Date;
+    perWebhook: number;
+    inFlight: Record<string, number>;
+    limit: number;
+  },
+): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql.query<ClaimRow>(
+    `WITH picked AS (
+       SELECT d.id FROM ${schema}.registrations r
+       CROSS JOIN LATERAL (
+         SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS rank
+         FROM ${schema}.deliveries
+         WHERE webhook_id = r.id AND status = 'pending' AND next_attempt_at <= $1
+           AND (lease_until IS NULL OR lease_until <= $1)
+         ORDER BY next_attempt_at, id LIMIT $3
+       ) d
+       WHERE r.enabled AND d.rank <= $3 - COALESCE(($4::jsonb ->> r.id::text)::int, 0)
+       LIMIT $5
+     )
+     UPDATE ${schema}.deliveries d SET lease_until = $2
+     FROM picked p, ${schema}.registrations r
+     WHERE d.id = p.id AND r.id = d.webhook_id AND d.status = 'pending'
+       AND (d.lease_until IS NULL OR d.lease_until <= $1)
+     RETURNING d.id, d.webhook_id, r.participant, d.event_type, d.source_event_id, r.url,
+       r.secret, d.payload, d.attempts, d.created_at`,
+    [
+      options.now.toISOString(),
+      options.leaseUntil.toISOString(),
+      options.perWebhook,
+      JSON.stringify(options.inFlight),
+      options.limit,
+    ],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    webhookId: row.webhook_id,
+    participant: row.participant,
+    eventType: row.event_type,
+    sourceEventId: row.source_event_id,
+    url: row.url,
+    secret: row.secret,
+    payload: row.payload,
+    attempts: Number(row.attempts),
+    createdAt: new Date(row.created_at),
+  }));
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  attemptedAt: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  outcome: WebhookAttemptOutcome;
+  error?: string | undefined;
+  /** What becomes of the delivery; `nextAttemptAt` only with `pending`. */
+  status: Exclude<WebhookDeliveryStatus, 'cancelled'>;
+  nextAttemptAt: Date | null;
+}
+
+const ATTEMPT_COLUMNS = `"deliveryId" uuid, "attemptedAt" timestamptz, "statusCode" integer,
+  "latencyMs" integer, outcome text, error text, status text, "nextAttemptAt" timestamptz`;
+
+/**
+ * Records attempts (at most one per delivery) and moves their deliveries on, in the caller's
+ * transaction: two statements whatever the number (group commit of the attempts that finished
+ * together).
+ */
+export async function recordAttempts(
+  tx: SqlExecutor,
+  schema: string,
+  attempts: AttemptRecord[],
+): Promise<void> {
+  if (attempts.length === 0) return;
+  const rows = JSON.stringify(
+    attempts.map((attempt) => ({
+      ...attempt,
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+      error: attempt.error ?? null,
+    })),
+  );
+  await tx.query(
+    `INSERT INTO ${schema}.delivery_attempts
+       (delivery_id, attempted_at, status_code, latency_ms, outcome, error, next_retry_at)
+     SELECT a."deliveryId", a."attemptedAt", a."statusCode", a."latencyMs", a.outcome, a.error,
+       a."nextAttemptAt"
+     FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})`,
+    [rows],
+  );
+  await tx.query(
+    `UPDATE ${schema}.deliveries d
+     SET attempts = d.attempts + 1, status = a.status, next_attempt_at = a."nextAttemptAt",
+       lease_until = NULL,
+       delivered_at = CASE WHEN a.status = 'delivered' THEN a."attemptedAt" ELSE d.delivered_at END
+     FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})
+     WHERE d.id = a."deliveryId"`,
+    [rows],
+  );
+}
+
+/** A registration disabled or deleted: what was still to be sent to it is not. */
+export async function cancelPendingDeliveries(
+  tx: SqlExecutor,
+  schema: string,
+  webhookId: string,
+): Promise<void> {
+  await tx.query(
+    `UPDATE ${schema}.deliveries SET status = 'cancelled', next_attempt_at = NULL
+     WHERE webhook_id = $1 AND status = 'pending'`,
+    [webhookId],
+  );
+}
+
+/**
+ * A new round of attempts for a finished delivery (dead-lettered, delivered, or cancelled), due
+ * now, with the same webhook-id. Returns false when there is no such delivery.
+ */
+export async function redeliver(
+  sql: SqlExecutor,
+  schema: string,
+  webhookId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<boolean> {
+  const { rowCount } = await sql.query(
+    `UPDATE ${schema}.deliveries
+     SET status = 'pending', attempts = 0, next_attempt_at = $3, lease_until = NULL
+     WHERE id = $1 AND webhook_id = $2 AND status <> 'pending'`,
+    [deliveryId, webhookId, now.toISOString()],
+  );
+  return rowCount > 0;
+}
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_type: WebhookEventName;
+  status: WebhookDeliveryStatus;
+  created_at: Date | string;
+  delivered_at: Date | string | null;
+  next_attempt_at: Date | string | null;
+  attempts: {
+    attempted_at: string;
+    status_code: number | null;
+    latency_ms: number;
+    outcome: WebhookAttemptOutcome;
+    error: string | null;
+    next_retry_at: string | null;
+  }[];
+}
+
+const iso = (value: Date | string): string => new Date(value).toISOString();
+const isoOrNull = (value: Date | string | null): string | null =>
+  value === null ? null : iso(value);
+
+/** A registration's deliveries, newest first, each with its attempts in order. */
+export async function listDeliveries(
+  sql: SqlExecutor,
+  schema: string,
+  options: {
+    webhookIds: string[];
+    status?: WebhookDeliveryStatus;
+    deliveryId?: string;
+    limit: number;
+  },
+): Promise<WebhookDeliveryRecord[]> {
+  const { rows } = await sql.query<DeliveryRow>(
+    `SELECT d.id, d.webhook_id, d.event_type, d.status, d.created_at, d.delivered_at,
+       d.next_attempt_at,
+       COALESCE((SELECT jsonb_agg(jsonb_build_object(
+           'attempted_at', a.attempted_at, 'status_code', a.status_code,
+           'latency_ms', a.latency_ms, 'outcome', a.outcome, 'error', a.error,
+           'next_retry_at', a.next_retry_at) ORDER BY a.id)
+         FROM ${schema}.delivery_attempts a WHERE a.delivery_id = d.id), '[]'::jsonb) AS attempts
+     FROM ${schema}.deliveries d
+     WHERE d.webhook_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND ($2::text IS NULL OR d.status = $2)
+       AND ($4::uuid IS NULL OR d.id = $4)
+     ORDER BY d.created_at DESC, d.id LIMIT $3`,
+    [
+      JSON.stringify(options.webhookIds),
+      options.status ?? null,
+      options.limit,
+      options.deliveryId ?? null,
+    ],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    webhook_id: row.webhook_id,
+    event_type: row.event_type,
+    status: row.status,
+    created_at: iso(row.created_at),
+    delivered_at: isoOrNull(row.delivered_at),
+    next_attempt_at: isoOrNull(row.next_attempt_at),
+    attempts: row.attempts.map((attempt) => ({
+      attempted_at: iso(attempt.attempted_at),
+      status_code: attempt.status_code,
+      latency_ms: attempt.latency_ms,
+      outcome: attempt.outcome,
+      ...(attempt.error !== null && { error: attempt.error }),
+      next_retry_at: isoOrNull(attempt.next_retry_at),
+    })),
+  }));
+}
+
+/** Deliveries waiting for an attempt (the queue depth metric). */
+export async function pendingCount(sql: SqlExecutor, schema: string): Promise<number> {
+  const { rows } = await sql.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM ${schema}.deliveries WHERE status = 'pending'`,
+  );
+  return Number(rows[0]?.count ?? 0);
+}

@@ -1,0 +1,82 @@
+import { WebhookDeliveryStatus, z } from '@vop/contracts';
+import type { EventStore } from '@vop/event-store';
+import { ApiError, errors, parseParam } from '@vop/http';
+import { Router } from 'express';
+import { listRegistrations, findRegistration } from '../registrations/read-model.js';
+import { participantOf, webhookIdParam, webhookNotFound } from '../registrations/routes.js';
+import { listDeliveries, redeliver } from './queue.js';
+
+const Query = z.object({
+  status: WebhookDeliveryStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+const deliveryNotFound = () =>
+  errors.notFound('DELIVERY_NOT_FOUND', 'No finished delivery with this id for this webhook');
+
+function parseQuery(query: unknown): z.infer<typeof Query> {
+  const parsed = Query.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const field = String(parsed.error.issues[0]?.path[0] ?? 'query');
+  throw new ApiError(400, 'INVALID_REQUEST', `Invalid value for field: ${field}`, {
+    field,
+    reason: 'INVALID_VALUE',
+  });
+}
+
+/**
+ * The delivery log of a registration (every attempt: time, status code, latency, outcome, next
+ * retry), its dead letters across registrations, and a manual redelivery (same webhook-id).
+ */
+export function deliveryRoutes(options: {
+  store: EventStore;
+  clock: () => Date;
+  onRedelivery: () => void;
+}): Router {
+  const { store, clock } = options;
+  const { sql, schema } = store;
+  const router = Router();
+
+  router.get('/webhooks/dead-letters', async (req, res) => {
+    const { limit } = parseQuery(req.query);
+    const own = await listRegistrations(sql, schema, participantOf(res));
+    const deliveries = await listDeliveries(sql, schema, {
+      webhookIds: own.map((webhook) => webhook.id),
+      status: 'dead_lettered',
+      limit,
+    });
+    res.json({ deliveries, total: deliveries.length });
+  });
+
+  router.get('/webhooks/:webhookId/deliveries', async (req, res) => {
+    const webhookId = webhookIdParam(req.params.webhookId);
+    if (!(await findRegistration(sql, schema, participantOf(res), webhookId)))
+      throw webhookNotFound();
+    const { status, limit } = parseQuery(req.query);
+    const deliveries = await listDeliveries(sql, schema, {
+      webhookIds: [webhookId],
+      ...(status && { status }),
+      limit,
+    });
+    res.json({ deliveries, total: deliveries.length });
+  });
+
+  router.post('/webhooks/:webhookId/deliveries/:deliveryId/redeliver', async (req, res) => {
+    const webhookId = webhookIdParam(req.params.webhookId);
+    const record = await findRegistration(sql, schema, participantOf(res), webhookId);
+    if (!record) throw webhookNotFound();
+    if (!record.enabled)
+      throw errors.conflict('WEBHOOK_DISABLED', 'This webhook is disabled; register it again');
+    const deliveryId = parseParam(z.uuid(), req.params.deliveryId, deliveryNotFound);
+    if (!(await redeliver(sql, schema, webhookId, deliveryId, clock()))) throw deliveryNotFound();
+    options.onRedelivery();
+    const [delivery] = await listDeliveries(sql, schema, {
+      webhookIds: [webhookId],
+      deliveryId,
+      limit: 1,
+    });
+    res.status(202).json(delivery);
+  });
+
+  return router;
+}

@@ -1,0 +1,230 @@
+import { randomUUID } from 'node:crypto';
+import {
+  TOPIC_PARTITIONS,
+  topicNames,
+  WebhookDeliveryDeadLettered,
+  type IntegrationEnvelope,
+  type WebhookEventName,
+} from '@vop/contracts';
+import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import type { Logger, ServiceMetrics } from '@vop/observability';
+import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import type { Router } from 'express';
+import { createAddressGuard } from './address-guard/address-guard.js';
+import { webhookNoticeFor } from './deliveries/payload.js';
+import { enqueueDeliveries, migrateDeliveries, type NewDelivery } from './deliveries/queue.js';
+import { deliveryRoutes } from './deliveries/routes.js';
+import { createSender } from './deliveries/sender.js';
+import { createDeliveryWorker, type DeliveryHandoff } from './deliveries/worker.js';
+import { migrateRegistrations } from './registrations/read-model.js';
+import { registrationRoutes } from './registrations/routes.js';
+import type { WebhookSettings } from './settings.js';
+
+export const WEBHOOK_SCHEMA = 'webhooks';
+const QUEUED_CHANNEL = 'webhooks_deliveries_queued';
+/** Retry-After is honoured up to the schedule's longest default wait. */
+const MAX_RETRY_AFTER_MS = 10 * 60 * 60 * 1000;
+
+export interface WebhookDispatcherOptions {
+  sql: SqlClient;
+  bus: Bus;
+  logger: Logger;
+  settings: WebhookSettings;
+  schema?: string;
+  /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
+  namespace?: string;
+  metrics?: ServiceMetrics;
+  clock?: () => Date;
+  random?: () => number;
+}
+
+export interface WebhookDispatcher {
+  readonly store: EventStore;
+  /** The webhooks family (packages/http/src/route-families.ts), served behind the gateway's edge. */
+  readonly routers: Router[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Subscriber {
+  id: string;
+  participant: string;
+  events: WebhookEventName[];
+  url: string;
+  secret: string;
+}
+
+/** Enabled registrations of the participants in a batch of notices, by participant. */
+async function subscriptionsOf(
+  tx: SqlExecutor,
+  schema: string,
+  participants: string[],
+): Promise<Map<string, Subscriber[]>> {
+  const { rows } = await tx.query<Subscriber>(
+    `SELECT id, participant, events, url, secret FROM ${schema}.registrations
+     WHERE enabled AND participant IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+    [JSON.stringify(participants)],
+  );
+  const byParticipant = new Map<string, Subscriber[]>();
+  for (const row of rows)
+    byParticipant.set(row.participant, [...(byParticipant.get(row.participant) ?? []), row]);
+  return byParticipant;
+}
+
+/**
+ * Consumes verification completions and batch completions, queues one delivery per matching
+ * registration of the event's participant (in the transaction that records the event as
+ * processed), and delivers them with signed, retried attempts. Dead letters go out on the
+ * webhook dead-letter topic through this service's outbox.
+ */
+export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
+  const { sql, bus, logger, settings } = options;
+  const schema = options.schema ?? WEBHOOK_SCHEMA;
+  const namespace = options.namespace ?? '';
+  const topics = topicNames(namespace);
+  const clock = options.clock ?? (() => new Date());
+  const store = new EventStore(sql, { schema });
+  const guard = createAddressGuard({
+    httpsOnly: settings.httpsOnly,
+    allowedNetworks: settings.allowedNetworks,
+  });
+  const sender = createSender({ guard, timeoutMs: settings.attemptTimeoutMs });
+  const worker = createDeliveryWorker({
+    store,
+    sender,
+    logger,
+    metrics: options.metrics,
+    policy: { delaysMs: settings.retryDelaysMs, jitter: 0.2, maxRetryAfterMs: MAX_RETRY_AFTER_MS },
+    attemptTimeoutMs: settings.attemptTimeoutMs,
+    endpointConcurrency: settings.endpointConcurrency,
+    maxInFlight: settings.maxInFlight,
+    pollIntervalMs: settings.pollIntervalMs,
+    clock,
+    random: options.random ?? Math.random,
+  });
+  const relay = new OutboxRelay({
+    store,
+    bus,
+    name: 'webhook-dead-letters',
+    route: (event) =>
+      event.type === 'WebhookDeliveryDeadLettered'
+        ? {
+            topic: topics.webhookDeadLetters,
+            key: WebhookDeliveryDeadLettered.parse(event).data.webhookId,
+          }
+        : null,
+    onError: (error) => logger.warn({ err: error }, 'webhook outbox relay failed; retrying'),
+  });
+  const subscriptions: Subscription[] = [];
+  let stopListening: (() => Promise<void>) | undefined;
+
+  async function queueDeliveries(
+    envelopes: IntegrationEnvelope[],
+    tx: SqlExecutor,
+    handoff: DeliveryHandoff,
+  ): Promise<void> {
+    const notices = envelopes.flatMap((envelope) => {
+      const notice = webhookNoticeFor(envelope);
+      return notice ? [{ envelope, notice }] : [];
+    });
+    if (notices.length === 0) return;
+    const subscribers = await subscriptionsOf(tx, schema, [
+      ...new Set(notices.map(({ notice }) => notice.participant)),
+    ]);
+    const now = clock();
+    const queued = notices.flatMap(({ envelope, notice }) =>
+      (subscribers.get(notice.participant) ?? [])
+        .filter((registration) => registration.events.includes(notice.event))
+        .map((registration) => ({
+          registration,
+          delivery: {
+            id: randomUUID(),
+            webhookId: registration.id,
+            sourceEventId: envelope.eventId,
+            eventType: notice.event,
+            payload: JSON.stringify(notice.payload),
+            leaseUntil: handoff.reserve(registration.id),
+          } satisfies NewDelivery,
+        })),
+    );
+    const inserted = await enqueueDeliveries(
+      tx,
+      schema,
+      queued.map(({ delivery }) => delivery),
+      now,
+    );
+    // Other instances are told only of what this one left for the claim loop.
+    if (queued.some(({ delivery }) => delivery.leaseUntil === null && inserted.has(delivery.id)))
+      await sql.notify(QUEUED_CHANNEL, tx);
+    for (const { registration, delivery } of queued) {
+      if (delivery.leaseUntil === null || !inserted.has(delivery.id)) continue;
+      handoff.queued({
+        id: delivery.id,
+        webhookId: registration.id,
+        participant: registration.participant,
+        eventType: delivery.eventType,
+        sourceEventId: delivery.sourceEventId,
+        url: registration.url,
+        secret: registration.secret,
+        payload: delivery.payload,
+        attempts: 0,
+        createdAt: now,
+      });
+    }
+  }
+
+  return {
+    store,
+    routers: [
+      // The dead-letter list is mounted before /webhooks/{id} would take "dead-letters" as an id.
+      deliveryRoutes({ store, clock, onRedelivery: () => worker.wake() }),
+      registrationRoutes({ store, guard, clock }),
+    ],
+    async start() {
+      await store.migrate();
+      await migrateInbox(sql, schema);
+      await migrateRegistrations(sql, schema);
+      await migrateDeliveries(sql, schema);
+      await bus.ensureTopics(
+        [topics.verificationCompleted, topics.batchEvents, topics.webhookDeadLetters].map(
+          (name) => ({ name, partitions: TOPIC_PARTITIONS }),
+        ),
+      );
+      stopListening = await sql.listen(QUEUED_CHANNEL, () => worker.wake());
+      subscriptions.push(
+        await bus.subscribe({
+          groupId: `${namespace}webhook-dispatcher`,
+          onHandlerError: logHandlerError(logger, 'webhook-deliveries'),
+          topics: [topics.verificationCompleted, topics.batchEvents],
+          partitionsConsumedConcurrently: 4,
+          batchHandler: async (messages) => {
+            const handoff = worker.handoff();
+            try {
+              await idempotentBatchHandler({
+                sql,
+                schema,
+                consumer: 'webhook-deliveries',
+                applyBatch: (envelopes, tx) => queueDeliveries(envelopes, tx, handoff),
+              })(messages);
+            } catch (error) {
+              handoff.abort();
+              throw error;
+            }
+            handoff.commit();
+          },
+        }),
+      );
+      await relay.start();
+      worker.start();
+      logger.info('webhook dispatcher started');
+    },
+    async stop() {
+      for (const subscription of subscriptions.splice(0)) await subscription.close();
+      await worker.stop();
+      await stopListening?.();
+      await relay.stop();
+      sender.close();
+    },
+  };
+}

@@ -1,0 +1,217 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  germanIban,
+  httpsClient,
+  requireEnv,
+  startServiceProcess,
+  type HttpsClient,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@vop/testing';
+import { Webhook } from 'standardwebhooks';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
+const INTERNAL_SECRET = randomUUID() + randomUUID();
+const SECRET = 'a-distributed-receiver-secret';
+const VERIFICATIONS = 60;
+
+describe('distributed run: the webhook dispatcher as its own process behind the gateway', () => {
+  const processes: ServiceProcess[] = [];
+  const databases: TestDatabase[] = [];
+  let client: HttpsClient;
+  let admin: HttpsClient;
+  let webhooksDb: SqlClient;
+  let dataDir: string;
+  let dispatcherEnv: Record<string, string>;
+  let receiver: http.Server;
+  let receiverUrl: string;
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+  before(async () => {
+    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    const [gatewayDatabase, matchingDatabase, webhooksDatabase] = await Promise.all([
+      createTestDatabase('e2e_wh_gateway'),
+      createTestDatabase('e2e_wh_matching'),
+      createTestDatabase('e2e_wh_webhooks'),
+    ]);
+    databases.push(gatewayDatabase, matchingDatabase, webhooksDatabase);
+    webhooksDb = createPostgresClient({ connectionString: webhooksDatabase.url, max: 2 });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-e2e-webhooks-'));
+    const pki = await ensureDevPki(dataDir);
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: `e2e-wh-${randomUUID().slice(0, 8)}.`,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      VOP_INTERNAL_SECRET: INTERNAL_SECRET,
+    };
+    // A receiver that takes its time, so the dispatcher is killed with attempts in flight.
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        setTimeout(() => res.writeHead(204).end(), 100);
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+    const [matchingPort, dispatcherPort, gatewayPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    processes.push(
+      startServiceProcess('matching', main('matching'), {
+        ...common,
+        DATABASE_URL: matchingDatabase.url,
+        VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
+        VOP_PORT: String(matchingPort),
+      }),
+    );
+    dispatcherEnv = {
+      ...common,
+      DATABASE_URL: webhooksDatabase.url,
+      VOP_PORT: String(dispatcherPort),
+      VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+      VOP_WEBHOOK_ATTEMPT_TIMEOUT_MS: '1000',
+      VOP_WEBHOOK_RETRY_SCHEDULE_MS: '100,200,400,800,1600,3200',
+    };
+    processes.push(
+      startServiceProcess('webhook-dispatcher', main('webhook-dispatcher'), dispatcherEnv),
+    );
+    processes.push(
+      startServiceProcess('gateway', main('gateway'), {
+        ...common,
+        DATABASE_URL: gatewayDatabase.url,
+        VOP_PORT: String(gatewayPort),
+        VOP_SERVICE_URLS: JSON.stringify({
+          matching: `http://127.0.0.1:${matchingPort}`,
+          'webhook-dispatcher': `http://127.0.0.1:${dispatcherPort}`,
+        }),
+      }),
+    );
+    const read = (file: string) => readFile(file, 'utf8');
+    const caPem = await read(pki.caPath);
+    const baseUrl = `https://127.0.0.1:${gatewayPort}`;
+    client = httpsClient({
+      baseUrl,
+      caPem,
+      certPem: await read(pki.clientCertPath),
+      keyPem: await read(pki.clientKeyPath),
+    });
+    admin = httpsClient({
+      baseUrl,
+      caPem,
+      certPem: await read(pki.adminCertPath),
+      keyPem: await read(pki.adminKeyPath),
+    });
+    await eventually(
+      async () => {
+        for (const process of processes)
+          if (process.child.exitCode !== null)
+            throw new Error(`${process.name} exited:\n${process.output()}`);
+        const ready = await fetch(`http://127.0.0.1:${dispatcherPort}/readyz`).catch(() => null);
+        const gateway = await client.get('/readyz').catch(() => undefined);
+        return ready?.status === 200 && gateway?.status === 200 ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'gateway and dispatcher ready' },
+    );
+  });
+
+  after(async () => {
+    client?.close();
+    admin?.close();
+    await Promise.all(processes.map((process) => process.stop()));
+    receiver?.closeAllConnections();
+    await new Promise((resolve) => receiver?.close(resolve));
+    await webhooksDb?.close();
+    for (const database of databases) await database.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('registers through the gateway, delivers every completion once signed, and loses nothing when the dispatcher is killed -9 mid-delivery', async (t) => {
+    const created = await client.post('/webhooks', {
+      url: receiverUrl,
+      events: ['verification.success'],
+      secret: SECRET,
+    });
+    assert.equal(created.status, 201, created.text);
+    const webhookId = created.body.id as string;
+    assert.deepEqual((await client.get('/webhooks')).body.webhooks, [created.body]);
+    const invalid = await client.post('/webhooks', { url: receiverUrl, events: ['nope'] });
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.body.error.code, 'INVALID_REQUEST');
+
+    const iban = germanIban(424_242);
+    assert.equal((await admin.post('/accounts', { iban, name: 'Kai Webhook' })).status, 201);
+    const requestIds = new Set<string>();
+    for (let index = 0; index < VERIFICATIONS; index++) {
+      const receipt = await client.post('/verify', { name: 'Kai Webhook', iban });
+      assert.equal(receipt.status, 201, receipt.text);
+      requestIds.add(receipt.body.request_id as string);
+      if (index === VERIFICATIONS / 3) {
+        // Wait for attempts in flight, then crash the dispatcher and start it again.
+        await eventually(async () => (received.length > 0 ? true : undefined), {
+          timeoutMs: 30_000,
+          what: 'a first delivery',
+        });
+        const dispatcher = processes[1] as ServiceProcess;
+        await dispatcher.kill();
+        processes[1] = startServiceProcess(
+          'webhook-dispatcher-restarted',
+          main('webhook-dispatcher'),
+          dispatcherEnv,
+        );
+      }
+    }
+
+    await eventually(
+      async () => {
+        const arrived = new Set(
+          received.map((request) => JSON.parse(request.body).data.request_id),
+        );
+        return [...requestIds].every((id) => arrived.has(id)) ? true : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 250, what: 'every completion delivered' },
+    );
+    const verifier = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' });
+    for (const request of received) verifier.verify(request.body, request.headers as never);
+    const arrivedIds = received.map((request) => JSON.parse(request.body).data.request_id);
+    const duplicates = arrivedIds.length - new Set(arrivedIds).size;
+    t.diagnostic(
+      `${arrivedIds.length} requests for ${VERIFICATIONS} completions: ${duplicates} duplicates`,
+    );
+    assert.equal(new Set(arrivedIds).size, VERIFICATIONS);
+
+    // The receiver counts a request when it arrives; the dispatcher records it once answered.
+    const statuses = async () =>
+      (
+        await webhooksDb.query<{ status: string; count: string }>(
+          `SELECT status, count(*)::text AS count FROM webhooks.deliveries GROUP BY status`,
+        )
+      ).rows;
+    await eventually(async () => ((await statuses()).length === 1 ? true : undefined), {
+      what: 'every delivery recorded',
+    });
+    assert.deepEqual(await statuses(), [{ status: 'delivered', count: String(VERIFICATIONS) }]);
+    const log = await client.get(`/webhooks/${webhookId}/deliveries?status=delivered&limit=500`);
+    assert.equal(log.status, 200);
+    assert.equal(log.body.total, VERIFICATIONS);
+  });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { eventually, germanIban } from '@vop/testing';
+import { Webhook } from 'standardwebhooks';
+import { runEmbedded, type RunningEmbedded } from './fixtures.js';
+
+const SECRET = 'whsec_' + Buffer.from('an embedded receiver secret!').toString('base64');
+
+describe('embedded default: webhooks through the public edge', () => {
+  let embedded: RunningEmbedded;
+  let receiver: http.Server;
+  let receiverUrl: string;
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+
+  before(async () => {
+    embedded = await runEmbedded({ env: { VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  });
+  after(async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+    await embedded.stop();
+  });
+
+  it('a participant registers, verifies, and receives a signed verification.success for its own request only', async () => {
+    const created = await embedded.client.post('/v1/webhooks', {
+      url: receiverUrl,
+      events: ['verification.success'],
+      secret: SECRET,
+    });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.secret, undefined);
+    const listed = await embedded.client.get('/webhooks');
+    assert.deepEqual(listed.body.webhooks, [created.body]);
+    assert.deepEqual((await embedded.admin.get('/webhooks')).body.webhooks, []);
+
+    const iban = germanIban(31_337);
+    const account = await embedded.admin.post('/accounts', { iban, name: 'Greta Hook' });
+    assert.equal(account.status, 201);
+    // The admin's own verification belongs to another principal: no webhook for it.
+    await embedded.admin.post('/verify', { name: 'Greta Hook', iban });
+    const receipt = await embedded.client.post('/verify', { name: 'Greta Hook', iban });
+    assert.equal(receipt.status, 201);
+
+    const request = await eventually(async () => received[0], { what: 'a delivery' });
+    const payload = new Webhook(SECRET).verify(request.body, request.headers as never) as {
+      type: string;
+      data: { request_id: string; outcome: string };
+    };
+    assert.equal(payload.type, 'verification.success');
+    assert.equal(payload.data.request_id, receipt.body.request_id);
+    assert.equal(payload.data.outcome, 'MTCH');
+    assert.doesNotMatch(request.body, /Greta|DE\d{20}/);
+
+    const deliveries = await embedded.client.get(`/webhooks/${created.body.id}/deliveries`);
+    assert.equal(deliveries.status, 200);
+    await eventually(async () => {
+      const log = await embedded.client.get(`/webhooks/${created.body.id}/deliveries`);
+      return log.body.deliveries[0]?.status === 'delivered' ? true : undefined;
+    });
+    assert.equal(received.length, 1);
+
+    const metrics = await embedded.client.get('/metrics');
+    assert.match(metrics.text, /webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} 1/);
+    assert.match(metrics.text, /webhook_deliveries_total\{[^}]*status="delivered"[^}]*\} 1/);
+    assert.match(metrics.text, /webhook_attempt_duration_seconds_count\{[^}]*\} 1/);
+  });
+
+  it('answers errors on /webhooks in the nested format', async () => {
+    const invalid = await embedded.client.post('/webhooks', {
+      url: receiverUrl,
+      events: ['verification.unknown'],
+      secret: SECRET,
+    });
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.body.error.code, 'INVALID_REQUEST');
+    assert.equal(invalid.body.error.details.field, 'events.0');
+    const missing = await embedded.client.get('/webhooks/6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.error.code, 'WEBHOOK_NOT_FOUND');
+  });
+});
