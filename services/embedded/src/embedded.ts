@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createAnalyticsService } from '@vop/analytics';
 import type { ServiceConfig } from '@vop/config';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
@@ -55,6 +56,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     matcher: options.matcher ?? createNameMatcher(),
     metrics,
   });
+  const analytics = createAnalyticsService({
+    sql,
+    bus,
+    logger: logger.child({ component: 'analytics' }),
+    version: '0.1.0',
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -65,7 +72,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
-    serviceRouters: matching.routers,
+    serviceRouters: [...matching.routers, ...analytics.routers],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
       trustAnchorsPem: caPem,
@@ -73,6 +80,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     },
   });
   await matching.start();
+  await analytics.start();
   await gateway.start();
   const server = await startHttpsServer({
     handler: gateway.app,
@@ -90,6 +98,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await server.close();
       await gateway.stop();
       await matching.stop();
+      await analytics.stop();
       await bus.close();
       await sql.close();
     },
