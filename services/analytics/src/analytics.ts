@@ -1,7 +1,13 @@
 import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import { idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import {
+  idempotentBatchHandler,
+  logHandlerError,
+  migrateInbox,
+  serviceHealth,
+  type ServiceHealth,
+} from '@vop/outbox';
 import type { Logger } from '@vop/observability';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
@@ -36,6 +42,8 @@ export interface AnalyticsService {
   readonly routers: Router[];
   /** The consumer group of the current generation (see activity/generation.ts). */
   groupId(): string | undefined;
+  /** Database, Kafka and consumer lag (GET /health/detailed); analytics has no outbox. */
+  health(): Promise<ServiceHealth>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -54,6 +62,12 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
   const subscriptions: Subscription[] = [];
   let groupId: string | undefined;
   const startedAt = Date.now();
+  const consumed = [
+    topics.accountEvents,
+    topics.verificationRequested,
+    topics.verificationCompleted,
+    topics.batchEvents,
+  ];
 
   return {
     routers: [
@@ -62,16 +76,19 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
       adminFigureRoutes({ sql, schema, cipher, clock, version: options.version, startedAt }),
     ],
     groupId: () => groupId,
+    health: () =>
+      serviceHealth({
+        service: 'analytics',
+        sql,
+        bus,
+        topics: consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
+        consumers: () => (groupId === undefined ? [] : [{ groupId, topics: consumed }]),
+        outboxes: [],
+      }),
     async start() {
       await migrateInbox(sql, schema);
       await migrateAnalyticsReadModels(sql, schema);
       await migrateGeneration(sql, schema);
-      const consumed = [
-        topics.accountEvents,
-        topics.verificationRequested,
-        topics.verificationCompleted,
-        topics.batchEvents,
-      ];
       await bus.ensureTopics(consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
       groupId = projectionGroupId(namespace, await currentGeneration(sql, schema));
       subscriptions.push(

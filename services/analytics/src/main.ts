@@ -49,6 +49,7 @@ const app = createInternalApp({
   isShuttingDown: () => !ready,
   metrics: metricsEndpoint(metrics),
   routers: analytics.routers,
+  detailed: { report: async () => ({ services: [await analytics.health()] }) },
   internalSecret: config.VOP_INTERNAL_SECRET,
 });
 

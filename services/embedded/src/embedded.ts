@@ -73,6 +73,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
     serviceRouters: [...matching.routers, ...analytics.routers],
+    serviceHealth: [() => matching.health(), () => analytics.health()],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
       trustAnchorsPem: caPem,

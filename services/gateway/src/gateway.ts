@@ -4,7 +4,7 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, migrateInbox } from '@vop/outbox';
+import { OutboxRelay, migrateInbox, serviceHealth, type ServiceHealth } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
@@ -61,6 +61,8 @@ export interface GatewayOptions {
   security?: GatewaySecuritySettings;
   /** Embedded run: the routers of the services composed in this process, mounted behind this edge. */
   serviceRouters?: Router[];
+  /** Embedded run: the health reports of the services composed in this process (GET /health/detailed). */
+  serviceHealth?: Array<() => Promise<ServiceHealth>>;
   /** Distributed run: where the families of other services are forwarded (packages/http/src/forward.ts). */
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
@@ -147,14 +149,31 @@ export function createGateway(options: GatewayOptions): Gateway {
         isShuttingDown: () => shuttingDown,
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         detailed: {
-          report: () =>
+          report: (principal) =>
             detailedHealth({
               version: SERVICE_VERSION,
               startedAt,
-              store,
-              bus,
-              topics: topicSpecs,
-              relayNames: [OUTBOX_RELAY_NAME],
+              principal,
+              gateway: () =>
+                serviceHealth({
+                  service: 'gateway',
+                  sql,
+                  bus,
+                  topics: topicSpecs,
+                  consumers: () => [
+                    {
+                      groupId: `${namespace}gateway-verification-results`,
+                      topics: [topics.verificationCompleted],
+                    },
+                    {
+                      groupId: `${namespace}gateway-waiters-${options.instanceId}`,
+                      topics: [topics.verificationCompleted],
+                    },
+                  ],
+                  outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
+                }),
+              local: options.serviceHealth ?? [],
+              ...(options.forwarding && { remote: options.forwarding }),
             }),
         },
         checks: [

@@ -50,6 +50,7 @@ const app = createInternalApp({
   isShuttingDown: () => !ready,
   metrics: metricsEndpoint(metrics),
   routers: matching.routers,
+  detailed: { report: async () => ({ services: [await matching.health()] }) },
   internalSecret: config.VOP_INTERNAL_SECRET,
 });
 

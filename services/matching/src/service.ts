@@ -10,6 +10,8 @@ import type { Bus, Subscription } from '@vop/messaging';
 import {
   OutboxRelay,
   idempotentBatchHandler,
+  serviceHealth,
+  type ServiceHealth,
   logHandlerError,
   migrateInbox,
   parseEnvelope,
@@ -55,6 +57,8 @@ export interface MatchingService {
   readonly store: EventStore;
   /** The routes of the families this service owns, served behind the gateway's edge. */
   readonly routers: Router[];
+  /** Database, Kafka, consumer lag and outbox lag (GET /health/detailed). */
+  health(): Promise<ServiceHealth>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -86,6 +90,21 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   return {
     store,
     routers: [explainRoutes(matcher)],
+    health: () =>
+      serviceHealth({
+        service: 'matching',
+        sql,
+        bus,
+        topics: [topics.accountEvents, topics.verificationRequested].map((name) => ({
+          name,
+          partitions: TOPIC_PARTITIONS,
+        })),
+        consumers: () => [
+          { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
+          { groupId: `${namespace}matching-verifications`, topics: [topics.verificationRequested] },
+        ],
+        outboxes: [{ store, relayName: 'matching-outbox' }],
+      }),
     async start() {
       await store.migrate();
       await migrateInbox(sql, schema);

@@ -206,6 +206,16 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     assert.equal(recent.body.verifications[0].name, 'S****** E***');
     const denied = await participant.get('/analytics/usage');
     assert.equal(denied.status, 403);
+    const detailed = await admin.get('/health/detailed');
+    assert.equal(detailed.status, 200, detailed.text);
+    assert.deepEqual(
+      detailed.body.services.map((service: { service: string }) => service.service),
+      ['gateway', 'matching', 'analytics'],
+    );
+    for (const service of detailed.body.services) {
+      assert.equal(service.status, 'healthy', JSON.stringify(service));
+      assert.ok(service.consumers.every((c: { lag: unknown }) => Number.isInteger(c.lag)));
+    }
     const unsigned = await fetch(`${analyticsUrl}/analytics/usage`);
     assert.equal(unsigned.status, 401, 'the internal listener trusts only the edge');
 

@@ -131,6 +131,25 @@ describe('embedded: analytics and management figures', () => {
     assert.equal(bad.body.field, 'period');
   });
 
+  it('reports PostgreSQL, the bus, consumer lag and outbox lag per service in /health/detailed', async () => {
+    const { body } = await running.admin.get('/health/detailed');
+    assert.deepEqual(
+      body.services.map((service: any) => service.service),
+      ['gateway', 'matching', 'analytics'],
+    );
+    for (const service of body.services) {
+      assert.equal(service.database.status, 'up', service.service);
+      assert.equal(service.kafka.status, 'up', service.service);
+      assert.ok(service.consumers.length > 0, service.service);
+      for (const consumer of service.consumers) assert.ok(Number.isInteger(consumer.lag));
+    }
+    const matching = body.services[1];
+    assert.deepEqual(
+      matching.outbox.map((relay: any) => relay.name),
+      ['matching-outbox'],
+    );
+  });
+
   it('lists recent verifications with masked names and IBANs, newest first', async () => {
     const { body } = await projected('/admin/verifications', (b) => b.total >= 3);
     assert.equal(body.total, 3);

@@ -3,7 +3,11 @@ import type { ApiKeyScope } from '@vop/http';
 
 export type { ApiKeyScope };
 export type KeyEnvironment = 'test' | 'live';
-export const API_KEY_SCOPES = ['verify', 'accounts', 'analytics'] as const satisfies readonly ApiKeyScope[];
+export const API_KEY_SCOPES = [
+  'verify',
+  'accounts',
+  'analytics',
+] as const satisfies readonly ApiKeyScope[];
 
 const SECRET_BYTES = 32;
 const KEY_PATTERN = /^vop_(test|live)_[A-Za-z0-9_-]{43,}$/;
