@@ -11,6 +11,7 @@ import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
+import { testDataRoutes } from './admin/test-data-routes.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
@@ -183,7 +184,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
-      ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
+      ...(environment === 'test'
+        ? [sandboxAccountRoutes(accountWrites), testDataRoutes(accountWrites)]
+        : []),
       accountRoutes(accountWrites),
       verificationRoutes({
         store,
