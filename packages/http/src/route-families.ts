@@ -65,6 +65,18 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
   {
+    // The gateway's pages (/admin and the HTML view of /admin/stats fall under management rows).
+    name: 'pages',
+    paths: ['GET /test', 'GET /assets/*'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'participant',
+    apiKeyScope: null,
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
     name: 'matching-management',
     paths: ['/admin/matching/**'],
     owner: 'matching',

@@ -21,6 +21,7 @@ import {
   subscribeToCoreBankingFeed,
 } from './accounts/core-banking/feed-consumer.js';
 import { gatewayEdge, type GatewayEdgeOptions } from './edge.js';
+import { pageRoutes } from './pages/page-routes.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
 import { createRateLimits } from './security/rate-limit.js';
@@ -129,20 +130,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     clock,
   );
 
+  const edge = gatewayEdge({
+    ...(options.metrics && { metrics: options.metrics }),
+    ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
+    ...(options.forwarding && { forwarding: options.forwarding }),
+    apiKeys,
+    environment,
+    audit,
+    rateLimits,
+    logger,
+    clock,
+  });
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
-    ...gatewayEdge({
-      ...(options.metrics && { metrics: options.metrics }),
-      ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
-      ...(options.forwarding && { forwarding: options.forwarding }),
-      apiKeys,
-      environment,
-      audit,
-      rateLimits,
-      logger,
-      clock,
-    }),
+    beforeRoutes: edge.beforeRoutes,
+    // The pages first: the HTML view of /admin/stats is the gateway's, its JSON the owner's.
+    forwarders: [pageRoutes({ testPage: environment === 'test' }), ...edge.forwarders],
     routers: [
       opsRoutes({
         version: SERVICE_VERSION,
