@@ -13,6 +13,19 @@ import {
   VerifyRequest,
 } from './http/request-result.js';
 import { MatchExplainRequest, MatchExplanation } from './http/matching.js';
+import {
+  AccountHistoryQuery,
+  AccountHistoryResponse,
+  AccountStatusResponse,
+  MatchRatesQuery,
+  MatchRatesReport,
+  RecentVerificationsQuery,
+  RecentVerificationsResponse,
+  StatsQuery,
+  StatsResponse,
+  UsageQuery,
+  UsageReport,
+} from './http/analytics.js';
 import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
 import { z } from './zod.js';
 
@@ -105,6 +118,64 @@ export function buildOpenApiDocument(
     responses: {
       200: json(MatchExplanation, 'Outcome, score and reasons'),
       400: json(FlatError, 'Validation'),
+      403: json(FlatError, 'ACCESS_DENIED'),
+    },
+  });
+
+  const analyticsErrors = {
+    400: json(NestedError, 'INVALID_REQUEST naming the parameter'),
+    403: json(NestedError, 'ACCESS_DENIED: the admin certificate or an analytics key'),
+  };
+  registry.registerPath({
+    method: 'get',
+    path: '/analytics/usage',
+    summary: 'Verification counts per period by family and outcome, with totals',
+    request: { query: UsageQuery },
+    responses: { 200: json(UsageReport, 'Usage'), ...analyticsErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/analytics/match-rates',
+    summary: 'MTCH / CMTC / NMTC / NOAP counts and shares per period',
+    request: { query: MatchRatesQuery },
+    responses: { 200: json(MatchRatesReport, 'Match rates'), ...analyticsErrors },
+  });
+  const accountParam = z.object({ accountId: z.string() });
+  registry.registerPath({
+    method: 'get',
+    path: '/account/{accountId}/status',
+    summary: 'Whether the account is active and available',
+    request: { params: accountParam },
+    responses: {
+      200: json(AccountStatusResponse, 'Status'),
+      404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/account/{accountId}/history',
+    summary: "The account's verifications, newest first (no typed names)",
+    request: { params: accountParam, query: AccountHistoryQuery },
+    responses: {
+      200: json(AccountHistoryResponse, 'History'),
+      404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+      ...analyticsErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/stats',
+    summary: 'Request figures, uptime and version (admin)',
+    request: { query: StatsQuery },
+    responses: { 200: json(StatsResponse, 'Statistics'), 403: json(FlatError, 'ACCESS_DENIED') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/verifications',
+    summary: 'Recent verifications, names and IBANs masked (admin)',
+    request: { query: RecentVerificationsQuery },
+    responses: {
+      200: json(RecentVerificationsResponse, 'Recent verifications'),
       403: json(FlatError, 'ACCESS_DENIED'),
     },
   });
