@@ -1,4 +1,4 @@
-import { loadConfig, requireDistributed } from '@vop/config';
+import { loadConfig, RELEASE_VERSION, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createInternalApp, startHttpServer } from '@vop/http';
 import { createKafkaBus } from '@vop/messaging';
@@ -6,7 +6,7 @@ import { createLogger, createMetricsRegistry, metricsEndpoint } from '@vop/obser
 import { createAnalyticsService } from './analytics.js';
 
 /** Distributed run: one analytics process; its internal listener serves probes and its own families. */
-const VERSION = '0.1.0';
+const VERSION = RELEASE_VERSION;
 const config = loadConfig();
 const logger = createLogger({ service: 'analytics', level: config.LOG_LEVEL });
 const { databaseUrl, kafkaBrokers } = requireDistributed(config);

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAnalyticsService } from '@vop/analytics';
-import type { ServiceConfig } from '@vop/config';
+import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
 import { startHttpsServer } from '@vop/http';
@@ -60,7 +60,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     sql,
     bus,
     logger: logger.child({ component: 'analytics' }),
-    version: '0.1.0',
+    version: RELEASE_VERSION,
   });
   const gateway = createGateway({
     sql,

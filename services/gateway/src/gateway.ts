@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RELEASE_VERSION } from '@vop/config';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
@@ -42,7 +43,7 @@ import { TypedNameRetention } from './verifications/typed-name-retention.js';
 import { CompletionWaiters } from './verifications/waiters.js';
 
 export const GATEWAY_SCHEMA = 'gateway';
-export const SERVICE_VERSION = '0.1.0';
+export const SERVICE_VERSION = RELEASE_VERSION;
 const OUTBOX_RELAY_NAME = 'gateway-outbox';
 
 export interface GatewayOptions {

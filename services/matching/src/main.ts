@@ -1,4 +1,4 @@
-import { loadConfig, requireDistributed } from '@vop/config';
+import { loadConfig, RELEASE_VERSION, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createInternalApp, startHttpServer } from '@vop/http';
 import { createKafkaBus } from '@vop/messaging';
@@ -44,7 +44,7 @@ if (config.VOP_INTERNAL_SECRET === undefined)
 const app = createInternalApp({
   logger,
   respondingPsp: config.VOP_RESPONDING_PSP,
-  version: '0.1.0',
+  version: RELEASE_VERSION,
   startedAt: Date.now(),
   checks: [{ name: 'database', check: async () => void (await sql.query('SELECT 1')) }],
   isShuttingDown: () => !ready,
