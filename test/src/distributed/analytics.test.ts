@@ -202,6 +202,9 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     const stats = await admin.get('/admin/stats?period=hour');
     assert.equal(stats.status, 200, stats.text);
     assert.equal(stats.body.requests.failed, 0);
+    // The HTML view of /admin/stats is the gateway's page, the JSON the forwarded analytics route.
+    const page = await admin.get('/admin/stats', { headers: { accept: 'text/html' } });
+    assert.match(String(page.headers['content-type']), /text\/html/);
     const recent = await admin.get('/admin/verifications?limit=1');
     assert.equal(recent.body.verifications[0].name, 'S****** E***');
     const denied = await participant.get('/analytics/usage');

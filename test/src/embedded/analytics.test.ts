@@ -66,6 +66,11 @@ describe('embedded: analytics and management figures', () => {
     );
     const scheme = await running.admin.get('/v1/analytics/usage?family=scheme');
     assert.equal(scheme.body.totals.total, 2);
+    // The participant is the requesting PSP named by its certificate.
+    const ours = await running.admin.get('/analytics/usage?participant=PSDXX-DEV-000001');
+    assert.equal(ours.body.totals.total, 3);
+    const others = await running.admin.get('/analytics/usage?participant=PSDXX-OTHER');
+    assert.equal(others.body.totals.total, 0);
   });
 
   it('gives match rates per period with shares, filtered by holder type', async () => {
