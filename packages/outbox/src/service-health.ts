@@ -9,7 +9,7 @@ export interface ServiceHealth {
   status: 'healthy' | 'degraded';
   database: { status: ComponentStatus };
   kafka: { status: ComponentStatus; durable: boolean };
-  /** Messages each consumer group has not committed yet; null when the bus did not answer. */
+  /** Messages each consumer group has not committed yet; null when the bus did not answer (or cannot tell). */
   consumers: Array<{ group: string; lag: number | null }>;
   /** Events appended but not yet published, per outbox relay; null when unknown. */
   outbox: Array<{ name: string; lag: number | null }>;
@@ -62,7 +62,9 @@ export async function serviceHealth(sources: ServiceHealthSources): Promise<Serv
     Promise.all(
       sources.consumers().map(async ({ groupId, topics }) => ({
         group: groupId,
-        lag: await orNull(() => bus.consumerLag(groupId, topics), timeoutMs),
+        lag: bus.consumerLag
+          ? await orNull(() => bus.consumerLag!(groupId, topics), timeoutMs)
+          : null,
       })),
     ),
     Promise.all(
@@ -76,7 +78,7 @@ export async function serviceHealth(sources: ServiceHealthSources): Promise<Serv
   const healthy =
     database !== null &&
     kafka !== null &&
-    consumers.every((consumer) => consumer.lag !== null) &&
+    (bus.consumerLag === undefined || consumers.every((consumer) => consumer.lag !== null)) &&
     outbox.every((relay) => relay.lag !== null);
   return {
     service: sources.service,
