@@ -199,6 +199,13 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     const status = await admin.get(`/account/${created.body.id}/status`);
     assert.equal(status.status, 200, status.text);
     assert.equal(status.body.available, true);
+    const firstPage = await admin.get(`/account/${created.body.id}/history?limit=1`);
+    assert.equal(firstPage.body.verifications.length, 1, firstPage.text);
+    const nextPage = await admin.get(
+      `/account/${created.body.id}/history?limit=50&cursor=${firstPage.body.nextCursor}`,
+    );
+    assert.ok(nextPage.body.verifications.length >= 1, nextPage.text);
+    assert.equal(nextPage.body.nextCursor, null);
     const stats = await admin.get('/admin/stats?period=hour');
     assert.equal(stats.status, 200, stats.text);
     assert.equal(stats.body.requests.failed, 0);
