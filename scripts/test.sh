@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The test suite. `pnpm test`: everything; starts the real PostgreSQL and Kafka through infra/local, builds,
 # runs every test file with Node's test runner, stops the servers. `pnpm test:unit` (--unit): the tests that
-# need no server (not *.postgres.test.*, *.kafka.test.*, *.fuzz.test.* or test/src/distributed/). The runner's summary is
-# the last thing printed.
+# need no server (not *.postgres.test.*, *.kafka.test.*, *.browser.test.*, *.fuzz.test.* or
+# test/src/distributed/). The full run also installs Debian's chromium for the browser tests
+# (infra/local/chromium.sh) and the API fuzzer (infra/local/schemathesis.sh), both cached. The runner's
+# summary is the last thing printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,11 @@ if ! $unit; then
     cat .infra/schemathesis.log
     exit 1
   fi
+  echo "installing chromium for the browser tests when missing (log: .infra/chromium.log)"
+  if ! bash infra/local/chromium.sh > .infra/chromium.log 2>&1; then
+    cat .infra/chromium.log
+    exit 1
+  fi
   export VOP_TEST_DATABASE_URL="$(bash infra/local/postgres.sh url)"
   export VOP_TEST_KAFKA_BROKERS="$(bash infra/local/kafka.sh brokers)"
 fi
@@ -30,7 +37,7 @@ pnpm exec tsc -b
 
 mapfile -t files < <(find packages services test bench -path '*/node_modules' -prune -o -path '*/dist/*' -name '*.test.js' -print | sort)
 if $unit; then
-  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vE '\.(postgres|kafka|fuzz)\.test\.js$|^test/dist/distributed/')
+  mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -vE '\.(postgres|kafka|browser|fuzz)\.test\.js$|^test/dist/distributed/')
 fi
 # The unit tests share no server, so two files run at once (one per core); the whole suite runs one at a time.
 concurrency=1

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
@@ -161,3 +162,13 @@ export function requireDistributed(config: ServiceConfig): {
     kafkaBrokers: config.KAFKA_BROKERS as string[],
   };
 }
+
+/**
+ * The release version (the workspace's package.json), which /health, /health/detailed and
+ * /admin/stats report: one source for every service.
+ */
+export const RELEASE_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;

@@ -83,6 +83,8 @@ describe('generated documents', () => {
     assert.equal(document.openapi, '3.1.0');
     assert.ok(document.paths?.['/vop/verify']?.post);
     assert.ok(document.paths?.['/api/accounts/{id}']?.delete);
+    assert.ok(document.paths?.['/analytics/usage']?.get?.parameters?.length);
+    assert.ok(document.paths?.['/admin/verifications']?.get);
     assert.ok(document.components?.schemas?.SchemeVerifyRequest);
   });
 

@@ -23,3 +23,4 @@ export * from './outcomes.js';
 export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { buildEventJsonSchemas } from './event-schemas.js';
+export * from './http/analytics.js';

@@ -14,6 +14,19 @@ import {
   VerifyRequest,
 } from './http/request-result.js';
 import { MatchExplainRequest, MatchExplanation } from './http/matching.js';
+import {
+  AccountHistoryQuery,
+  AccountHistoryResponse,
+  AccountStatusResponse,
+  MatchRatesQuery,
+  MatchRatesReport,
+  RecentVerificationsQuery,
+  RecentVerificationsResponse,
+  StatsQuery,
+  StatsResponse,
+  UsageQuery,
+  UsageReport,
+} from './http/analytics.js';
 import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
 import { EpcError, EpcRequestHeaders, EpcVerifyRequest, EpcVerifyResponse } from './http/epc.js';
 import { SchemeDirectorySnapshot, SchemeDirectoryVersion } from './http/scheme-directory.js';
@@ -305,6 +318,53 @@ export function buildOpenApiDocument(
     request: { query: AuditQuery },
     responses: { 200: json(AuditPage, 'Entries') },
   });
+  const html = (description: string) => ({
+    description,
+    content: { 'text/html': { schema: z.string() } },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin',
+    summary: "The operators' dashboard (a page; admin certificate)",
+    responses: { 200: html('Dashboard') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/test',
+    summary: 'Try a verification (a page; test deployments only)',
+    responses: { 200: html('Test page'), 404: json(NestedError, 'Not in a live deployment') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/assets/{file}',
+    summary: "The pages' own scripts, styles and chart library",
+    request: { params: z.object({ file: z.string().regex(/^[a-z0-9.-]{1,64}$/) }) },
+    responses: {
+      200: { description: 'A static file', content: { '*/*': { schema: z.string() } } },
+      404: json(NestedError, 'No such file'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/admin/reset-test-data',
+    summary: 'Remove every account record (test deployments only; admin)',
+    responses: {
+      200: json(
+        z.looseObject({ status: z.literal('reset'), accountsRemoved: z.number() }),
+        'Reset',
+      ),
+      404: json(FlatError, 'Not in a live deployment'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/admin/import-test-data',
+    summary: 'Load the reference accounts with known outcomes (test deployments only; admin)',
+    responses: {
+      200: json(z.looseObject({ status: z.literal('imported'), imported: z.number() }), 'Imported'),
+      404: json(FlatError, 'Not in a live deployment'),
+    },
+  });
   registry.registerPath({
     method: 'get',
     path: '/openapi.json',
@@ -331,6 +391,63 @@ export function buildOpenApiDocument(
   });
 
   registerWebhookPaths(registry);
+  const analyticsErrors = {
+    400: json(NestedError, 'INVALID_REQUEST naming the parameter'),
+    403: json(NestedError, 'ACCESS_DENIED: the admin certificate or an analytics key'),
+  };
+  registry.registerPath({
+    method: 'get',
+    path: '/analytics/usage',
+    summary: 'Verification counts per period by family and outcome, with totals',
+    request: { query: UsageQuery },
+    responses: { 200: json(UsageReport, 'Usage'), ...analyticsErrors },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/analytics/match-rates',
+    summary: 'MTCH / CMTC / NMTC / NOAP counts and shares per period',
+    request: { query: MatchRatesQuery },
+    responses: { 200: json(MatchRatesReport, 'Match rates'), ...analyticsErrors },
+  });
+  const accountParam = z.object({ accountId: z.string() });
+  registry.registerPath({
+    method: 'get',
+    path: '/account/{accountId}/status',
+    summary: 'Whether the account is active and available',
+    request: { params: accountParam },
+    responses: {
+      200: json(AccountStatusResponse, 'Status'),
+      404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/account/{accountId}/history',
+    summary: "The account's verifications, newest first (no typed names)",
+    request: { params: accountParam, query: AccountHistoryQuery },
+    responses: {
+      200: json(AccountHistoryResponse, 'History'),
+      404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+      ...analyticsErrors,
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/stats',
+    summary: 'Request figures, uptime and version (admin)',
+    request: { query: StatsQuery },
+    responses: { 200: json(StatsResponse, 'Statistics'), 403: json(FlatError, 'ACCESS_DENIED') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/verifications',
+    summary: 'Recent verifications, names and IBANs masked (admin)',
+    request: { query: RecentVerificationsQuery },
+    responses: {
+      200: json(RecentVerificationsResponse, 'Recent verifications'),
+      403: json(FlatError, 'ACCESS_DENIED'),
+    },
+  });
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -13,6 +13,13 @@ function mayWriteAccountRecords(principal: Principal | undefined): boolean {
   return principal.kind === 'certificate' ? principal.admin : principal.scopes.includes('accounts');
 }
 
+function mayReadAnalytics(principal: Principal | undefined): boolean {
+  if (principal === undefined) return false;
+  return principal.kind === 'certificate'
+    ? principal.admin
+    : principal.scopes.includes('analytics');
+}
+
 const adminRequired = () => errors.accessDenied('The admin certificate is required');
 
 /** The error for a caller who may not use a family, or undefined when it may. */
@@ -36,6 +43,13 @@ export function refusalFor(access: Access, principal: Principal | undefined) {
         ? undefined
         : errors.accessDenied(
             'Account records need the admin certificate or a key with the accounts scope',
+          );
+    case 'analysts':
+      if (principal === undefined) return errors.unauthorized();
+      return mayReadAnalytics(principal)
+        ? undefined
+        : errors.accessDenied(
+            'Analytics need the admin certificate or a key with the analytics scope',
           );
   }
 }

@@ -18,6 +18,8 @@ export interface InternalAppOptions {
   routers: Router[];
   /** VOP_INTERNAL_SECRET; without it the service serves its probes only. */
   internalSecret: string | undefined;
+  /** GET /health/detailed for the gateway's aggregate (served only with a signed admin principal). */
+  detailed?: { report: () => Promise<object> };
   now?: () => Date;
 }
 
@@ -34,6 +36,7 @@ export function createInternalApp(options: InternalAppOptions): Express {
     checks: options.checks,
     isShuttingDown: options.isShuttingDown,
     ...(options.metrics && { metrics: options.metrics }),
+    ...(internalSecret !== undefined && options.detailed && { detailed: options.detailed }),
   });
   const isOpen = (path: string): boolean => familyFor(path).access === 'open';
   return createHttpApp({

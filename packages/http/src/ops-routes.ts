@@ -1,4 +1,5 @@
 import { type RequestHandler, Router } from 'express';
+import { type Principal, principalOf } from './principal.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -13,7 +14,7 @@ export function opsRoutes(options: {
   isShuttingDown: () => boolean;
   metrics?: RequestHandler;
   /** GET /health/detailed: the report it answers with (the edge lets only the admin through). */
-  detailed?: { report: () => Promise<object> };
+  detailed?: { report: (principal: Principal | undefined) => Promise<object> };
 }): Router {
   const router = Router();
   if (options.metrics) router.get('/metrics', options.metrics);
@@ -44,7 +45,7 @@ export function opsRoutes(options: {
   if (options.detailed) {
     const { report } = options.detailed;
     router.get('/health/detailed', async (_req, res) => {
-      res.json(await report());
+      res.json(await report(principalOf(res)));
     });
   }
   return router;

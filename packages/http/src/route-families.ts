@@ -15,12 +15,13 @@ export type ServiceName = 'gateway' | 'matching' | 'batch' | 'webhook-dispatcher
  * - `participant`: any authenticated caller, by certificate or API key;
  * - `participant-certificate`: a valid client certificate, keys never suffice;
  * - `account-records`: the bank's own data: the admin certificate or a key with the accounts scope;
- * - `admin`: the admin certificate.
+ * - `admin`: the admin certificate;
+ * - `analysts`: the bank's analysts: the admin certificate or a key with the analytics scope.
  */
 export type Access =
-  'open' | 'participant' | 'participant-certificate' | 'account-records' | 'admin';
+  'open' | 'participant' | 'participant-certificate' | 'account-records' | 'admin' | 'analysts';
 
-export type ApiKeyScope = 'verify' | 'accounts';
+export type ApiKeyScope = 'verify' | 'accounts' | 'analytics';
 
 /**
  * The budget a request draws from (limits in packages/config): `admin` per credential per minute;
@@ -47,6 +48,8 @@ export interface RouteFamily {
   deadlineMs: number;
   /** Writes leave an audit entry (management). */
   audited: boolean;
+  /** Reads leave an audit entry too (management figures that show masked personal data). */
+  auditReads?: boolean;
 }
 
 const DEADLINE_MS = 3000;
@@ -77,6 +80,18 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
   {
+    // The gateway's pages (/admin and the HTML view of /admin/stats fall under management rows).
+    name: 'pages',
+    paths: ['GET /test', 'GET /assets/*'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'participant',
+    apiKeyScope: null,
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
     name: 'matching-management',
     paths: ['/admin/matching/**'],
     owner: 'matching',
@@ -86,6 +101,31 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     rateBudget: 'admin',
     deadlineMs: DEADLINE_MS,
     audited: true,
+  },
+  {
+    // Usage, match rates, account status and history for the bank's analysts (services/analytics).
+    name: 'analytics',
+    paths: ['/analytics/**', '/account/**'],
+    owner: 'analytics',
+    errorFormat: 'nested',
+    access: 'analysts',
+    apiKeyScope: 'analytics',
+    rateBudget: 'admin',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    // The management figures built from analytics' projections; every call is audited.
+    name: 'analytics-management',
+    paths: ['GET /admin/stats', 'GET /admin/verifications'],
+    owner: 'analytics',
+    errorFormat: 'flat',
+    access: 'admin',
+    apiKeyScope: null,
+    rateBudget: 'admin',
+    deadlineMs: DEADLINE_MS,
+    audited: true,
+    auditReads: true,
   },
   {
     name: 'management',

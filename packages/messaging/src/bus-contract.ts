@@ -69,6 +69,33 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       }
     });
 
+    it("reports a group's consumer lag: everything before it handles, nothing after", async () => {
+      const topic = unique('lag');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const groupId = unique('group');
+      await bus.publish(topic, [
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+        { key: 'c', value: '3' },
+      ]);
+      const consumerLag = (group: string, topics: string[]) => {
+        assert.ok(bus.consumerLag, 'both adapters report consumer lag');
+        return bus.consumerLag(group, topics);
+      };
+      assert.equal(await consumerLag(groupId, [topic]), 3, 'a group that never read');
+      const received = new Recorder();
+      await subscribe({ groupId, topics: [topic], fromBeginning: true, handler: received.handler });
+      await waitFor(() => received.messages.length >= 3, 'the three messages');
+      const start = Date.now();
+      let lag = await consumerLag(groupId, [topic]);
+      // The offsets are committed just after the handler resolves.
+      while (lag !== 0 && Date.now() - start < options.waitTimeoutMs) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        lag = await consumerLag(groupId, [topic]);
+      }
+      assert.equal(lag, 0);
+    });
+
     it('round-trips headers as strings, including non-ASCII values and messages without headers', async () => {
       const topic = unique('headers');
       await bus.ensureTopics([{ name: topic, partitions: 2 }]);

@@ -92,5 +92,11 @@ export interface Bus {
    * group subscribed to its topic. In-process: real; Kafka: resolves at once (the broker keeps them).
    */
   settled(): Promise<void>;
+  /**
+   * Messages of `topics` the group has not committed yet (its consumer lag), summed over partitions;
+   * a partition the group never committed counts from its first retained message. Both adapters have
+   * it; optional so that a wrapper need not.
+   */
+  consumerLag?(groupId: string, topics: string[]): Promise<number>;
   close(): Promise<void>;
 }

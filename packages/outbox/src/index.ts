@@ -3,3 +3,9 @@ export * from './inbox.js';
 export * from './relay.js';
 export { Lease } from './lease.js';
 export { logHandlerError } from './handler-errors.js';
+export {
+  outboxLag,
+  serviceHealth,
+  type ServiceHealth,
+  type ServiceHealthSources,
+} from './service-health.js';

@@ -56,10 +56,12 @@ describe('ensureDevPki', () => {
     assert.equal(pki.dir, path.join(dataDir, 'pki'));
     assert.deepEqual((await readdir(pki.dir)).sort(), [
       'admin-key.pem',
+      'admin.p12',
       'admin.pem',
       'ca-key.pem',
       'ca.pem',
       'client-key.pem',
+      'client.p12',
       'client.pem',
       'server-key.pem',
       'server.pem',

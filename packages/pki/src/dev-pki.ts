@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, open, readdir, readFile, rename, rm } from 'node:fs/pro
 import path from 'node:path';
 import { createCertificateAuthority } from './certificate-authority.js';
 import { issueCertificate } from './issue-certificate.js';
+import { ensurePkcs12 } from './pkcs12.js';
 import { x509 } from './x509.js';
 
 export interface DevPki {
@@ -14,6 +15,12 @@ export interface DevPki {
   clientKeyPath: string;
   adminCertPath: string;
   adminKeyPath: string;
+  /**
+   * PKCS#12 files of the participant and admin certificates (password DEV_PKCS12_PASSWORD) for a
+   * browser; undefined when openssl is not installed.
+   */
+  clientP12Path: string | undefined;
+  adminP12Path: string | undefined;
   /** True when this call generated the files, false when it reused existing ones. */
   created: boolean;
 }
@@ -66,13 +73,13 @@ export async function ensureDevPki(dataDir: string): Promise<DevPki> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
     const state = await inspectDirectory(dir);
     if (state === 'complete') {
-      return describe(dir, false);
+      return withPkcs12(describe(dir, false));
     }
     if (state === 'unusable') {
       await setAside(dir);
     }
     if (await publishNewSet(root, dir)) {
-      return describe(dir, true);
+      return withPkcs12(describe(dir, true));
     }
   }
   throw new Error(`could not create or reuse the development PKI in ${dir}`);
@@ -180,7 +187,28 @@ async function writeDurably(filePath: string, contents: string, mode: number): P
   }
 }
 
-function describe(dir: string, created: boolean): DevPki {
+async function withPkcs12(pki: Omit<DevPki, 'clientP12Path' | 'adminP12Path'>): Promise<DevPki> {
+  const common = { dir: pki.dir, caPath: pki.caPath };
+  const [clientP12Path, adminP12Path] = await Promise.all([
+    ensurePkcs12({
+      ...common,
+      name: 'client',
+      certPath: pki.clientCertPath,
+      keyPath: pki.clientKeyPath,
+      friendlyName: DEV_PARTICIPANT_COMMON_NAME,
+    }),
+    ensurePkcs12({
+      ...common,
+      name: 'admin',
+      certPath: pki.adminCertPath,
+      keyPath: pki.adminKeyPath,
+      friendlyName: DEV_ADMIN_COMMON_NAME,
+    }),
+  ]);
+  return { ...pki, clientP12Path, adminP12Path };
+}
+
+function describe(dir: string, created: boolean): Omit<DevPki, 'clientP12Path' | 'adminP12Path'> {
   const at = (role: FileRole): string => path.join(dir, FILE_NAMES[role]);
   return {
     dir,

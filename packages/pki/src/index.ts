@@ -17,4 +17,5 @@ export {
   ensureDevPki,
 } from './dev-pki.js';
 export type { DevPki } from './dev-pki.js';
+export { DEV_PKCS12_PASSWORD } from './pkcs12.js';
 export * from './validation/index.js';

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServiceConfig } from '@vop/config';
+import { createAnalyticsService } from '@vop/analytics';
+import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
 import { startHttpsServer } from '@vop/http';
@@ -70,6 +71,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     settings: webhookSettings(config),
     metrics,
   });
+  const analytics = createAnalyticsService({
+    sql,
+    bus,
+    logger: logger.child({ component: 'analytics' }),
+    version: RELEASE_VERSION,
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -80,7 +87,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
-    serviceRouters: [...matching.routers, ...webhooks.routers],
+    serviceRouters: [...matching.routers, ...webhooks.routers, ...analytics.routers],
+    serviceHealth: [() => matching.health(), () => analytics.health()],
     extraReadinessChecks: [{ name: 'matching', check: () => matching.checkReady() }],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
@@ -90,6 +98,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   });
   await matching.start();
   await webhooks.start();
+  await analytics.start();
   await gateway.start();
   const server = await startHttpsServer({
     handler: gateway.app,
@@ -108,6 +117,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await gateway.stop();
       await webhooks.stop();
       await matching.stop();
+      await analytics.stop();
       await bus.close();
       await sql.close();
     },

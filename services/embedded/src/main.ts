@@ -1,5 +1,6 @@
 import { loadConfig } from '@vop/config';
 import { createLogger } from '@vop/observability';
+import { DEV_PKCS12_PASSWORD } from '@vop/pki';
 import { startEmbedded } from './embedded.js';
 
 const config = loadConfig();
@@ -15,6 +16,12 @@ process.stdout.write(
     `  CA certificate:     ${pki.caPath}`,
     `  server certificate: ${pki.serverCertPath}`,
     `  client certificate: ${pki.clientCertPath} (participant), ${pki.adminCertPath} (admin)`,
+    ...(pki.adminP12Path && pki.clientP12Path
+      ? [
+          `  for a browser:      ${pki.adminP12Path} (admin), ${pki.clientP12Path} (participant), password ${DEV_PKCS12_PASSWORD}`,
+          `  pages:              ${url}/admin (dashboard), ${url}/admin/stats, ${url}/test`,
+        ]
+      : []),
     '',
     "Try it (account records are the bank's own data: the admin certificate writes them; participants verify):",
     `  curl --cacert ${pki.caPath} --cert ${pki.adminCertPath} --key ${pki.adminKeyPath} -H 'Content-Type: application/json' \\`,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { RELEASE_VERSION } from '@vop/config';
 import {
   routeIntegrationEvent,
   TOPIC_PARTITIONS,
@@ -9,7 +10,13 @@ import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, migrateInbox, relayReadiness } from '@vop/outbox';
+import {
+  OutboxRelay,
+  migrateInbox,
+  relayReadiness,
+  serviceHealth,
+  type ServiceHealth,
+} from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
@@ -17,6 +24,7 @@ import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
 import { apiDocumentRoutes } from './api-documents/routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
+import { testDataRoutes } from './admin/test-data-routes.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
@@ -26,6 +34,7 @@ import {
   subscribeToCoreBankingFeed,
 } from './accounts/core-banking/feed-consumer.js';
 import { gatewayEdge, type GatewayEdgeOptions } from './edge.js';
+import { pageRoutes } from './pages/page-routes.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
 import { createRateLimits } from './security/rate-limit.js';
@@ -57,7 +66,7 @@ import { TypedNameRetention } from './verifications/typed-name-retention.js';
 import { CompletionWaiters } from './verifications/waiters.js';
 
 export const GATEWAY_SCHEMA = 'gateway';
-export const SERVICE_VERSION = '0.1.0';
+export const SERVICE_VERSION = RELEASE_VERSION;
 const OUTBOX_RELAY_NAME = 'gateway-outbox';
 
 export interface GatewayOptions {
@@ -78,6 +87,8 @@ export interface GatewayOptions {
   security?: GatewaySecuritySettings;
   /** Embedded run: the routers of the services composed in this process, mounted behind this edge. */
   serviceRouters?: Router[];
+  /** Embedded run: the health reports of the services composed in this process (GET /health/detailed). */
+  serviceHealth?: Array<() => Promise<ServiceHealth>>;
   /** Distributed run: where the families of other services are forwarded (packages/http/src/forward.ts). */
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
@@ -165,21 +176,24 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const directorySettings = security.schemeDirectory;
 
+  const edge = gatewayEdge({
+    ...(options.metrics && { metrics: options.metrics }),
+    ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
+    ...(options.forwarding && { forwarding: options.forwarding }),
+    apiKeys,
+    environment,
+    audit,
+    rateLimits,
+    logger,
+    clock,
+  });
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
     largeBodyPaths: { [SCHEME_DIRECTORY_PATH]: SCHEME_DIRECTORY_BODY_LIMIT },
-    ...gatewayEdge({
-      ...(options.metrics && { metrics: options.metrics }),
-      ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
-      ...(options.forwarding && { forwarding: options.forwarding }),
-      apiKeys,
-      environment,
-      audit,
-      rateLimits,
-      logger,
-      clock,
-    }),
+    beforeRoutes: edge.beforeRoutes,
+    // The pages first: the HTML view of /admin/stats is the gateway's, its JSON the owner's.
+    forwarders: [pageRoutes({ testPage: environment === 'test' }), ...edge.forwarders],
     routers: [
       opsRoutes({
         version: SERVICE_VERSION,
@@ -187,14 +201,31 @@ export function createGateway(options: GatewayOptions): Gateway {
         isShuttingDown: () => shuttingDown,
         ...(options.metrics && { metrics: metricsEndpoint(options.metrics) }),
         detailed: {
-          report: () =>
+          report: (principal) =>
             detailedHealth({
               version: SERVICE_VERSION,
               startedAt,
-              store,
-              bus,
-              topics: topicSpecs,
-              relayNames: [OUTBOX_RELAY_NAME],
+              principal,
+              gateway: () =>
+                serviceHealth({
+                  service: 'gateway',
+                  sql,
+                  bus,
+                  topics: topicSpecs,
+                  consumers: () => [
+                    {
+                      groupId: `${namespace}gateway-verification-results`,
+                      topics: [topics.verificationCompleted],
+                    },
+                    {
+                      groupId: `${namespace}gateway-waiters-${options.instanceId}`,
+                      topics: [topics.verificationCompleted],
+                    },
+                  ],
+                  outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
+                }),
+              local: options.serviceHealth ?? [],
+              ...(options.forwarding && { remote: options.forwarding }),
             }),
         },
         checks: [
@@ -207,7 +238,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       schemeDirectoryRoutes({ directory: schemeDirectory, clock }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
-      ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
+      ...(environment === 'test'
+        ? [sandboxAccountRoutes(accountWrites), testDataRoutes(accountWrites)]
+        : []),
       accountRoutes(accountWrites),
       // Family D before family B: both are POST /verify, told apart by the body.
       accountNumberVerificationRoutes({ verifier, sql, schema }),

@@ -1,5 +1,5 @@
 import { startWithRetry } from '@vop/lifecycle';
-import { loadConfig, requireDistributed } from '@vop/config';
+import { loadConfig, RELEASE_VERSION, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createInternalApp, startHttpServer } from '@vop/http';
 import { createKafkaBus } from '@vop/messaging';
@@ -46,7 +46,7 @@ if (config.VOP_INTERNAL_SECRET === undefined)
 const app = createInternalApp({
   logger,
   respondingPsp: config.VOP_RESPONDING_PSP,
-  version: '0.1.0',
+  version: RELEASE_VERSION,
   startedAt: Date.now(),
   checks: [
     { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
@@ -55,6 +55,7 @@ const app = createInternalApp({
   isShuttingDown: () => !ready,
   metrics: metricsEndpoint(metrics),
   routers: matching.routers,
+  detailed: { report: async () => ({ services: [await matching.health()] }) },
   internalSecret: config.VOP_INTERNAL_SECRET,
 });
 

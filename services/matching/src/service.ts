@@ -11,6 +11,8 @@ import {
   OutboxRelay,
   relayReadiness,
   idempotentBatchHandler,
+  serviceHealth,
+  type ServiceHealth,
   logHandlerError,
   migrateInbox,
   parseEnvelope,
@@ -58,6 +60,8 @@ export interface MatchingService {
   readonly store: EventStore;
   /** The routes of the families this service owns, served behind the gateway's edge. */
   readonly routers: Router[];
+  /** Database, Kafka, consumer lag and outbox lag (GET /health/detailed). */
+  health(): Promise<ServiceHealth>;
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Throws while the service cannot yet answer (its outbox relay has not settled its lease). */
@@ -93,6 +97,21 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     store,
     routers: [explainRoutes(matcher)],
     checkReady: async () => relayReadiness(relay),
+    health: () =>
+      serviceHealth({
+        service: 'matching',
+        sql,
+        bus,
+        topics: [topics.accountEvents, topics.verificationRequested].map((name) => ({
+          name,
+          partitions: TOPIC_PARTITIONS,
+        })),
+        consumers: () => [
+          { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
+          { groupId: `${namespace}matching-verifications`, topics: [topics.verificationRequested] },
+        ],
+        outboxes: [{ store, relayName: 'matching-outbox' }],
+      }),
     async start() {
       try {
         await startParts();

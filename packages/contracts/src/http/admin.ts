@@ -2,7 +2,7 @@ import { OneLineText } from '../identifiers.js';
 import { z } from '../zod.js';
 
 /** Scopes an API key can carry (services/gateway/src/security/api-keys; the route-family table names which family takes which). */
-export const API_KEY_SCOPE_NAMES = ['verify', 'accounts'] as const;
+export const API_KEY_SCOPE_NAMES = ['verify', 'accounts', 'analytics'] as const;
 
 export const IssueApiKeyRequest = z
   .strictObject({

@@ -60,6 +60,18 @@ class MemoryBus implements InProcessBus {
     if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
   }
 
+  async consumerLag(groupId: string, topics: string[]): Promise<number> {
+    let lag = 0;
+    for (const name of topics) {
+      const topic = this.topics.get(name);
+      const cursors = this.groups.get(groupId)?.cursorsByTopic.get(name);
+      topic?.logs.forEach((log, partition) => {
+        lag += log.endOffset - (cursors?.[partition]?.committed ?? log.startOffset);
+      });
+    }
+    return lag;
+  }
+
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     this.assertOpen();
     for (const spec of topics) {

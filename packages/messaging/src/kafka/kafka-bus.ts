@@ -122,6 +122,19 @@ class KafkaBus implements Bus {
     };
   }
 
+  async consumerLag(groupId: string, topics: string[]): Promise<number> {
+    const admin = await this.admin();
+    const committed = await retryRetriable(() => admin.fetchOffsets({ groupId, topics }));
+    let lag = 0;
+    for (const { topic, partitions } of committed) {
+      for (const end of await retryRetriable(() => admin.fetchTopicOffsets(topic))) {
+        const offset = Number(partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
+        lag += Math.max(0, Number(end.high) - (offset >= 0 ? offset : Number(end.low)));
+      }
+    }
+    return lag;
+  }
+
   /** Kafka keeps what was published; there is nothing in memory to wait for. */
   async settled(): Promise<void> {}
 

@@ -1,8 +1,12 @@
-import type { EventStore } from '@vop/event-store';
-import type { Bus, TopicSpec } from '@vop/messaging';
+import { principalHeaders, type Principal, type ServiceName } from '@vop/http';
+import type { ServiceHealth } from '@vop/outbox';
 
 export type ComponentStatus = 'up' | 'down';
 
+/**
+ * GET /health/detailed: PostgreSQL, Kafka, consumer lag and outbox lag of every service. `components`
+ * repeats the gateway's own figures in the shape earlier clients read.
+ */
 export interface DetailedHealth {
   status: 'healthy' | 'degraded';
   version: string;
@@ -12,76 +16,82 @@ export interface DetailedHealth {
     bus: { status: ComponentStatus; durable: boolean };
     outbox: Array<{ name: string; status: ComponentStatus; lag: number | null }>;
   };
+  services: ServiceHealth[];
 }
 
 export interface DetailedHealthSources {
   version: string;
   startedAt: number;
-  store: EventStore;
-  bus: Bus;
-  /** The topics this gateway uses: asking the bus to ensure them proves it answers (a metadata call on Kafka). */
-  topics: TopicSpec[];
-  /** Outbox relays of this store, by checkpoint name. */
-  relayNames: string[];
+  /** The gateway's own report. */
+  gateway: () => Promise<ServiceHealth>;
+  /** Embedded run: the reports of the services composed in this process. */
+  local: Array<() => Promise<ServiceHealth>>;
+  /** Distributed run: the internal listeners to ask (their /health/detailed, with the caller's principal). */
+  remote?: { serviceUrls: Partial<Record<ServiceName, string>>; internalSecret: string };
+  principal: Principal | undefined;
   timeoutMs?: number;
 }
 
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+function unreachable(service: string): ServiceHealth {
+  return {
+    service,
+    status: 'degraded',
+    database: { status: 'down' },
+    kafka: { status: 'down', durable: true },
+    consumers: [],
+    outbox: [],
+  };
 }
 
-async function probe(work: () => Promise<unknown>, timeoutMs: number): Promise<ComponentStatus> {
+async function askService(
+  service: string,
+  url: string,
+  secret: string,
+  principal: Principal,
+  timeoutMs: number,
+): Promise<ServiceHealth> {
   try {
-    await withTimeout(work(), timeoutMs);
-    return 'up';
+    const response = await fetch(`${url}/health/detailed`, {
+      headers: principalHeaders(principal, secret, new Date()),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!response.ok) return unreachable(service);
+    const body = (await response.json()) as { services?: ServiceHealth[] };
+    return body.services?.[0] ?? unreachable(service);
   } catch {
-    return 'down';
+    return unreachable(service);
   }
 }
 
-/** Events appended after the relay's checkpoint, i.e. not yet published to the bus. */
-async function outboxLag(store: EventStore, relayName: string): Promise<number> {
-  const checkpoint = await store.loadCheckpoint(relayName);
-  const { rows } = await store.sql.query<{ lag: string }>(
-    `SELECT count(*)::text AS lag FROM "${store.schema}".messages WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)`,
-    [checkpoint.transactionId, checkpoint.globalPosition.toString()],
-  );
-  return Number(rows[0]?.lag ?? 0);
-}
-
-/** The admin's view of the gateway's dependencies; each probe is bounded so the answer stays within the deadline. */
+/** The admin's view of every service's dependencies; each probe is bounded so the answer stays within the deadline. */
 export async function detailedHealth(sources: DetailedHealthSources): Promise<DetailedHealth> {
   const timeoutMs = sources.timeoutMs ?? 1000;
-  const [database, bus, outbox] = await Promise.all([
-    probe(() => sources.store.sql.query('SELECT 1'), timeoutMs),
-    probe(() => sources.bus.ensureTopics(sources.topics), timeoutMs),
-    Promise.all(
-      sources.relayNames.map(async (name) => {
-        try {
-          return {
-            name,
-            status: 'up' as const,
-            lag: await withTimeout(outboxLag(sources.store, name), timeoutMs),
-          };
-        } catch {
-          return { name, status: 'down' as const, lag: null };
-        }
-      }),
-    ),
+  const remote = sources.remote;
+  const principal = sources.principal;
+  const [gateway, ...others] = await Promise.all([
+    sources.gateway(),
+    ...sources.local.map((report) => report()),
+    ...(remote && principal
+      ? Object.entries(remote.serviceUrls).map(([service, url]) =>
+          askService(service, url, remote.internalSecret, principal, timeoutMs + 500),
+        )
+      : []),
   ]);
-  const allUp = database === 'up' && bus === 'up' && outbox.every((relay) => relay.status === 'up');
+  const services = [gateway as ServiceHealth, ...others];
+  const own = gateway as ServiceHealth;
   return {
-    status: allUp ? 'healthy' : 'degraded',
+    status: services.every((service) => service.status === 'healthy') ? 'healthy' : 'degraded',
     version: sources.version,
     uptime_seconds: Math.floor((Date.now() - sources.startedAt) / 1000),
     components: {
-      database: { status: database },
-      bus: { status: bus, durable: sources.bus.durable },
-      outbox,
+      database: own.database,
+      bus: { status: own.kafka.status, durable: own.kafka.durable },
+      outbox: own.outbox.map((relay) => ({
+        name: relay.name,
+        status: relay.lag === null ? 'down' : 'up',
+        lag: relay.lag,
+      })),
     },
+    services,
   };
 }

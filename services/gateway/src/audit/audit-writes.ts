@@ -18,8 +18,10 @@ export function markAudited(locals: Record<string, unknown>): void {
  */
 export function auditWrites(options: { audit: AuditLog; logger: Logger }): RequestHandler {
   return (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
-    if (!requestFamily(req, res).audited) return next();
+    const family = requestFamily(req, res);
+    const read = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+    if (read && !family.auditReads) return next();
+    if (!family.audited) return next();
     res.once('finish', () => {
       if ((res.locals as Record<symbol, unknown>)[AUDITED]) return;
       const route =

@@ -1,0 +1,251 @@
+import { describe, it } from 'node:test';
+import type { SqlExecutor } from '@vop/event-store';
+import { germanIban, projectionSpec } from '@vop/testing';
+import { findAccountStatus } from '../accounts/read-model.js';
+import { accountHistory } from '../accounts/history.js';
+import { requestFigures } from '../admin-figures/stats.js';
+import { matchRatesReport } from '../match-rates/query.js';
+import { usageReport } from '../usage/query.js';
+import {
+  migrateAnalyticsReadModels,
+  projectAnalyticsEvents,
+  type AnalyticsEvent,
+} from './projection.js';
+
+const SCHEMA = 'analytics';
+const IBAN = germanIban(1);
+const NEW_IBAN = germanIban(2);
+const ACCOUNT = '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01';
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const at = (time: string) => `2026-03-02T${time}Z`;
+
+const spec = projectionSpec<AnalyticsEvent>({
+  migrate: (sql) => migrateAnalyticsReadModels(sql, SCHEMA),
+  project: (tx, events) => projectAnalyticsEvents(tx, SCHEMA, events),
+});
+
+function requested(n: number, time: string, extra: Record<string, unknown> = {}): AnalyticsEvent {
+  const data = {
+    verificationId: id(n),
+    family: 'scheme',
+    iban: IBAN,
+    name: 'Erika Mustermann',
+    participant: 'PSDDE-BAFIN-1',
+    requestedAt: at(time),
+    ...extra,
+  };
+  return { type: 'VerificationRequested', data };
+}
+
+function completed(n: number, outcome: string, time: string, family = 'scheme'): AnalyticsEvent {
+  const data = {
+    verificationId: id(n),
+    family,
+    outcome,
+    score: 1,
+    reasons: [],
+    completedAt: at(time),
+  };
+  return { type: 'VerificationCompleted', data };
+}
+
+function opened(revision: number, holderType = 'person'): AnalyticsEvent {
+  const data = {
+    accountId: ACCOUNT,
+    iban: IBAN,
+    name: 'enc:…',
+    holderType,
+    alternateNames: [],
+    status: 'active',
+    createdAt: at('08:00:00'),
+  };
+  return { type: 'AccountOpened', streamPosition: revision, data };
+}
+
+function updated(revision: number, status: string, iban = NEW_IBAN): AnalyticsEvent {
+  const data = {
+    accountId: ACCOUNT,
+    iban,
+    previousIban: IBAN,
+    name: 'enc:…',
+    alternateNames: [],
+    status,
+    updatedAt: at('12:00:00'),
+  };
+  return { type: 'AccountUpdated', streamPosition: revision, data };
+}
+
+const window = { from: new Date(at('00:00:00')), to: new Date(at('23:59:59')) };
+const now = new Date(at('23:00:00'));
+const usage = (sql: SqlExecutor) =>
+  usageReport(sql, SCHEMA, { ...window, granularity: 'hour', now }).then(({ series, totals }) => ({
+    series,
+    totals,
+  }));
+
+describe('analytics projections', () => {
+  it('given a completion, when its request arrives after it, then one row with the outcome and time', async () => {
+    await spec
+      .given([completed(1, 'MTCH', '10:00:00.250')])
+      .when([requested(1, '10:00:00.000')])
+      .then(
+        async (sql) => {
+          const { rows } = await sql.query(
+            `SELECT outcome, response_ms, iban_masked FROM ${SCHEMA}.verifications`,
+          );
+          return rows;
+        },
+        [
+          {
+            outcome: 'MTCH',
+            response_ms: 250,
+            iban_masked: `${IBAN.slice(0, 4)}${'*'.repeat(14)}${IBAN.slice(-4)}`,
+          },
+        ],
+      );
+  });
+
+  it('given requests in two hours, when two complete, then usage counts them per hour, family and outcome (an entry still in its limit is pending)', async () => {
+    await spec
+      .given([
+        requested(1, '10:05:00'),
+        requested(2, '10:15:00'),
+        requested(3, '22:50:00', { family: 'batch', batch: { batchId: 'b1', entryId: 'e1' } }),
+      ])
+      .when([completed(1, 'MTCH', '10:05:01'), completed(2, 'NMTC', '10:15:01')])
+      .then(usage, {
+        series: [
+          {
+            period: at('10:00:00.000'),
+            total: 2,
+            counts: [
+              { family: 'scheme', outcome: 'MTCH', count: 1 },
+              { family: 'scheme', outcome: 'NMTC', count: 1 },
+            ],
+          },
+          {
+            period: at('22:00:00.000'),
+            total: 1,
+            counts: [{ family: 'batch', outcome: 'PENDING', count: 1 }],
+          },
+        ],
+        totals: {
+          total: 3,
+          byFamily: { scheme: 2, batch: 1 },
+          byOutcome: { MTCH: 1, NMTC: 1, PENDING: 1 },
+        },
+      });
+  });
+
+  it('given a single check never answered and a late one, then both are failed; a no-match is not', async () => {
+    await spec
+      .given([requested(1, '10:00:00'), requested(2, '10:00:00'), requested(3, '10:00:00')])
+      .when([completed(2, 'NMTC', '10:00:00.400'), completed(3, 'MTCH', '10:00:05')])
+      .then((sql) => requestFigures(sql, SCHEMA, { from: window.from, now }), {
+        total: 3,
+        successful: 1,
+        failed: 2,
+        averageResponseMs: 400,
+      });
+  });
+
+  it('given answered verifications, then match rates give counts and shares, by holder type', async () => {
+    const events = [
+      opened(1, 'organisation'),
+      ...[1, 2, 3, 4].map((n) => requested(n, '09:00:00')),
+      completed(1, 'MTCH', '09:00:01'),
+      completed(2, 'MTCH', '09:00:01'),
+      completed(3, 'CMTC', '09:00:01'),
+      completed(4, 'NOAP', '09:00:01'),
+    ];
+    const rates = (holderType?: 'person' | 'organisation') => (sql: SqlExecutor) =>
+      matchRatesReport(sql, SCHEMA, { ...window, granularity: 'day', holderType }).then(
+        (report) => report.totals,
+      );
+    const expected = {
+      total: 4,
+      counts: { MTCH: 2, CMTC: 1, NMTC: 0, NOAP: 1 },
+      shares: { MTCH: 0.5, CMTC: 0.25, NMTC: 0, NOAP: 0.25 },
+    };
+    await spec.given([]).when(events).then(rates('organisation'), expected);
+    await spec.given([]).when(events).then(rates(), expected);
+    await spec
+      .given([])
+      .when(events)
+      .then(rates('person'), {
+        total: 0,
+        counts: { MTCH: 0, CMTC: 0, NMTC: 0, NOAP: 0 },
+        shares: { MTCH: 0, CMTC: 0, NMTC: 0, NOAP: 0 },
+      });
+  });
+
+  it('given an account that moved to a new IBAN, then its history holds the verifications of both', async () => {
+    await spec
+      .given([opened(1), requested(1, '09:00:00'), completed(1, 'MTCH', '09:00:01')])
+      .when([updated(2, 'blocked'), requested(2, '13:00:00', { iban: NEW_IBAN }), opened(1)])
+      .then(
+        async (sql) => ({
+          status: await findAccountStatus(sql, SCHEMA, ACCOUNT),
+          history: await accountHistory(sql, SCHEMA, { accountId: ACCOUNT, limit: 10, now }),
+        }),
+        {
+          status: { accountId: ACCOUNT, status: 'blocked', updatedAt: at('12:00:00.000') },
+          history: {
+            verifications: [
+              {
+                verificationId: id(2),
+                requestedAt: at('13:00:00.000'),
+                family: 'scheme',
+                outcome: 'FAILED',
+                participant: 'PSDDE-BAFIN-1',
+              },
+              {
+                verificationId: id(1),
+                requestedAt: at('09:00:00.000'),
+                family: 'scheme',
+                outcome: 'MTCH',
+                participant: 'PSDDE-BAFIN-1',
+              },
+            ],
+            nextCursor: null,
+          },
+        },
+      );
+  });
+
+  it('given an account, when it is deleted, then it has no status', async () => {
+    const deletedEvent: AnalyticsEvent = {
+      type: 'AccountDeleted',
+      streamPosition: 2,
+      data: { accountId: ACCOUNT, iban: IBAN, deletedAt: at('15:00:00') },
+    };
+    await spec
+      .given([opened(1)])
+      .when([deletedEvent])
+      .then((sql) => findAccountStatus(sql, SCHEMA, ACCOUNT), undefined);
+  });
+
+  it('given a completed batch, then usage counts the batch and its entries', async () => {
+    const batch: AnalyticsEvent = {
+      type: 'BatchCompleted',
+      data: {
+        batchId: 'b-1',
+        participant: 'PSDDE-BAFIN-1',
+        status: 'COMPLETED',
+        total: 3,
+        successful: 3,
+        failed: 0,
+        submittedAt: at('10:00:00'),
+        completedAt: at('10:00:04'),
+      },
+    };
+    await spec
+      .given([])
+      .when([batch, batch])
+      .then(
+        (sql) =>
+          usageReport(sql, SCHEMA, { ...window, granularity: 'day', now }).then((r) => r.batches),
+        { completed: 1, entries: 3 },
+      );
+  });
+});

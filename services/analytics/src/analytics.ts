@@ -1,0 +1,115 @@
+import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import type { SqlClient } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import {
+  idempotentBatchHandler,
+  logHandlerError,
+  migrateInbox,
+  serviceHealth,
+  type ServiceHealth,
+} from '@vop/outbox';
+import type { Logger } from '@vop/observability';
+import { createPersonalData } from '@vop/personal-data';
+import type { Router } from 'express';
+import {
+  currentGeneration,
+  migrateGeneration,
+  PROJECTION_CONSUMER,
+  projectionGroupId,
+} from './activity/generation.js';
+import { migrateAnalyticsReadModels, projectAnalyticsEvents } from './activity/projection.js';
+import { accountRoutes } from './accounts/routes.js';
+import { adminFigureRoutes } from './admin-figures/routes.js';
+import { analyticsRoutes } from './usage/routes.js';
+
+export const ANALYTICS_SCHEMA = 'analytics';
+
+export interface AnalyticsServiceOptions {
+  sql: SqlClient;
+  bus: Bus;
+  logger: Logger;
+  version: string;
+  schema?: string;
+  /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
+  namespace?: string;
+  /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
+  keySql?: SqlClient;
+  clock?: () => Date;
+}
+
+export interface AnalyticsService {
+  /** The routes of the families this service owns, served behind the gateway's edge. */
+  readonly routers: Router[];
+  /** The consumer group of the current generation (see activity/generation.ts). */
+  groupId(): string | undefined;
+  /** Database, Kafka and consumer lag (GET /health/detailed); analytics has no outbox. */
+  health(): Promise<ServiceHealth>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Projections for analysts and operators, in the service's own schema, from the account, request,
+ * completion and batch topics: usage, match rates, account status and history, admin figures.
+ */
+export function createAnalyticsService(options: AnalyticsServiceOptions): AnalyticsService {
+  const { sql, bus, logger } = options;
+  const schema = options.schema ?? ANALYTICS_SCHEMA;
+  const namespace = options.namespace ?? '';
+  const topics = topicNames(namespace);
+  const clock = options.clock ?? (() => new Date());
+  const { cipher } = createPersonalData(options.keySql ?? sql);
+  const subscriptions: Subscription[] = [];
+  let groupId: string | undefined;
+  const startedAt = Date.now();
+  const consumed = [
+    topics.accountEvents,
+    topics.verificationRequested,
+    topics.verificationCompleted,
+    topics.batchEvents,
+  ];
+
+  return {
+    routers: [
+      analyticsRoutes({ sql, schema, clock }),
+      accountRoutes({ sql, schema, clock }),
+      adminFigureRoutes({ sql, schema, cipher, clock, version: options.version, startedAt }),
+    ],
+    groupId: () => groupId,
+    health: () =>
+      serviceHealth({
+        service: 'analytics',
+        sql,
+        bus,
+        topics: consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
+        consumers: () => (groupId === undefined ? [] : [{ groupId, topics: consumed }]),
+        outboxes: [],
+      }),
+    async start() {
+      await migrateInbox(sql, schema);
+      await migrateAnalyticsReadModels(sql, schema);
+      await migrateGeneration(sql, schema);
+      await bus.ensureTopics(consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
+      groupId = projectionGroupId(namespace, await currentGeneration(sql, schema));
+      subscriptions.push(
+        await bus.subscribe({
+          groupId,
+          fromBeginning: true,
+          topics: consumed,
+          partitionsConsumedConcurrently: 4,
+          onHandlerError: logHandlerError(logger, PROJECTION_CONSUMER),
+          batchHandler: idempotentBatchHandler({
+            sql,
+            schema,
+            consumer: PROJECTION_CONSUMER,
+            applyBatch: (envelopes, tx) => projectAnalyticsEvents(tx, schema, envelopes),
+          }),
+        }),
+      );
+      logger.info({ groupId }, 'analytics service started');
+    },
+    async stop() {
+      for (const subscription of subscriptions.splice(0)) await subscription.close();
+    },
+  };
+}

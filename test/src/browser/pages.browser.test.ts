@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { DEV_PKCS12_PASSWORD } from '@vop/pki';
+import { eventually } from '@vop/testing';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { runEmbedded, schemeRequest, type RunningEmbedded } from '../embedded/fixtures.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Debian's chromium, installed by infra/local/chromium.sh (the full test run calls it). */
+function chromiumPath(): string {
+  return (
+    process.env.VOP_CHROMIUM_PATH ??
+    execFileSync('bash', [path.join(repoRoot, 'infra/local/chromium.sh'), 'path'], {
+      encoding: 'utf8',
+    }).trim()
+  );
+}
+
+/**
+ * Issue 10, item 4: the pages in real headless Chromium over the mutual-TLS edge, the browser
+ * presenting the development PKI's PKCS#12 files.
+ */
+describe('pages in headless Chromium over mutual TLS', () => {
+  let running: RunningEmbedded;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const cspViolations: string[] = [];
+
+  async function pageAs(who: 'admin' | 'participant'): Promise<Page> {
+    const pki = running.service.pki;
+    const pfxPath = who === 'admin' ? pki.adminP12Path : pki.clientP12Path;
+    assert.ok(pfxPath, 'the development PKI wrote the PKCS#12 files');
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true, // the development CA is not in Chromium's trust store
+      clientCertificates: [
+        { origin: new URL(running.service.url).origin, pfxPath, passphrase: DEV_PKCS12_PASSWORD },
+      ],
+    });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    page.on('pageerror', (error) => cspViolations.push(`page error: ${error.message}`));
+    return page;
+  }
+
+  const url = (pathname: string) => new URL(pathname, running.service.url).toString();
+  const text = async (page: Page, selector: string) =>
+    ((await page.textContent(selector)) ?? '').trim();
+
+  before(async () => {
+    running = await runEmbedded();
+    browser = await chromium.launch({ executablePath: chromiumPath(), headless: true });
+    const imported = await running.admin.post('/admin/import-test-data', {});
+    assert.equal(imported.status, 200, imported.text);
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await running?.stop();
+  });
+
+  it('shows the dashboard to the admin; its figures and charts move after verifications', async () => {
+    const page = await pageAs('admin');
+    const response = await page.goto(url('/admin'));
+    assert.equal(response?.status(), 200);
+    assert.match(response?.headers()['content-security-policy'] ?? '', /script-src 'self'/);
+    await page.waitForSelector('body[data-refreshes]');
+    assert.equal(await text(page, '#version'), '0.1.0');
+    const totalBefore = Number(await text(page, '#total'));
+    const chartBefore = Number(await page.getAttribute('#usage-chart', 'data-total'));
+
+    await eventually(
+      async () => {
+        const answer = await running.client.post(
+          '/vop/verify',
+          schemeRequest('Erika Mustermann', 'DE87500105170009900001'),
+        );
+        return answer.body.partyNameMatch === 'MTCH' ? true : undefined;
+      },
+      { what: 'the reference accounts reach matching' },
+    );
+    await running.client.post('/vop/verify', schemeRequest('Max Power', 'DE87500105170009900001'));
+    const sent =
+      1 + (await running.admin.get('/admin/stats')).body.requests.total - totalBefore - 1;
+    assert.ok(sent >= 2);
+
+    await eventually(
+      async () => {
+        await page.click('#refresh');
+        await page.waitForTimeout(200);
+        return Number(await text(page, '#total')) >= totalBefore + 2 ? true : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 300, what: 'the dashboard figures move' },
+    );
+    assert.ok(Number(await page.getAttribute('#usage-chart', 'data-total')) >= chartBefore + 2);
+    assert.ok(Number(await page.getAttribute('#outcomes-chart', 'data-total')) >= 2);
+    const rows = await page.$$eval('#recent tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
+    assert.ok(
+      rows.some((row) => row.includes('M** P****') && row.includes('NMTC')),
+      rows.join('\n'),
+    );
+    assert.ok(rows.every((row) => !row.includes('DE87500105170009900001')));
+    assert.equal(await text(page, '#error'), '');
+  });
+
+  it('shows /admin/stats as a page to a browser, JSON to an API client', async () => {
+    const page = await pageAs('admin');
+    const response = await page.goto(url('/admin/stats'));
+    assert.equal(response?.status(), 200);
+    assert.match(response?.headers()['content-type'] ?? '', /text\/html/);
+    await page.waitForSelector('body[data-loaded="today"]');
+    assert.ok(Number(await text(page, '#total')) >= 2);
+    assert.match(await text(page, '#average'), /^\d+ ms$/);
+    await page.selectOption('#period', 'month');
+    await page.waitForSelector('body[data-loaded="month"]');
+    const json = await running.admin.get('/admin/stats');
+    assert.match(String(json.headers['content-type']), /application\/json/);
+  });
+
+  it('lets a participant test a name on /test and shows the outcome at once', async () => {
+    const page = await pageAs('participant');
+    const response = await page.goto(url('/test'));
+    assert.equal(response?.status(), 200);
+    await page.fill('#iban', 'DE87 5001 0517 0009 9000 01');
+    await page.fill('#name', 'Erika Musterman');
+    await page.click('#verify');
+    await page.waitForSelector('#result:not([hidden])');
+    assert.equal(await text(page, '#outcome'), 'CMTC');
+    assert.equal(await text(page, '#matched-name'), 'Erika Mustermann');
+    await page.fill('#name', 'Max Power');
+    await page.click('#verify');
+    await page.locator('#outcome', { hasText: 'NMTC' }).waitFor();
+    assert.equal(await page.isHidden('#matched-name-line'), true);
+  });
+
+  it('refuses the dashboard to a participant certificate', async () => {
+    const page = await pageAs('participant');
+    const response = await page.goto(url('/admin'));
+    assert.equal(response?.status(), 403);
+  });
+
+  it('ran every page without a Content-Security-Policy violation or script error', () => {
+    assert.deepEqual(cspViolations, []);
+  });
+});

@@ -1,0 +1,258 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, before, describe, it } from 'node:test';
+import { topicNames } from '@vop/contracts';
+import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { createKafkaBus, type Bus } from '@vop/messaging';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  germanIban,
+  httpsClient,
+  requireEnv,
+  startServiceProcess,
+  type HttpsClient,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@vop/testing';
+import { schemeRequest } from '../embedded/fixtures.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
+const rebuildScript = path.join(repoRoot, 'services/analytics/dist/rebuild.js');
+const INTERNAL_SECRET = randomUUID() + randomUUID();
+
+/**
+ * Issue 10, item 1 in the distributed run: analytics is its own process with its own database,
+ * fed by Kafka, reached through the gateway's edge, and rebuilt from offset 0 by its command.
+ */
+describe('distributed run: analytics behind the gateway, real Kafka and PostgreSQL', () => {
+  const processes: ServiceProcess[] = [];
+  const databases: TestDatabase[] = [];
+  let admin: HttpsClient;
+  let participant: HttpsClient;
+  let analyticsDb: SqlClient;
+  let bus: Bus;
+  let dataDir: string;
+  let analyticsEnv: Record<string, string>;
+  let analyticsUrl: string;
+  let namespace: string;
+
+  const startAnalytics = () => {
+    const process = startServiceProcess('analytics', main('analytics'), analyticsEnv);
+    processes.push(process);
+    return process;
+  };
+  const ready = (url: string, what: string) =>
+    eventually(
+      async () => {
+        for (const process of processes)
+          if (process.child.exitCode !== null && process.child.signalCode === null)
+            throw new Error(`${process.name} exited:\n${process.output()}`);
+        const response = await fetch(`${url}/readyz`).catch(() => undefined);
+        return response?.status === 200 ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what },
+    );
+
+  before(async () => {
+    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    const gatewayDatabase = await createTestDatabase('e2e_an_gateway');
+    const matchingDatabase = await createTestDatabase('e2e_an_matching');
+    const analyticsDatabase = await createTestDatabase('e2e_an_analytics');
+    databases.push(gatewayDatabase, matchingDatabase, analyticsDatabase);
+    analyticsDb = createPostgresClient({ connectionString: analyticsDatabase.url, max: 2 });
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-e2e-analytics-'));
+    const pki = await ensureDevPki(dataDir);
+    namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+    bus = createKafkaBus({ brokers: brokers.split(','), clientId: 'e2e-analytics-test' });
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      VOP_INTERNAL_SECRET: INTERNAL_SECRET,
+      VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
+    };
+    const matchingPort = await freePort();
+    processes.push(
+      startServiceProcess('matching', main('matching'), {
+        ...common,
+        DATABASE_URL: matchingDatabase.url,
+        VOP_PORT: String(matchingPort),
+      }),
+    );
+    analyticsUrl = `http://127.0.0.1:${await freePort()}`;
+    analyticsEnv = {
+      ...common,
+      DATABASE_URL: analyticsDatabase.url,
+      VOP_PORT: new URL(analyticsUrl).port,
+    };
+    startAnalytics();
+    const gatewayPort = await freePort();
+    const { VOP_KEYSTORE_DATABASE_URL: _keys, ...gatewayCommon } = common;
+    processes.push(
+      startServiceProcess('gateway', main('gateway'), {
+        ...gatewayCommon,
+        DATABASE_URL: gatewayDatabase.url,
+        VOP_PORT: String(gatewayPort),
+        VOP_SERVICE_URLS: JSON.stringify({
+          matching: `http://127.0.0.1:${matchingPort}`,
+          analytics: analyticsUrl,
+        }),
+      }),
+    );
+    const caPem = await readFile(pki.caPath, 'utf8');
+    const baseUrl = `https://127.0.0.1:${gatewayPort}`;
+    admin = httpsClient({
+      baseUrl,
+      caPem,
+      certPem: await readFile(pki.adminCertPath, 'utf8'),
+      keyPem: await readFile(pki.adminKeyPath, 'utf8'),
+    });
+    participant = httpsClient({
+      baseUrl,
+      caPem,
+      certPem: await readFile(pki.clientCertPath, 'utf8'),
+      keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+    });
+    await ready(analyticsUrl, 'analytics ready');
+    await eventually(
+      async () =>
+        (await admin.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined,
+      { timeoutMs: 60_000, intervalMs: 200, what: 'gateway ready' },
+    );
+  });
+
+  after(async () => {
+    admin?.close();
+    participant?.close();
+    await bus?.close();
+    await Promise.all(processes.map((process) => process.stop()));
+    await analyticsDb?.close();
+    for (const database of databases) await database.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const figures = async () => {
+    const usage = await admin.get('/analytics/usage?granularity=hour');
+    const rates = await admin.get('/analytics/match-rates');
+    return { usage: usage.body, rates: rates.body.totals };
+  };
+
+  it('projects verifications and batches from Kafka, serves them through the edge, and rebuilds from offset 0', async () => {
+    const iban = germanIban(520_001);
+    const created = await admin.post('/accounts', { iban, name: 'Jürgen Groß' });
+    assert.equal(created.status, 201, created.text);
+    await eventually(
+      async () => {
+        const response = await participant.post('/vop/verify', schemeRequest('Jurgen Gross', iban));
+        return response.body.partyNameMatch === 'MTCH' ? true : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the account reaches matching' },
+    );
+    const miss = await participant.post('/vop/verify', schemeRequest('Someone Else', iban));
+    assert.equal(miss.body.partyNameMatch, 'NMTC');
+    const now = new Date().toISOString();
+    await bus.publish(topicNames(namespace).batchEvents, [
+      {
+        key: 'batch-1',
+        value: JSON.stringify({
+          eventId: randomUUID(),
+          type: 'BatchCompleted',
+          version: 1,
+          occurredAt: now,
+          correlationId: 'batch-1',
+          data: {
+            batchId: 'batch-1',
+            participant: 'PSDDE-TEST-1',
+            status: 'COMPLETED',
+            total: 10,
+            successful: 10,
+            failed: 0,
+            submittedAt: now,
+            completedAt: now,
+          },
+        }),
+      },
+    ]);
+
+    const before = await eventually(
+      async () => {
+        const seen = await figures();
+        return seen.usage.totals?.total >= 2 && seen.usage.batches?.completed === 1
+          ? seen
+          : undefined;
+      },
+      { timeoutMs: 30_000, what: 'analytics projections through the gateway' },
+    );
+    assert.equal(before.rates.counts.NMTC, 1);
+    assert.ok(before.rates.counts.MTCH >= 1);
+    const status = await admin.get(`/account/${created.body.id}/status`);
+    assert.equal(status.status, 200, status.text);
+    assert.equal(status.body.available, true);
+    const firstPage = await admin.get(`/account/${created.body.id}/history?limit=1`);
+    assert.equal(firstPage.body.verifications.length, 1, firstPage.text);
+    const nextPage = await admin.get(
+      `/account/${created.body.id}/history?limit=50&cursor=${firstPage.body.nextCursor}`,
+    );
+    assert.ok(nextPage.body.verifications.length >= 1, nextPage.text);
+    assert.equal(nextPage.body.nextCursor, null);
+    const stats = await admin.get('/admin/stats?period=hour');
+    assert.equal(stats.status, 200, stats.text);
+    assert.equal(stats.body.requests.failed, 0);
+    // The HTML view of /admin/stats is the gateway's page, the JSON the forwarded analytics route.
+    const page = await admin.get('/admin/stats', { headers: { accept: 'text/html' } });
+    assert.match(String(page.headers['content-type']), /text\/html/);
+    const recent = await admin.get('/admin/verifications?limit=1');
+    assert.equal(recent.body.verifications[0].name, 'S****** E***');
+    const denied = await participant.get('/analytics/usage');
+    assert.equal(denied.status, 403);
+    const detailed = await admin.get('/health/detailed');
+    assert.equal(detailed.status, 200, detailed.text);
+    assert.deepEqual(
+      detailed.body.services.map((service: { service: string }) => service.service),
+      ['gateway', 'matching', 'analytics'],
+    );
+    for (const service of detailed.body.services) {
+      assert.equal(service.status, 'healthy', JSON.stringify(service));
+      assert.ok(service.consumers.every((c: { lag: unknown }) => Number.isInteger(c.lag)));
+    }
+    const unsigned = await fetch(`${analyticsUrl}/analytics/usage`);
+    assert.equal(unsigned.status, 401, 'the internal listener trusts only the edge');
+
+    // The documented rebuild: stop analytics, run the command, start analytics again.
+    const stopped = processes.findIndex((process) => process.name === 'analytics');
+    await processes.splice(stopped, 1)[0]?.stop();
+    const { stdout } = await promisify(execFile)(process.execPath, [rebuildScript], {
+      env: { ...process.env, ...analyticsEnv },
+    });
+    assert.match(stdout, /generation 2/);
+    const emptied = await analyticsDb.query<{ count: string }>(
+      'SELECT count(*)::text AS count FROM analytics.verifications',
+    );
+    assert.equal(emptied.rows[0]?.count, '0');
+    startAnalytics();
+    await ready(analyticsUrl, 'analytics ready after the rebuild');
+    const after = await eventually(
+      async () => {
+        const seen = await figures();
+        return seen.usage.totals?.total === before.usage.totals.total &&
+          seen.usage.batches?.completed === 1
+          ? seen
+          : undefined;
+      },
+      { timeoutMs: 30_000, what: 'the rebuilt projections' },
+    );
+    assert.deepEqual(after.rates, before.rates);
+    assert.deepEqual(after.usage.totals, before.usage.totals);
+  });
+});
