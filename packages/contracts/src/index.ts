@@ -11,6 +11,7 @@ export * from './http/scheme.js';
 export * from './http/request-result.js';
 export * from './http/matching.js';
 export * from './http/errors.js';
+export * from './http/batches.js';
 export * from './outcomes.js';
 export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';

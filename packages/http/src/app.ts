@@ -69,7 +69,8 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   next();
 };
 
-const requireJsonBody: RequestHandler = (req, _res, next) => {
+const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (requestFamily(req, res).streamedBody === true) return next();
   const hasBody =
     req.headers['transfer-encoding'] !== undefined ||
     Number(req.headers['content-length'] ?? 0) > 0;
@@ -102,11 +103,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   app.use(requireJsonBody);
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
-  app.use(
-    express.json({
-      limit: options.bodyLimit ?? '64kb',
-      type: ['application/json', 'application/*+json'],
-    }),
+  const parseJson = express.json({
+    limit: options.bodyLimit ?? '64kb',
+    type: ['application/json', 'application/*+json'],
+  });
+  // Families that stream their body (uploads) read it in their own router.
+  app.use((req, res, next) =>
+    requestFamily(req, res).streamedBody === true ? next() : parseJson(req, res, next),
   );
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);

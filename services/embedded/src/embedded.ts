@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { createBatchService } from '@vop/batch';
 import type { ServiceConfig } from '@vop/config';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
@@ -55,6 +56,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     matcher: options.matcher ?? createNameMatcher(),
     metrics,
   });
+  const batch = createBatchService({
+    sql,
+    bus,
+    logger: logger.child({ component: 'batch' }),
+    metrics,
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -65,7 +72,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
-    serviceRouters: matching.routers,
+    serviceRouters: [...matching.routers, ...batch.routers],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
       trustAnchorsPem: caPem,
@@ -73,6 +80,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     },
   });
   await matching.start();
+  await batch.start();
   await gateway.start();
   const server = await startHttpsServer({
     handler: gateway.app,
@@ -89,6 +97,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     async stop() {
       await server.close();
       await gateway.stop();
+      await batch.stop();
       await matching.stop();
       await bus.close();
       await sql.close();
