@@ -21,13 +21,14 @@ import {
  * One 10,000-entry batch from submission to resultsReady, and single checks (POST /vop/verify at a
  * fixed offered rate) idle and while the batch runs, in the same run. Embedded, and with
  * --distributed also gateway + matching + batch processes over real Kafka and PostgreSQL.
- * Usage: node bench/dist/batch.bench.js [--distributed] [--entries 10000] [--rate 100]
+ * Usage: node bench/dist/batch.bench.js [--distributed] [--no-embedded] [--entries 10000] [--rate 100]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number =>
   args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
 const withDistributed = args.includes('--distributed');
+const withEmbedded = !args.includes('--no-embedded');
 const ENTRIES = option('--entries', 10_000);
 const RATE = option('--rate', 100);
 const ACCOUNTS = 1000;
@@ -249,7 +250,7 @@ async function distributed(): Promise<void> {
 }
 
 try {
-  await embedded();
+  if (withEmbedded) await embedded();
   if (withDistributed) await distributed();
 } finally {
   for (const process of processes.splice(0)) await process.stop();
