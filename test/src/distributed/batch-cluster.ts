@@ -36,6 +36,8 @@ export interface BatchCluster {
   processes: Map<string, ServiceProcess>;
   /** Starts (or starts again, after a kill) the named process with its own environment. */
   start(name: string): ServiceProcess;
+  /** What every process printed, for failure messages. */
+  outputs(): string;
   holders: { iban: string; name: string }[];
   stop(): Promise<void>;
 }
@@ -175,6 +177,13 @@ export async function startBatchCluster(options: {
     batchDb,
     processes,
     start,
+    outputs: () =>
+      [...processes.values()]
+        .map(
+          (process) =>
+            `--- ${process.name} (exit ${process.child.exitCode}):\n${process.output().slice(-3000)}`,
+        )
+        .join('\n'),
     holders,
     async stop() {
       client.close();

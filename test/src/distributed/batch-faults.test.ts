@@ -48,6 +48,19 @@ describe('distributed batches under faults: kill -9 of batch, kill -9 of matchin
     return { entries, progress };
   }
 
+  /** Waits for COMPLETED; on a timeout the failure shows what every process printed. */
+  async function completedOrExplain(batchId: string, timeoutMs: number) {
+    try {
+      return await batchCompleted(cluster.client, batchId, timeoutMs);
+    } catch (error) {
+      const { rows } = await cluster.batchDb.query(
+        `SELECT status, processed, total FROM batch.batches WHERE batch_id = $1`,
+        [batchId],
+      );
+      throw new Error(`${String(error)}; read model ${JSON.stringify(rows)}\n${cluster.outputs()}`);
+    }
+  }
+
   async function processedNow(batchId: string): Promise<number> {
     const { rows } = await cluster.batchDb.query<{ processed: number }>(
       `SELECT processed FROM batch.batches WHERE batch_id = $1`,
@@ -61,7 +74,7 @@ describe('distributed batches under faults: kill -9 of batch, kill -9 of matchin
     await cluster.processes.get('batch')?.kill();
     assert.ok((await processedNow('fault-batch')) < ENTRIES, 'killed before the batch completed');
     cluster.start('batch');
-    const status = await batchCompleted(cluster.client, 'fault-batch', 240_000);
+    const status = await completedOrExplain('fault-batch', 240_000);
     assert.equal(status.progress.processed, ENTRIES);
     assert.equal(status.progress.successful, ENTRIES);
     await assertAnsweredOnce(cluster.client, 'fault-batch', entries);
@@ -74,7 +87,7 @@ describe('distributed batches under faults: kill -9 of batch, kill -9 of matchin
       (await processedNow('fault-matching')) < ENTRIES,
       'killed before the batch completed',
     );
-    const status = await batchCompleted(cluster.client, 'fault-matching', 240_000);
+    const status = await completedOrExplain('fault-matching', 240_000);
     assert.equal(status.progress.processed, ENTRIES);
     await assertAnsweredOnce(cluster.client, 'fault-matching', entries);
     cluster.start('matching-1');
@@ -85,7 +98,7 @@ describe('distributed batches under faults: kill -9 of batch, kill -9 of matchin
     await run('bash', [kafkaScript, 'stop'], { env: process.env });
     assert.ok((await processedNow('fault-broker')) < ENTRIES, 'stopped before the batch completed');
     await run('bash', [kafkaScript, 'start'], { env: process.env });
-    const status = await batchCompleted(cluster.client, 'fault-broker', 300_000);
+    const status = await completedOrExplain('fault-broker', 300_000);
     assert.equal(status.progress.processed, ENTRIES);
     await assertAnsweredOnce(cluster.client, 'fault-broker', entries);
   });
