@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually, germanIban } from '@vop/testing';
-import { runEmbedded, type RunningEmbedded } from './fixtures.js';
+import { runEmbedded, schemeRequest, type RunningEmbedded } from './fixtures.js';
 
 const holders = [
   { iban: germanIban(810_001), name: 'Erika Mustermann' },
@@ -41,7 +41,7 @@ describe('batches, embedded (services/batch behind the gateway edge)', () => {
         const status = await running.client.get(`/api/v1/batch/${batchId}`);
         return status.body?.status === 'COMPLETED' ? status : undefined;
       },
-      { timeoutMs: 30_000, intervalMs: 50, what: `batch ${batchId} completed` },
+      { timeoutMs: 120_000, intervalMs: 50, what: `batch ${batchId} completed` },
     );
   }
 
@@ -220,6 +220,21 @@ describe('batches, embedded (services/batch behind the gateway edge)', () => {
     });
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.body.field, 'accounts[0].sortCode');
+  });
+
+  it('a single check is answered while a 2,000-entry batch runs (batch entries travel on their own topic)', async () => {
+    const submitted = await running.client.post('/api/v1/batch', {
+      batchId: 'big-1',
+      verifications: entries(2000, 'big'),
+    });
+    assert.equal(submitted.status, 202, submitted.text);
+    const single = await running.client.post(
+      '/vop/verify',
+      schemeRequest('Erika Mustermann', holders[0]?.iban as string),
+    );
+    assert.equal(single.status, 200, single.text);
+    assert.equal(single.body.partyNameMatch, 'MTCH');
+    assert.equal((await completed('big-1')).body.progress.processed, 2000);
   });
 
   it('a completed batch is recorded as BatchCompleted (published on the batch-events topic)', async () => {
