@@ -169,10 +169,18 @@ async function embedded(): Promise<void> {
   processes.push(process);
   const url = `https://127.0.0.1:${port}`;
   const pkiDir = path.join(dataDir, 'embedded/pki');
-  const tls = await eventually(async () => clientTlsFrom(pkiDir, 'client').catch(() => undefined), {
-    timeoutMs: 60_000,
-  });
-  await waitReady(url, tls);
+  // The PKI is written at first start: read it again until a probe with it answers ready.
+  const tls = await eventually(
+    async () => {
+      const candidate = await clientTlsFrom(pkiDir, 'client').catch(() => undefined);
+      if (!candidate) return undefined;
+      const probe = httpsClient({ baseUrl: url, ...candidate });
+      const ready = (await probe.get('/readyz').catch(() => undefined))?.status === 200;
+      probe.close();
+      return ready ? candidate : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 200, what: 'embedded ready' },
+  );
   const client = httpsClient({ baseUrl: url, ...tls });
   const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pkiDir, 'admin')) });
   await seedAccounts(client, admin);
