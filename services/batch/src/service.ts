@@ -57,7 +57,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     store,
     bus,
     name: 'batch-outbox',
-    batchSize: 2000,
     route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'batch outbox relay failed; retrying'),
   });

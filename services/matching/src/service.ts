@@ -135,13 +135,15 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           partitionsConsumedConcurrently: 8,
           batchHandler: decideBatchOf('verification-decisions'),
         }),
-        // Batch entries: their own topic and group, fewer partitions at a time, so a 10,000-entry
-        // batch takes a share of matching and single checks never wait behind it.
+        // Batch entries: their own topic and group, fewer partitions at a time and smaller batches, so a
+        // 10,000-entry batch takes a share of matching and single checks never wait behind it.
         await bus.subscribe({
           groupId: `${namespace}matching-batch-verifications`,
           onHandlerError: logHandlerError(logger, 'batch-verification-decisions'),
           topics: [topics.verificationRequestedBatch],
           partitionsConsumedConcurrently: 2,
+          // Short transactions, so single checks interleave with a batch (one PGlite connection embedded).
+          maxBatchSize: 100,
           batchHandler: decideBatchOf('batch-verification-decisions'),
         }),
       );
