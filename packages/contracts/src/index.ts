@@ -19,6 +19,7 @@ export * from './http/matching.js';
 export * from './http/errors.js';
 export * from './http/admin.js';
 export * from './http/webhooks.js';
+export * from './http/batches.js';
 export * from './outcomes.js';
 export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';

@@ -27,6 +27,15 @@ import {
   UsageQuery,
   UsageReport,
 } from './http/analytics.js';
+import {
+  AccountNumberBatchSubmission,
+  BatchAccepted,
+  BatchEntry,
+  BatchId,
+  BatchResults,
+  BatchStatus,
+  BatchSubmission,
+} from './http/batches.js';
 import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
 import { EpcError, EpcRequestHeaders, EpcVerifyRequest, EpcVerifyResponse } from './http/epc.js';
 import { SchemeDirectorySnapshot, SchemeDirectoryVersion } from './http/scheme-directory.js';
@@ -446,6 +455,46 @@ export function buildOpenApiDocument(
     responses: {
       200: json(RecentVerificationsResponse, 'Recent verifications'),
       403: json(FlatError, 'ACCESS_DENIED'),
+    },
+  });
+  const batchId = z.object({ batchId: BatchId });
+  registry.register('BatchEntry', BatchEntry);
+  registry.registerPath({
+    method: 'post',
+    path: '/api/v1/batch',
+    summary:
+      'Submit a batch (form 2): JSON, or text/csv (id,iban,name) / application/x-ndjson with ?batchId=',
+    request: { body: json(BatchSubmission, 'batchId and at most 10,000 {id, iban, name}') },
+    responses: {
+      202: json(BatchAccepted, 'Accepted (again: idempotent)'),
+      400: json(FlatError, 'An entry is invalid (INVALID_IBAN, MISSING_FIELD, DUPLICATE_ENTRY_ID)'),
+      409: json(FlatError, 'BATCH_CONFLICT: this batchId with other entries'),
+      413: json(FlatError, 'BATCH_TOO_LARGE'),
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/verify/batch',
+    summary: 'Submit a batch (form 1: account number and sort code)',
+    request: { body: json(AccountNumberBatchSubmission, 'At most 10,000 accounts') },
+    responses: { 202: json(BatchAccepted, 'Accepted'), 413: json(FlatError, 'BATCH_TOO_LARGE') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/batch/{batchId}',
+    summary: 'Batch status and progress',
+    request: { params: batchId },
+    responses: { 200: json(BatchStatus, 'Status'), 404: json(FlatError, 'NOT_FOUND') },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/v1/batch/{batchId}/results',
+    summary: 'Batch results, paged (?cursor=, ?limit=); NDJSON or CSV by Accept',
+    request: { params: batchId },
+    responses: {
+      200: json(BatchResults, 'Results in the batch words of the outcome table'),
+      202: json(BatchAccepted, 'Not ready; see Retry-After'),
+      404: json(FlatError, 'NOT_FOUND'),
     },
   });
 

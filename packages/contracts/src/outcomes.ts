@@ -5,18 +5,43 @@ import type { NameMatchOutcome } from './events/verifications.js';
  * family has no word of its own for it.
  */
 export const outcomeTable = {
-  MTCH: { requestResult: 'MATCH', immediate: true, simple: 'MATCH', accountNumber: 'FULL' },
+  MTCH: {
+    requestResult: 'MATCH',
+    immediate: true,
+    simple: 'MATCH',
+    accountNumber: 'FULL',
+    batch: 'MATCH',
+  },
   CMTC: {
     requestResult: 'PARTIAL',
     immediate: false,
     simple: 'PARTIAL_MATCH',
     accountNumber: 'PARTIAL',
+    batch: 'PARTIAL_MATCH',
   },
-  NMTC: { requestResult: 'NO_MATCH', immediate: false, simple: 'NO_MATCH', accountNumber: 'NONE' },
-  NOAP: { requestResult: 'NO_MATCH', immediate: false, simple: 'ERROR', accountNumber: 'NONE' },
+  NMTC: {
+    requestResult: 'NO_MATCH',
+    immediate: false,
+    simple: 'NO_MATCH',
+    accountNumber: 'NONE',
+    batch: 'NO_MATCH',
+  },
+  NOAP: {
+    requestResult: 'NO_MATCH',
+    immediate: false,
+    simple: 'ERROR',
+    accountNumber: 'NONE',
+    batch: 'NO_MATCH',
+  },
 } as const satisfies Record<
   NameMatchOutcome,
-  { requestResult: string; immediate: boolean; simple: string; accountNumber: string }
+  {
+    requestResult: string;
+    immediate: boolean;
+    simple: string;
+    accountNumber: string;
+    batch: string;
+  }
 >;
 
 export const NOAP_REASON = 'ACCOUNT_NOT_FOUND_OR_CLOSED';

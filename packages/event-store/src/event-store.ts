@@ -192,10 +192,11 @@ export class EventStore {
       throw new RangeError(`readAll limit must be a positive integer, got ${options.limit}`);
     }
     const { rows } = await this.sql.query<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable}
+      // ORDER BY names the table's columns: bare names would sort by the text columns of the output.
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} AS message
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
           AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-        ORDER BY transaction_id, global_position
+        ORDER BY message.transaction_id, message.global_position
         LIMIT $3`,
       [options.after.transactionId, options.after.globalPosition.toString(), options.limit],
     );

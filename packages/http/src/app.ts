@@ -83,7 +83,8 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   next();
 };
 
-const requireJsonBody: RequestHandler = (req, _res, next) => {
+const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (requestFamily(req, res).streamedBody === true) return next();
   const hasBody =
     req.headers['transfer-encoding'] !== undefined ||
     Number(req.headers['content-length'] ?? 0) > 0;
@@ -118,14 +119,19 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
   for (const [largePath, limit] of Object.entries(options.largeBodyPaths ?? {}))
     for (const base of BASE_PATHS)
-      app.use(`${base === '/' ? '' : base}${largePath}`, express.json({ limit }));
-  app.use(
-    express.json({
-      // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).
-      limit: options.bodyLimit ?? '1mb',
-      type: ['application/json', 'application/*+json'],
-      verify: refuseDeepJson,
-    }),
+      app.use(
+        `${base === '/' ? '' : base}${largePath}`,
+        express.json({ limit, verify: refuseDeepJson }),
+      );
+  const parseJson = express.json({
+    // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).
+    limit: options.bodyLimit ?? '1mb',
+    type: ['application/json', 'application/*+json'],
+    verify: refuseDeepJson,
+  });
+  // Families that stream their body (uploads) read it in their own router.
+  app.use((req, res, next) =>
+    requestFamily(req, res).streamedBody === true ? next() : parseJson(req, res, next),
   );
   app.use(refuseUnsafeStrings);
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.

@@ -50,9 +50,16 @@ export interface RouteFamily {
   audited: boolean;
   /** Reads leave an audit entry too (management figures that show masked personal data). */
   auditReads?: boolean;
+  /**
+   * The owner's router reads the body itself, as a stream (batch uploads: JSON, CSV, NDJSON); the
+   * edge neither parses it nor insists on JSON. Absent: a JSON body of at most 64 kB.
+   */
+  streamedBody?: boolean;
 }
 
 const DEADLINE_MS = 3000;
+/** A 10,000-entry upload over a slow line, parsed and recorded in one transaction. */
+const BATCH_UPLOAD_DEADLINE_MS = 60_000;
 
 /** One row per family; the first row whose path matches wins. Read by every middleware of the edge. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
@@ -160,6 +167,31 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     rateBudget: 'live-verifications',
     deadlineMs: DEADLINE_MS,
     audited: false,
+  },
+  {
+    // Batches (services/batch), above the families whose patterns would otherwise take them.
+    name: 'batch',
+    paths: ['/api/v1/batch', '/api/v1/batch/**'],
+    owner: 'batch',
+    errorFormat: 'flat',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'live-verifications',
+    deadlineMs: BATCH_UPLOAD_DEADLINE_MS,
+    audited: false,
+    streamedBody: true,
+  },
+  {
+    name: 'batch-account-number',
+    paths: ['POST /verify/batch'],
+    owner: 'batch',
+    errorFormat: 'flat',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'live-verifications',
+    deadlineMs: BATCH_UPLOAD_DEADLINE_MS,
+    audited: false,
+    streamedBody: true,
   },
   {
     // Family C's production form; with `Prefer: respond-async` it answers as request-result (design §4).

@@ -65,6 +65,8 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
   const consumed = [
     topics.accountEvents,
     topics.verificationRequested,
+    // Batch entries travel on their own topic (services/batch); analytics counts them like any request.
+    topics.verificationRequestedBatch,
     topics.verificationCompleted,
     topics.batchEvents,
   ];

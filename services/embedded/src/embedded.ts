@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createAnalyticsService } from '@vop/analytics';
+import { createBatchService } from '@vop/batch';
 import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
@@ -77,6 +78,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     logger: logger.child({ component: 'analytics' }),
     version: RELEASE_VERSION,
   });
+  const batch = createBatchService({
+    sql,
+    bus,
+    logger: logger.child({ component: 'batch' }),
+    metrics,
+  });
   const gateway = createGateway({
     sql,
     bus,
@@ -87,7 +94,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
-    serviceRouters: [...matching.routers, ...webhooks.routers, ...analytics.routers],
+    serviceRouters: [
+      ...matching.routers,
+      ...batch.routers,
+      ...webhooks.routers,
+      ...analytics.routers,
+    ],
     serviceHealth: [() => matching.health(), () => analytics.health()],
     extraReadinessChecks: [{ name: 'matching', check: () => matching.checkReady() }],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
@@ -99,6 +111,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   await matching.start();
   await webhooks.start();
   await analytics.start();
+  await batch.start();
   await gateway.start();
   const server = await startHttpsServer({
     handler: gateway.app,
@@ -116,6 +129,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       await server.close();
       await gateway.stop();
       await webhooks.stop();
+      await batch.stop();
       await matching.stop();
       await analytics.stop();
       await bus.close();

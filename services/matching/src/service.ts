@@ -6,7 +6,7 @@ import {
   topicNames,
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, Subscription } from '@vop/messaging';
+import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
 import {
   OutboxRelay,
   relayReadiness,
@@ -92,6 +92,18 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
+  /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
+  const decideBatchOf =
+    (consumer: string) =>
+    async (messages: IncomingMessage[]): Promise<void> => {
+      const prepared = await decider.prepare(messages.map(parseEnvelope));
+      await idempotentBatchHandler({
+        sql,
+        schema,
+        consumer,
+        applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx),
+      })(messages);
+    };
 
   return {
     store,
@@ -165,15 +177,20 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
         topics: [topics.verificationRequested],
         partitionsConsumedConcurrently: 8,
-        batchHandler: async (messages) => {
-          const prepared = await decider.prepare(messages.map(parseEnvelope));
-          await idempotentBatchHandler({
-            sql,
-            schema,
-            consumer: 'verification-decisions',
-            applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx),
-          })(messages);
-        },
+        batchHandler: decideBatchOf('verification-decisions'),
+      }),
+    );
+    // Batch entries: their own topic and group, fewer partitions at a time and smaller batches, so a
+    // 10,000-entry batch takes a share of matching and single checks never wait behind it.
+    subscriptions.push(
+      await bus.subscribe({
+        groupId: `${namespace}matching-batch-verifications`,
+        onHandlerError: logHandlerError(logger, 'batch-verification-decisions'),
+        topics: [topics.verificationRequestedBatch],
+        partitionsConsumedConcurrently: 2,
+        // Short transactions, so single checks interleave with a batch (one PGlite connection embedded).
+        maxBatchSize: 100,
+        batchHandler: decideBatchOf('batch-verification-decisions'),
       }),
     );
     await relay.start();

@@ -44,7 +44,7 @@ function localKafkaSettings(): Map<string, string> {
 
 describe('docker-compose.yml matches what the tests run', () => {
   it('every application service starts a built entry point that exists in the workspace', async () => {
-    for (const name of ['gateway', 'matching', 'webhook-dispatcher', 'analytics']) {
+    for (const name of ['gateway', 'matching', 'webhook-dispatcher', 'analytics', 'batch']) {
       const service = compose.services[name];
       assert.ok(service, name);
       const script = service.command?.at(-1) as string;
@@ -55,7 +55,7 @@ describe('docker-compose.yml matches what the tests run', () => {
 
   it('application environment variables are all known to the configuration schema and complete for distributed mode', () => {
     const known = new Set(Object.keys(ServiceConfig.shape));
-    for (const name of ['gateway', 'matching', 'webhook-dispatcher', 'analytics']) {
+    for (const name of ['gateway', 'matching', 'webhook-dispatcher', 'analytics', 'batch']) {
       const environment = compose.services[name]?.environment ?? {};
       for (const key of Object.keys(environment))
         assert.ok(known.has(key), `${name}: ${key} is not a configuration setting`);

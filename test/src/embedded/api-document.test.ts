@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createAnalyticsService } from '@vop/analytics';
+import { createBatchService } from '@vop/batch';
+import { loadConfig } from '@vop/config';
 import { createPgliteClient } from '@vop/event-store';
 import { createGateway } from '@vop/gateway';
 import { familyFor, mountedRoutes, servedApiDocument } from '@vop/http';
@@ -7,6 +10,7 @@ import { createMatchingService } from '@vop/matching';
 import { createInProcessBus } from '@vop/messaging';
 import { createNameMatcher } from '@vop/name-matching';
 import { createLogger } from '@vop/observability';
+import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
 import { runEmbedded, type RunningEmbedded } from './fixtures.js';
 
 const canonical = (route: string) =>
@@ -16,12 +20,20 @@ const canonical = (route: string) =>
     .replace(/\{[^}]+\}/g, '{}');
 
 describe('the OpenAPI document', () => {
-  it('covers every route the embedded service mounts', async () => {
+  it('covers every route the embedded service mounts, every service composed', async () => {
     const sql = await createPgliteClient({});
     const bus = createInProcessBus();
     const logger = createLogger({ service: 'test', level: 'silent' });
     try {
       const matching = createMatchingService({ sql, bus, logger, matcher: createNameMatcher() });
+      const batch = createBatchService({ sql, bus, logger });
+      const webhooks = createWebhookDispatcher({
+        sql,
+        bus,
+        logger,
+        settings: webhookSettings(loadConfig({})),
+      });
+      const analytics = createAnalyticsService({ sql, bus, logger, version: 'test' });
       const gateway = createGateway({
         sql,
         bus,
@@ -29,7 +41,12 @@ describe('the OpenAPI document', () => {
         instanceId: 'doc',
         respondingPsp: 'VOPBDEFFXXX',
         verifyDeadlineMs: 2000,
-        serviceRouters: matching.routers,
+        serviceRouters: [
+          ...matching.routers,
+          ...batch.routers,
+          ...webhooks.routers,
+          ...analytics.routers,
+        ],
       });
       const documented = new Set<string>();
       for (const [path, item] of Object.entries(servedApiDocument('test').paths ?? {}))

@@ -5,6 +5,8 @@ import { VerificationCompleted, VerificationRequested } from './verifications.js
 export const Topics = {
   accountEvents: 'vop.account-events.v1',
   verificationRequested: 'vop.verification-requested.v1',
+  /** Batch entries (services/batch): their own topic, consumed by matching beside single checks at a lower share. */
+  verificationRequestedBatch: 'vop.verification-requested.batch.v1',
   verificationCompleted: 'vop.verification-completed.v1',
   /** The bank's core-banking feed (packages/contracts/src/events/core-banking.ts), keyed by IBAN. */
   coreBankingAccountChanges: 'vop.core-banking.account-changes.v1',
@@ -25,6 +27,7 @@ export function topicNames(namespace = ''): TopicNames {
   return {
     accountEvents: `${namespace}${Topics.accountEvents}`,
     verificationRequested: `${namespace}${Topics.verificationRequested}`,
+    verificationRequestedBatch: `${namespace}${Topics.verificationRequestedBatch}`,
     verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
     coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
     coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
@@ -55,11 +58,14 @@ export function routeIntegrationEvent(
     case 'AccountUpdated':
     case 'AccountDeleted':
       return { topic: topics.accountEvents, key: AccountEvent.parse(event).data.iban };
-    case 'VerificationRequested':
+    case 'VerificationRequested': {
+      // Batch entries go to their own topic (same IBAN key and partition count), so single checks never queue behind them.
+      const { iban, batch } = VerificationRequested.parse(event).data;
       return {
-        topic: topics.verificationRequested,
-        key: VerificationRequested.parse(event).data.iban,
+        topic: batch ? topics.verificationRequestedBatch : topics.verificationRequested,
+        key: iban,
       };
+    }
     case 'VerificationCompleted':
       return {
         topic: topics.verificationCompleted,

@@ -222,6 +222,30 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     });
   });
 
+  describe('readAll of one large transaction', () => {
+    it('pages it in position order, past positions of more digits (not their text order)', async () => {
+      const store = await freshStore();
+      // A batch of 1,200 new streams in one transaction: positions 1..1,200, four digits after 999.
+      await store.startStreams(
+        Array.from({ length: 1200 }, (_, index) => ({
+          streamId: `entry-${index}`,
+          events: [{ type: 'Requested', data: index }],
+        })),
+      );
+      const read: number[] = [];
+      for (let checkpoint = START; ;) {
+        const page = await store.readAll({ after: checkpoint, limit: 500 });
+        if (page.events.length === 0) break;
+        read.push(...page.events.map((event) => event.data as number));
+        checkpoint = page.checkpoint;
+      }
+      assert.deepEqual(
+        read,
+        Array.from({ length: 1200 }, (_, index) => index),
+      );
+    });
+  });
+
   describe('expected versions', () => {
     it('appends at the exact version and refuses a stale one with a ConcurrencyError', async () => {
       const store = await freshStore();

@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  germanIban,
+  httpsClient,
+  startServiceProcess,
+  type HttpsClient,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@vop/testing';
+
+/**
+ * One 10,000-entry batch from submission to resultsReady, and single checks (POST /vop/verify at a
+ * fixed offered rate) idle and while the batch runs, in the same run. Embedded, and with
+ * --distributed also gateway + matching + batch processes over real Kafka and PostgreSQL.
+ * Usage: node bench/dist/batch.bench.js [--distributed] [--no-embedded] [--entries 10000] [--rate 100]
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number): number =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+const withDistributed = args.includes('--distributed');
+const withEmbedded = !args.includes('--no-embedded');
+const ENTRIES = option('--entries', 10_000);
+const RATE = option('--rate', 100);
+const ACCOUNTS = 1000;
+const IDLE_SECONDS = 5;
+
+interface ClientTls {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+async function clientTlsFrom(pkiDir: string, holder: 'client' | 'admin'): Promise<ClientTls> {
+  const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
+  const [caPem, certPem, keyPem] = await Promise.all([
+    read('ca.pem'),
+    read(`${holder}.pem`),
+    read(`${holder}-key.pem`),
+  ]);
+  return { caPem, certPem, keyPem };
+}
+
+const holderName = (index: number): string => `Holder ${index} Nilsson`;
+const holderIban = (index: number): string => germanIban(600_000 + index);
+
+function schemeBody(index: number): string {
+  return JSON.stringify({
+    party: { name: holderName(index) },
+    partyAccount: { iban: holderIban(index) },
+    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
+    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
+  });
+}
+
+/** Single checks at a fixed offered rate for `seconds`: p50 and p99 in ms. */
+async function singleChecks(url: string, tls: ClientTls, seconds: number) {
+  let counter = 0;
+  const result = await autocannon({
+    url: `${url}/vop/verify`,
+    method: 'POST',
+    connections: 8,
+    duration: seconds,
+    overallRate: RATE,
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      { setupRequest: (request) => ({ ...request, body: schemeBody(counter++ % ACCOUNTS) }) },
+    ],
+    tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
+  });
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function seedAccounts(client: HttpsClient, admin: HttpsClient): Promise<void> {
+  for (let index = 0; index < ACCOUNTS; index += 1) {
+    const response = await admin.post('/accounts', {
+      iban: holderIban(index),
+      name: holderName(index),
+    });
+    if (response.status !== 201) throw new Error(`seeding: ${response.status} ${response.text}`);
+  }
+  await eventually(
+    async () => {
+      const response = await client.request('POST', '/vop/verify', {
+        rawBody: schemeBody(ACCOUNTS - 1),
+        headers: { 'content-type': 'application/json' },
+      });
+      return response.body?.partyNameMatch === 'MTCH' ? true : undefined;
+    },
+    { timeoutMs: 120_000, what: 'accounts projected' },
+  );
+}
+
+interface Figures {
+  target: string;
+  batchSeconds: number;
+  submitSeconds: number;
+  idle: { p50: number; p99: number; failures: number };
+  during: { p50: number; p99: number; failures: number };
+}
+
+/** Idle single checks, then the batch with single checks beside it; seconds to resultsReady. */
+async function measure(target: string, url: string, tls: ClientTls): Promise<Figures> {
+  const client = httpsClient({ baseUrl: url, ...tls });
+  const idle = await singleChecks(url, tls, IDLE_SECONDS);
+  const batchId = `bench-${randomUUID().slice(0, 8)}`;
+  const verifications = Array.from({ length: ENTRIES }, (_, index) => ({
+    id: `e-${index}`,
+    iban: holderIban(index % ACCOUNTS),
+    name: index % 4 === 3 ? 'Somebody Else' : holderName(index % ACCOUNTS),
+  }));
+  const beside = singleChecks(url, tls, IDLE_SECONDS);
+  const started = performance.now();
+  const submitted = await client.post('/api/v1/batch', { batchId, verifications });
+  if (submitted.status !== 202) throw new Error(`submit: ${submitted.status} ${submitted.text}`);
+  const submitSeconds = (performance.now() - started) / 1000;
+  await eventually(
+    async () => {
+      const status = await client.get(`/api/v1/batch/${batchId}`);
+      return status.body?.resultsReady === true ? true : undefined;
+    },
+    { timeoutMs: 300_000, intervalMs: 50, what: 'resultsReady' },
+  );
+  const batchSeconds = (performance.now() - started) / 1000;
+  const during = await beside;
+  const results = await client.get(`/api/v1/batch/${batchId}/results?limit=10000`);
+  if (results.body?.results?.length !== ENTRIES) throw new Error('not every entry answered');
+  client.close();
+  return { target, batchSeconds, submitSeconds, idle, during };
+}
+
+async function waitReady(url: string, tls: ClientTls): Promise<void> {
+  const client = httpsClient({ baseUrl: url, ...tls });
+  await eventually(
+    async () =>
+      (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined,
+    { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' },
+  );
+  client.close();
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-batch-bench-'));
+const pki = await ensureDevPki(dataDir);
+const figures: Figures[] = [];
+const processes: ServiceProcess[] = [];
+const databases: TestDatabase[] = [];
+const limits = { VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000', LOG_LEVEL: 'warn' };
+
+async function embedded(): Promise<void> {
+  const port = await freePort();
+  const process = startServiceProcess(
+    'embedded',
+    path.join(repoRoot, 'services/embedded/dist/main.js'),
+    { ...limits, VOP_DATA_DIR: path.join(dataDir, 'embedded'), VOP_PORT: String(port) },
+  );
+  processes.push(process);
+  const url = `https://127.0.0.1:${port}`;
+  const pkiDir = path.join(dataDir, 'embedded/pki');
+  // The PKI is written at first start: read it again until a probe with it answers ready.
+  const tls = await eventually(
+    async () => {
+      const candidate = await clientTlsFrom(pkiDir, 'client').catch(() => undefined);
+      if (!candidate) return undefined;
+      const probe = httpsClient({ baseUrl: url, ...candidate });
+      const ready = (await probe.get('/readyz').catch(() => undefined))?.status === 200;
+      probe.close();
+      return ready ? candidate : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 200, what: 'embedded ready' },
+  );
+  const client = httpsClient({ baseUrl: url, ...tls });
+  const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pkiDir, 'admin')) });
+  await seedAccounts(client, admin);
+  client.close();
+  admin.close();
+  figures.push(await measure('embedded (PGlite, in-process bus)', url, tls));
+  await process.stop();
+}
+
+async function distributed(): Promise<void> {
+  const brokers = globalThis.process.env.VOP_TEST_KAFKA_BROKERS;
+  if (!brokers)
+    throw new Error('--distributed needs VOP_TEST_DATABASE_URL and VOP_TEST_KAFKA_BROKERS');
+  const [gatewayDb, matchingDb, batchDb] = [
+    await createTestDatabase('bench_batch_gateway'),
+    await createTestDatabase('bench_batch_matching'),
+    await createTestDatabase('bench_batch_batch'),
+  ];
+  databases.push(gatewayDb, matchingDb, batchDb);
+  const common = {
+    ...limits,
+    KAFKA_BROKERS: brokers,
+    VOP_KAFKA_NAMESPACE: `bench-${randomUUID().slice(0, 8)}.`,
+    VOP_DATA_DIR: dataDir,
+    DATABASE_POOL_MAX: '20',
+    VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
+  };
+  const main = (name: string): string => path.join(repoRoot, `services/${name}/dist/main.js`);
+  const gatewayPort = await freePort();
+  const batchPort = await freePort();
+  processes.push(
+    startServiceProcess('gateway', main('gateway'), {
+      ...common,
+      DATABASE_URL: gatewayDb.url,
+      VOP_PORT: String(gatewayPort),
+      VOP_SERVICE_URLS: JSON.stringify({ batch: `http://127.0.0.1:${batchPort}` }),
+    }),
+  );
+  const url = `https://127.0.0.1:${gatewayPort}`;
+  const tls = await clientTlsFrom(pki.dir, 'client');
+  await waitReady(url, tls);
+  const keystore = { VOP_KEYSTORE_DATABASE_URL: gatewayDb.url };
+  processes.push(
+    startServiceProcess('matching', main('matching'), {
+      ...common,
+      ...keystore,
+      DATABASE_URL: matchingDb.url,
+      VOP_PORT: String(await freePort()),
+    }),
+    startServiceProcess('batch', main('batch'), {
+      ...common,
+      ...keystore,
+      DATABASE_URL: batchDb.url,
+      VOP_PORT: String(batchPort),
+    }),
+  );
+  const client = httpsClient({ baseUrl: url, ...tls });
+  const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pki.dir, 'admin')) });
+  await seedAccounts(client, admin);
+  // Warm the batch path (topics, consumer groups) with a small batch first.
+  await client.post('/api/v1/batch', {
+    batchId: 'warm-up',
+    verifications: [{ id: '1', iban: holderIban(0), name: holderName(0) }],
+  });
+  await eventually(
+    async () =>
+      (await client.get('/api/v1/batch/warm-up')).body?.resultsReady === true ? true : undefined,
+    { timeoutMs: 120_000, intervalMs: 100, what: 'warm-up batch' },
+  );
+  client.close();
+  admin.close();
+  figures.push(
+    await measure('distributed (gateway, matching, batch; Kafka, PostgreSQL 15)', url, tls),
+  );
+}
+
+try {
+  if (withEmbedded) await embedded();
+  if (withDistributed) await distributed();
+} finally {
+  for (const process of processes.splice(0)) await process.stop();
+  for (const database of databases) await database.drop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const lines = [
+  `| target | entries | submit (202) s | submission → resultsReady s | single p50 idle ms | p99 idle ms | p50 during ms | p99 during ms | p99 during / idle | single-check failures |`,
+  `|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`,
+  ...figures.map(
+    (f) =>
+      `| ${f.target} | ${ENTRIES} | ${f.submitSeconds.toFixed(2)} | ${f.batchSeconds.toFixed(2)} | ${f.idle.p50} | ${f.idle.p99} | ${f.during.p50} | ${f.during.p99} | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(1)} | ${f.idle.failures + f.during.failures} |`,
+  ),
+];
+globalThis.process.stdout.write(
+  `\n${ENTRIES}-entry batch; single checks POST /vop/verify at ${RATE} req/s offered, ${IDLE_SECONDS} s idle and ${IDLE_SECONDS} s beside the batch; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${globalThis.process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}\n${lines.join('\n')}\n`,
+);

@@ -1,0 +1,96 @@
+import { HolderName, Iban } from '../identifiers.js';
+import { z } from '../zod.js';
+
+/** The most entries one batch may hold (specification, limits table). */
+export const MAX_BATCH_ENTRIES = 10_000;
+
+export const BatchId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9._:-]+$/)
+  .openapi({ example: 'payroll-2026-03' });
+
+/** One form 2 entry: the caller's id (unique in the batch), the IBAN and the payee name. */
+export const BatchEntry = z
+  .strictObject({ id: z.string().trim().min(1).max(100), iban: Iban, name: HolderName })
+  .openapi('BatchEntry');
+export type BatchEntry = z.infer<typeof BatchEntry>;
+
+/** Form 2: `POST /api/v1/batch` (JSON, or CSV / NDJSON uploads with `?batchId=`). */
+export const BatchSubmission = z
+  .strictObject({
+    batchId: BatchId,
+    verifications: z.array(z.unknown()).min(1).max(MAX_BATCH_ENTRIES),
+  })
+  .openapi('BatchSubmission');
+
+/** One form 1 entry (UK-style account number and sort code). */
+export const AccountNumberEntry = z
+  .strictObject({
+    accountNumber: z
+      .string()
+      .trim()
+      .regex(/^\d{6,10}$/),
+    sortCode: z
+      .string()
+      .trim()
+      .transform((value) => value.replaceAll('-', ''))
+      .pipe(z.string().regex(/^\d{6}$/)),
+    accountName: HolderName,
+  })
+  .openapi('AccountNumberEntry');
+export type AccountNumberEntry = z.infer<typeof AccountNumberEntry>;
+
+/** Form 1: `POST /verify/batch`. */
+export const AccountNumberBatchSubmission = z
+  .strictObject({ accounts: z.array(z.unknown()).min(1).max(MAX_BATCH_ENTRIES) })
+  .openapi('AccountNumberBatchSubmission');
+
+export const BatchStatusValue = z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']);
+export type BatchStatusValue = z.infer<typeof BatchStatusValue>;
+
+export const BatchAccepted = z
+  .object({ batchId: z.string(), status: BatchStatusValue })
+  .openapi('BatchAccepted');
+export type BatchAccepted = z.infer<typeof BatchAccepted>;
+
+export const BatchStatus = z
+  .object({
+    batchId: z.string(),
+    status: BatchStatusValue,
+    progress: z.object({
+      total: z.number().int(),
+      processed: z.number().int(),
+      successful: z.number().int(),
+      failed: z.number().int(),
+    }),
+    resultsReady: z.boolean(),
+  })
+  .openapi('BatchStatus');
+export type BatchStatus = z.infer<typeof BatchStatus>;
+
+/** One entry's answer: the outcome words of README.md's outcome table (batch column). */
+export const BatchResult = z
+  .object({
+    id: z.string(),
+    result: z.enum(['MATCH', 'PARTIAL_MATCH', 'NO_MATCH']),
+    confidence: z.enum(['HIGH', 'MEDIUM', 'LOW']),
+    /** Only on a close match. */
+    matchedName: z.string().optional(),
+    /** NAME_MISMATCH on NO_MATCH, ACCOUNT_NOT_FOUND_OR_CLOSED when the account is unknown or closed. */
+    reason: z.string().optional(),
+  })
+  .openapi('BatchResult');
+export type BatchResult = z.infer<typeof BatchResult>;
+
+export const BatchResults = z
+  .object({
+    batchId: z.string(),
+    results: z.array(BatchResult),
+    /** Present when more results follow: pass it as `?cursor=` for the next page. */
+    nextCursor: z.string().optional(),
+  })
+  .openapi('BatchResults');
+export type BatchResults = z.infer<typeof BatchResults>;

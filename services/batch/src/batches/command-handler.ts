@@ -1,0 +1,205 @@
+import {
+  VERIFICATION_EVENT_VERSION,
+  type AccountNumberEntry,
+  type BatchEntry,
+  type BatchStatusValue,
+} from '@vop/contracts';
+import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
+import { type FieldCipher, protectTypedName } from '@vop/personal-data';
+import { requestVerification, verificationStreamId } from '@vop/verifications';
+import type { AccountNumberJudge } from './account-number-judge.js';
+import {
+  batchStreamId,
+  decideBatch,
+  evolveBatch,
+  initialBatchState,
+  type BatchCommand,
+  type BatchEvent,
+  type BatchState,
+} from './decider.js';
+import {
+  answersOfJudgements,
+  findBatch,
+  insertSubmittedBatch,
+  recordEntryAnswers,
+} from './status-read-model.js';
+import { entriesDigest } from './submission.js';
+
+export interface BatchCommandsOptions {
+  store: EventStore;
+  cipher: FieldCipher;
+  judgeAccountNumbers: AccountNumberJudge;
+  clock: () => Date;
+  newId: () => string;
+}
+
+async function loadBatch(
+  store: EventStore,
+  streamId: string,
+  tx?: SqlExecutor,
+): Promise<{ state: BatchState; version: number }> {
+  const events = await store.readStream(streamId, tx ? { tx } : {});
+  const state = events.reduce(
+    (current, event) => evolveBatch(current, event as unknown as BatchEvent),
+    initialBatchState,
+  );
+  return { state, version: events.length };
+}
+
+/**
+ * Records batches: the submission, one VerificationRequested per entry (published by the outbox relay
+ * to the batch topic, keyed by IBAN) and the read-model rows, all in one transaction.
+ */
+export function batchCommands(options: BatchCommandsOptions) {
+  const { store, cipher, clock, newId } = options;
+  const schema = store.schema;
+
+  /** Runs a submission; a concurrent identical one loses the race and is then judged idempotent. */
+  async function submit(
+    participant: string,
+    command: Extract<BatchCommand, { type: 'SubmitBatch' }>,
+    record: (tx: SqlExecutor, events: BatchEvent[]) => Promise<void>,
+  ): Promise<{ status: BatchStatusValue; created: boolean }> {
+    const { batchId } = command.batch;
+    const streamId = batchStreamId(participant, batchId);
+    for (let attempt = 0; ; attempt += 1) {
+      const { state } = await loadBatch(store, streamId);
+      const events = decideBatch(command, state);
+      if (events.length === 0) {
+        const row = await findBatch(store.sql, schema, participant, batchId);
+        return { status: row?.status ?? 'PENDING', created: false };
+      }
+      try {
+        await store.sql.transaction(async (tx) => {
+          await store.startStreams([{ streamId, events }], { tx });
+          await record(tx, events);
+        });
+        const completed = events.some((event) => event.type === 'BatchCompleted');
+        return { status: completed ? 'COMPLETED' : 'PENDING', created: true };
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
+      }
+    }
+  }
+
+  /** Form 2: entries fan out to matching as verification requests. */
+  async function submitIbanBatch(participant: string, batchId: string, entries: BatchEntry[]) {
+    const submittedAt = clock().toISOString();
+    const command = {
+      type: 'SubmitBatch',
+      batch: {
+        batchId,
+        participant,
+        form: 'iban',
+        total: entries.length,
+        entriesDigest: entriesDigest(entries),
+      },
+      submittedAt,
+    } as const;
+    // Every entry is requested at the submission's instant, so all typed names share the day's key.
+    // Outside the transaction, so the key comes from the key cache (on PGlite a lookup inside the
+    // transaction would wait behind it); the first name alone fetches the key, the rest find it cached
+    // (10,000 concurrent misses would each ask the keystore).
+    const submittedOn = new Date(submittedAt);
+    const ids = { newId, now: () => submittedOn };
+    const plain = entries.map((entry) =>
+      requestVerification(
+        {
+          family: 'batch',
+          iban: entry.iban,
+          name: entry.name,
+          participant,
+          batch: { batchId, entryId: entry.id },
+        },
+        ids,
+      ),
+    );
+    const [first, ...rest] = plain;
+    const requests =
+      first === undefined
+        ? []
+        : [
+            await protectTypedName(cipher, first),
+            ...(await Promise.all(rest.map((request) => protectTypedName(cipher, request)))),
+          ];
+    return submit(participant, command, async (tx) => {
+      const metadata = {
+        correlationId: batchId,
+        schemaVersion: String(VERIFICATION_EVENT_VERSION),
+      };
+      await store.startStreams(
+        requests.map((data) => ({
+          streamId: verificationStreamId(data.verificationId),
+          events: [{ type: 'VerificationRequested', data, metadata }],
+        })),
+        { tx },
+      );
+      await insertSubmittedBatch(
+        tx,
+        schema,
+        { participant, batchId, form: 'iban', submittedAt },
+        entries.map((entry) => entry.id),
+      );
+    });
+  }
+
+  /** Form 1: entries judged at submission (account-number-judge.ts); the batch completes at once. */
+  async function submitAccountNumberBatch(participant: string, entries: AccountNumberEntry[]) {
+    const batchId = newId();
+    const submittedAt = clock().toISOString();
+    const numbered = entries.map((entry, index) => ({ entryId: String(index + 1), entry }));
+    const judgements = await options.judgeAccountNumbers(numbered);
+    const command = {
+      type: 'SubmitBatch',
+      batch: {
+        batchId,
+        participant,
+        form: 'account-number',
+        total: entries.length,
+        entriesDigest: entriesDigest(entries),
+      },
+      submittedAt,
+      judgements,
+    } as const;
+    const accepted = await submit(participant, command, async (tx) => {
+      await insertSubmittedBatch(
+        tx,
+        schema,
+        { participant, batchId, form: 'account-number', submittedAt },
+        numbered.map(({ entryId }) => entryId),
+      );
+      await recordEntryAnswers(
+        tx,
+        schema,
+        answersOfJudgements(participant, batchId, judgements),
+        submittedAt,
+      );
+    });
+    return { batchId, ...accepted };
+  }
+
+  /** Appends BatchCompleted for batches whose last entry was just answered (in that transaction). */
+  async function completeBatches(
+    tx: SqlExecutor,
+    done: { participant: string; batchId: string; successful: number; failed: number }[],
+  ): Promise<void> {
+    for (const { participant, batchId, successful, failed } of done) {
+      const streamId = batchStreamId(participant, batchId);
+      const { state, version } = await loadBatch(store, streamId, tx);
+      if (state.status !== 'submitted') continue;
+      const events = decideBatch(
+        {
+          type: 'CompleteBatch',
+          counts: { successful, failed },
+          completedAt: clock().toISOString(),
+        },
+        state,
+      );
+      await store.append(streamId, events, { tx, expectedVersion: version });
+    }
+  }
+
+  return { submitIbanBatch, submitAccountNumberBatch, completeBatches };
+}
+
+export type BatchCommands = ReturnType<typeof batchCommands>;

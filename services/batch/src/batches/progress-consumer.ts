@@ -1,0 +1,47 @@
+import { parseVerificationCompleted } from '@vop/contracts';
+import type { SqlClient } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import type { Logger } from '@vop/observability';
+import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
+import type { BatchCommands } from './command-handler.js';
+import { answerOf, recordEntryAnswers } from './status-read-model.js';
+
+/**
+ * Batch progress from verification-completed: each completion of a batch entry answers its entry
+ * once (the inbox records its id in the same transaction), and the batch whose last entry it was
+ * completes there too (BatchCompleted, published by the outbox relay).
+ */
+export async function subscribeToBatchProgress(options: {
+  bus: Bus;
+  sql: SqlClient;
+  schema: string;
+  topic: string;
+  groupPrefix: string;
+  commands: BatchCommands;
+  clock: () => Date;
+  logger: Logger;
+  onAnswered?: (count: number) => void;
+}): Promise<Subscription> {
+  const { bus, sql, schema, commands, clock, logger } = options;
+  return bus.subscribe({
+    groupId: `${options.groupPrefix}batch-progress`,
+    onHandlerError: logHandlerError(logger, 'batch-progress'),
+    topics: [options.topic],
+    fromBeginning: true,
+    partitionsConsumedConcurrently: 4,
+    batchHandler: idempotentBatchHandler({
+      sql,
+      schema,
+      consumer: 'batch-progress',
+      applyBatch: async (envelopes, tx) => {
+        const answers = envelopes
+          .map((envelope) => answerOf(parseVerificationCompleted(envelope.type, envelope.data)))
+          .filter((answer) => answer !== undefined);
+        if (answers.length === 0) return;
+        const done = await recordEntryAnswers(tx, schema, answers, clock().toISOString());
+        await commands.completeBatches(tx, done);
+        options.onAnswered?.(answers.length);
+      },
+    }),
+  });
+}

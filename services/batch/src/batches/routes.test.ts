@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createPgliteClient, EventStore, type RecordedEvent } from '@vop/event-store';
+import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '@vop/http';
+import { createLogger } from '@vop/observability';
+import { createPersonalData } from '@vop/personal-data';
+import { germanIban, httpSpec } from '@vop/testing';
+import { unknownAccountJudge } from './account-number-judge.js';
+import { batchCommands } from './command-handler.js';
+import { batchStreamId } from './decider.js';
+import { batchRoutes } from './routes.js';
+import { migrateBatchReadModels } from './status-read-model.js';
+
+const SCHEMA = 'batch';
+const fixedDate = new Date('2026-03-02T10:15:00.000Z');
+const participant: Principal = {
+  kind: 'certificate',
+  participantId: 'PSDDE-BAFIN-123456',
+  fingerprint: 'cd'.repeat(32),
+  admin: false,
+};
+
+const batchSpec = httpSpec({
+  setup: async () => {
+    const sql = await createPgliteClient({});
+    const store = new EventStore(sql, { schema: SCHEMA });
+    const { keys, cipher } = createPersonalData(sql);
+    await keys.migrate();
+    await store.migrate();
+    await migrateBatchReadModels(sql, SCHEMA);
+    let id = 0;
+    const newId = () => `00000000-0000-4000-8000-${String(++id).padStart(12, '0')}`;
+    const commands = batchCommands({
+      store,
+      cipher,
+      judgeAccountNumbers: unknownAccountJudge,
+      clock: () => fixedDate,
+      newId,
+    });
+    const app = createHttpApp({
+      logger: createLogger({ service: 'spec', level: 'silent' }),
+      respondingPsp: 'COBADEFFXXX',
+      beforeRoutes: [
+        (_req, res, next) => {
+          setPrincipal(res, participant);
+          next();
+        },
+        authorizeByFamily,
+      ],
+      routers: [batchRoutes({ commands, sql, schema: SCHEMA, cipher })],
+    });
+    return { store, app, close: () => sql.close() };
+  },
+});
+
+const verifications = [
+  { id: 'e-1', iban: germanIban(1), name: 'Erika Mustermann' },
+  { id: 'e-2', iban: germanIban(2), name: 'Max Mustermann' },
+];
+
+describe('batch routes (in process)', () => {
+  it('given nothing, when a form 2 batch is posted, then 202 and the batch with one request per entry', () =>
+    batchSpec
+      .given([])
+      .when((request) => request.post('/api/v1/batch', { batchId: 'b-1', verifications }))
+      .then({
+        status: 202,
+        body: { batchId: 'b-1', status: 'PENDING' },
+        events: (events: RecordedEvent[]) => {
+          assert.deepEqual(
+            events.map((event) => event.type),
+            ['BatchSubmitted', 'VerificationRequested', 'VerificationRequested'],
+          );
+          assert.equal(events[0]?.streamId, batchStreamId('PSDDE-BAFIN-123456', 'b-1'));
+          const requests = events.slice(1).map((event) => event.data as Record<string, unknown>);
+          assert.deepEqual(
+            requests.map((data) => [data.family, data.participant, data.batch]),
+            [
+              ['batch', 'PSDDE-BAFIN-123456', { batchId: 'b-1', entryId: 'e-1' }],
+              ['batch', 'PSDDE-BAFIN-123456', { batchId: 'b-1', entryId: 'e-2' }],
+            ],
+          );
+          // The typed names travel encrypted under the day's key, never in plain text.
+          for (const data of requests) assert.doesNotMatch(String(data.name), /Mustermann/);
+        },
+      }));
+
+  it('given a batch under this id with other entries, when posted, then 409 and nothing new', () =>
+    batchSpec
+      .given([
+        {
+          streamId: batchStreamId('PSDDE-BAFIN-123456', 'b-1'),
+          events: [
+            {
+              type: 'BatchSubmitted',
+              data: {
+                batchId: 'b-1',
+                participant: 'PSDDE-BAFIN-123456',
+                form: 'iban',
+                total: 1,
+                entriesDigest: 'another',
+                submittedAt: fixedDate.toISOString(),
+              },
+            },
+          ],
+        },
+      ])
+      .when((request) => request.post('/api/v1/batch', { batchId: 'b-1', verifications }))
+      .then({
+        status: 409,
+        body: (body: { error: string }) => assert.equal(body.error, 'BATCH_CONFLICT'),
+        events: [],
+      }));
+
+  it('when more than 10,000 entries are posted, then 413 BATCH_TOO_LARGE and nothing recorded', () =>
+    batchSpec
+      .given([])
+      .when((request) =>
+        request.post('/api/v1/batch', {
+          batchId: 'big',
+          verifications: Array.from({ length: 10_001 }, (_, index) => ({
+            id: `e-${index}`,
+            iban: germanIban(index),
+            name: 'Erika Mustermann',
+          })),
+        }),
+      )
+      .then({
+        status: 413,
+        body: (body: { error: string; action: string }) => {
+          assert.equal(body.error, 'BATCH_TOO_LARGE');
+          assert.match(body.action, /Split/);
+        },
+        events: [],
+      }));
+
+  it('when the body is not JSON, CSV or NDJSON, then 415 and nothing recorded', () =>
+    batchSpec
+      .given([])
+      .when((request) =>
+        request.send('POST', '/api/v1/batch', {
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        }),
+      )
+      .then({ status: 415, events: [] }));
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { routeIntegrationEvent, topicNames } from '@vop/contracts';
+
+const topics = topicNames('ns.');
+const request = {
+  verificationId: '5b7e3c1a-9d2f-4e8b-a1c3-7f6e5d4c3b2a',
+  family: 'batch',
+  iban: 'DE89370400440532013000',
+  name: 'sealed',
+  participant: 'PSDDE-BAFIN-123456',
+  requestedAt: '2026-03-01T09:00:00.000Z',
+};
+
+describe('where batch events travel (packages/contracts routeIntegrationEvent)', () => {
+  it('a batch entry goes to the batch topic, keyed by IBAN like single checks (same account shard)', () => {
+    const batch = { batchId: 'b-1', entryId: 'e-1' };
+    assert.deepEqual(
+      routeIntegrationEvent(topics, { type: 'VerificationRequested', data: { ...request, batch } }),
+      { topic: 'ns.vop.verification-requested.batch.v1', key: request.iban },
+    );
+    assert.deepEqual(
+      routeIntegrationEvent(topics, {
+        type: 'VerificationRequested',
+        data: { ...request, family: 'scheme' },
+      }),
+      { topic: 'ns.vop.verification-requested.v1', key: request.iban },
+    );
+  });
+
+  it('BatchCompleted goes to the batch-events topic keyed by batch id; the internal events stay home', () => {
+    const completed = {
+      batchId: 'b-1',
+      participant: 'PSDDE-BAFIN-123456',
+      status: 'COMPLETED',
+      total: 1,
+      successful: 1,
+      failed: 0,
+      submittedAt: '2026-03-01T09:00:00.000Z',
+      completedAt: '2026-03-01T09:00:01.000Z',
+    };
+    assert.deepEqual(routeIntegrationEvent(topics, { type: 'BatchCompleted', data: completed }), {
+      topic: 'ns.vop.batch-events.v1',
+      key: 'b-1',
+    });
+    assert.equal(routeIntegrationEvent(topics, { type: 'BatchSubmitted', data: {} }), null);
+    assert.equal(routeIntegrationEvent(topics, { type: 'BatchEntriesJudged', data: {} }), null);
+  });
+});

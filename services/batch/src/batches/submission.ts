@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { AccountNumberEntry, BatchEntry, MAX_BATCH_ENTRIES, type z } from '@vop/contracts';
+import { ApiError } from '@vop/http';
+import { tooManyEntries } from './upload.js';
+
+/**
+ * The first problem of an entry as a 400 naming the record: its index in the field, and its id
+ * where it has one. Invalid IBANs refuse the whole submission (nothing half-accepted).
+ */
+function entryError(
+  issue: z.core.$ZodIssue,
+  arrayField: string,
+  index: number,
+  entryId: string | undefined,
+): ApiError {
+  const field = [`${arrayField}[${index}]`, ...issue.path.map(String)].join('.');
+  const record = entryId === undefined ? `entry ${index}` : `entry "${entryId}"`;
+  if (issue.code === 'invalid_type' && issue.input === undefined)
+    return new ApiError(400, 'MISSING_FIELD', `Missing required field ${field} (${record})`, {
+      field,
+      reason: 'MISSING_FIELD',
+    });
+  if (issue.message === 'INVALID_IBAN')
+    return new ApiError(400, 'INVALID_IBAN', `Invalid IBAN in ${field} (${record})`, {
+      field,
+      reason: 'INVALID_IBAN',
+    });
+  return new ApiError(400, 'INVALID_REQUEST', `Invalid value for ${field} (${record})`, {
+    field,
+    reason: 'INVALID_VALUE',
+  });
+}
+
+function parseEntries<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+  arrayField: string,
+  idOf: (entry: unknown) => string | undefined,
+): z.infer<S>[] {
+  if (!Array.isArray(raw) || raw.length === 0)
+    throw new ApiError(400, 'MISSING_FIELD', `Missing required field: ${arrayField}`, {
+      field: arrayField,
+      reason: 'MISSING_FIELD',
+    });
+  if (raw.length > MAX_BATCH_ENTRIES) throw tooManyEntries();
+  return raw.map((entry, index) => {
+    const parsed = schema.safeParse(entry);
+    if (parsed.success) return parsed.data;
+    throw entryError(parsed.error.issues[0] as z.core.$ZodIssue, arrayField, index, idOf(entry));
+  });
+}
+
+const idOf = (entry: unknown): string | undefined => {
+  const id = (entry as { id?: unknown } | null)?.id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/** Form 2 entries: each valid, ids unique. */
+export function parseIbanEntries(raw: unknown): BatchEntry[] {
+  const entries = parseEntries(BatchEntry, raw, 'verifications', idOf);
+  const seen = new Set<string>();
+  for (const [index, entry] of entries.entries()) {
+    if (seen.has(entry.id))
+      throw new ApiError(
+        400,
+        'DUPLICATE_ENTRY_ID',
+        `Entry id "${entry.id}" appears more than once (verifications[${index}].id)`,
+        { field: `verifications[${index}].id`, reason: 'DUPLICATE' },
+      );
+    seen.add(entry.id);
+  }
+  return entries;
+}
+
+/** Form 1 entries; their ids are their positions ("1", "2", …). */
+export function parseAccountNumberEntries(raw: unknown): AccountNumberEntry[] {
+  return parseEntries(AccountNumberEntry, raw, 'accounts', () => undefined);
+}
+
+/** What makes two submissions of one batch id the same: the entries, in order, as normalised. */
+export function entriesDigest(entries: readonly object[]): string {
+  return createHash('sha256').update(JSON.stringify(entries)).digest('hex');
+}

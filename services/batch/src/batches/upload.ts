@@ -1,0 +1,148 @@
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { MAX_BATCH_ENTRIES } from '@vop/contracts';
+import { ApiError } from '@vop/http';
+import { parse as parseCsv } from 'csv-parse';
+import parserStream from 'stream-json';
+import Assembler from 'stream-json/assembler.js';
+
+/** Ten thousand entries with long names fit; anything beyond is refused before it is read whole. */
+export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
+
+export const tooManyEntries = (): ApiError =>
+  new ApiError(413, 'BATCH_TOO_LARGE', `A batch holds at most ${MAX_BATCH_ENTRIES} verifications`, {
+    action: `Split the file into batches of at most ${MAX_BATCH_ENTRIES} verifications and submit each`,
+  });
+
+const tooManyBytes = (): ApiError =>
+  new ApiError(413, 'BATCH_TOO_LARGE', `A batch upload holds at most ${MAX_UPLOAD_BYTES} bytes`, {
+    action: `Split the file into batches of at most ${MAX_BATCH_ENTRIES} verifications and submit each`,
+  });
+
+const malformed = (what: string): ApiError =>
+  new ApiError(400, 'INVALID_REQUEST', `The body is not valid ${what}`, { field: 'body' });
+
+/** Counts bytes as they pass and stops the upload past the limit. */
+function byteLimit(): Transform {
+  let bytes = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      if (bytes > MAX_UPLOAD_BYTES) return callback(tooManyBytes());
+      callback(null, chunk);
+    },
+  });
+}
+
+function apiErrorOr(error: unknown, fallback: () => ApiError): ApiError {
+  return error instanceof ApiError ? error : fallback();
+}
+
+/**
+ * Reads the request through a stage of its own: a refusal mid-body stops the parsing, and the rest
+ * of the body is then discarded as it arrives (never held), so the caller still gets the answer
+ * instead of a reset connection.
+ */
+async function readThrough(
+  body: Readable,
+  ...stages: (Transform | NodeJS.ReadWriteStream)[]
+): Promise<void> {
+  const detached = new PassThrough();
+  body.pipe(detached);
+  try {
+    await pipeline(detached, byteLimit(), ...(stages as [Transform]));
+  } catch (error) {
+    body.unpipe(detached);
+    body.resume();
+    throw error;
+  }
+}
+
+/**
+ * A JSON body read as a stream of tokens (stream-json): entries of the array under `arrayKey` are
+ * counted as they start, so the 10,001st stops the read (413) without holding the rest.
+ */
+export async function readJsonBody(body: Readable, arrayKey: string): Promise<unknown> {
+  const assembler = new Assembler();
+  let entries = 0;
+  const tokens = parserStream();
+  const assemble = new Transform({
+    objectMode: true,
+    transform(token: { name: string }, _encoding, callback) {
+      assembler.consume(token as never);
+      if (token.name === 'startObject' && assembler.depth === 3 && assembler.stack[1] === arrayKey)
+        if (++entries > MAX_BATCH_ENTRIES) return callback(tooManyEntries());
+      callback();
+    },
+  });
+  try {
+    await readThrough(body, tokens, assemble);
+  } catch (error) {
+    throw apiErrorOr(error, () => malformed('JSON'));
+  }
+  if (!assembler.done) throw malformed('JSON');
+  return assembler.current;
+}
+
+/** Entries one per line (NDJSON), counted as they arrive. */
+export async function readNdjsonEntries(body: Readable): Promise<unknown[]> {
+  const entries: unknown[] = [];
+  let rest = '';
+  const take = (line: string): void => {
+    if (line.trim() === '') return;
+    if (entries.length >= MAX_BATCH_ENTRIES) throw tooManyEntries();
+    try {
+      entries.push(JSON.parse(line));
+    } catch {
+      throw new ApiError(400, 'INVALID_REQUEST', `Line ${entries.length + 1} is not JSON`, {
+        field: `verifications[${entries.length}]`,
+      });
+    }
+  };
+  const lines = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      try {
+        const parts = (rest + chunk.toString('utf8')).split('\n');
+        rest = parts.pop() ?? '';
+        for (const line of parts) take(line);
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+    flush(callback) {
+      try {
+        take(rest);
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  try {
+    await readThrough(body, lines);
+  } catch (error) {
+    throw apiErrorOr(error, () => malformed('NDJSON'));
+  }
+  return entries;
+}
+
+/** CSV with the header id,iban,name (csv-parse, streamed); rows counted as they are parsed. */
+export async function readCsvEntries(body: Readable): Promise<unknown[]> {
+  const entries: unknown[] = [];
+  const rows = parseCsv({ columns: true, bom: true, skip_empty_lines: true, trim: true });
+  const collect = new Transform({
+    objectMode: true,
+    transform(row: Record<string, string>, _encoding, callback) {
+      if (entries.length >= MAX_BATCH_ENTRIES) return callback(tooManyEntries());
+      entries.push(row);
+      callback();
+    },
+  });
+  try {
+    await readThrough(body, rows, collect);
+  } catch (error) {
+    throw apiErrorOr(error, () => malformed('CSV (header id,iban,name)'));
+  }
+  return entries;
+}

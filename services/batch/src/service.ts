@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import { EventStore, type SqlClient } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import type { Logger, ServiceMetrics } from '@vop/observability';
+import { OutboxRelay, migrateInbox } from '@vop/outbox';
+import { createPersonalData } from '@vop/personal-data';
+import type { Router } from 'express';
+import { type AccountNumberJudge, unknownAccountJudge } from './batches/account-number-judge.js';
+import { batchCommands } from './batches/command-handler.js';
+import { subscribeToBatchProgress } from './batches/progress-consumer.js';
+import { batchRoutes } from './batches/routes.js';
+import { migrateBatchReadModels } from './batches/status-read-model.js';
+
+export const BATCH_SCHEMA = 'batch';
+
+export interface BatchServiceOptions {
+  sql: SqlClient;
+  bus: Bus;
+  logger: Logger;
+  schema?: string;
+  /** Prefix of topics and consumer groups (VOP_KAFKA_NAMESPACE). */
+  namespace?: string;
+  metrics?: ServiceMetrics;
+  /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
+  keySql?: SqlClient;
+  /** Form 1 entries (account number + sort code); default: every account unknown (no family D yet). */
+  judgeAccountNumbers?: AccountNumberJudge;
+  clock?: () => Date;
+  newId?: () => string;
+}
+
+export interface BatchService {
+  readonly store: EventStore;
+  readonly routers: Router[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Accepts batches, fans their entries out as verification requests, tracks progress, serves results. */
+export function createBatchService(options: BatchServiceOptions): BatchService {
+  const { sql, bus, logger } = options;
+  const schema = options.schema ?? BATCH_SCHEMA;
+  const namespace = options.namespace ?? '';
+  const topics = topicNames(namespace);
+  const clock = options.clock ?? (() => new Date());
+  const store = new EventStore(sql, { schema });
+  const { keys, cipher } = createPersonalData(options.keySql ?? sql);
+  const commands = batchCommands({
+    store,
+    cipher,
+    judgeAccountNumbers: options.judgeAccountNumbers ?? unknownAccountJudge,
+    clock,
+    newId: options.newId ?? randomUUID,
+  });
+  const relay = new OutboxRelay({
+    store,
+    bus,
+    name: 'batch-outbox',
+    route: (event) => routeIntegrationEvent(topics, event),
+    onError: (error) => logger.warn({ err: error }, 'batch outbox relay failed; retrying'),
+  });
+  const answered = options.metrics?.counter({
+    name: 'batch_entries_answered_total',
+    help: 'Batch entries answered (batch progress)',
+    labelNames: [] as const,
+  });
+  const subscriptions: Subscription[] = [];
+  return {
+    store,
+    routers: [batchRoutes({ commands, sql, schema, cipher })],
+    async start() {
+      await store.migrate();
+      await migrateInbox(sql, schema);
+      await migrateBatchReadModels(sql, schema);
+      await keys.migrate();
+      await bus.ensureTopics(
+        Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
+      );
+      subscriptions.push(
+        await subscribeToBatchProgress({
+          bus,
+          sql,
+          schema,
+          topic: topics.verificationCompleted,
+          groupPrefix: namespace,
+          commands,
+          clock,
+          logger,
+          ...(answered && { onAnswered: (count: number) => answered.inc(count) }),
+        }),
+      );
+      await relay.start();
+      logger.info('batch service started');
+    },
+    async stop() {
+      for (const subscription of subscriptions.splice(0)) await subscription.close();
+      await relay.stop();
+    },
+  };
+}
