@@ -90,6 +90,8 @@ describe('schemathesis against the served OpenAPI document, over mutual TLS', ()
             VOP_FUZZ_UK_ACCOUNTS: validUkPairs(8),
           },
           maxBuffer: 64 * 1024 * 1024,
+          // Its cache and reports stay out of the work tree.
+          cwd: reports,
         },
       ).catch((error: { stdout?: string; code?: number }) => ({
         stdout: error.stdout ?? '',
