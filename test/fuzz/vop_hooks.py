@@ -46,9 +46,39 @@ def _repair(holder: dict, index: int) -> None:
         holder["sortCode"], holder["accountNumber"] = _PAIRS[index % len(_PAIRS)]
 
 
+_URL = re.compile(r"^(https?)://[^/?#]+(.*)$")
+
+
+def _resolvable_receiver(body: dict) -> None:
+    # The webhook address guard resolves a receiver's host at registration (design §4, SSRF guard); the
+    # test machine has no DNS for generated names, so a well-formed URL is pointed at 127.0.0.1, which
+    # the fuzz run's VOP_WEBHOOK_ALLOWED_NETWORKS admits.
+    url = body.get("url")
+    if isinstance(url, str) and isinstance(body.get("events"), list):
+        match = _URL.match(url)
+        if match:
+            body["url"] = f"{match.group(1)}://127.0.0.1{match.group(2)}"
+
+
+def _unique_entry_ids(body: dict) -> None:
+    # A batch refuses two entries with one id (DUPLICATE_ENTRY_ID); JSON Schema cannot say "unique by a
+    # field", so repeated ids among well-formed entries get a suffix.
+    entries = body.get("verifications")
+    if not isinstance(entries, list):
+        return
+    seen = set()
+    for index, entry in enumerate(entries):
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            if entry["id"] in seen:
+                entry["id"] = f"{entry['id']}-{index}"[:100]
+            seen.add(entry["id"])
+
+
 @schemathesis.hook
 def map_body(context, body):
     if isinstance(body, dict):
+        _resolvable_receiver(body)
+        _unique_entry_ids(body)
         _repair(body, len(str(body)))
         if isinstance(body.get("domesticAccount"), dict):
             _repair(body["domesticAccount"], len(str(body)))
@@ -66,3 +96,19 @@ def map_headers(context, headers):
         now = datetime.now(timezone.utc)
         headers["X-Request-Timestamp"] = now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
     return headers
+
+
+_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T")
+
+
+@schemathesis.hook
+def map_query(context, query):
+    # Analytics windows are bounded (at most 31 days of hours, 366 days of days, `from` before `to`):
+    # well-formed instants become the last day, so the generated rest of the query is what is tested.
+    if query and (_INSTANT.match(str(query.get("from", ""))) or _INSTANT.match(str(query.get("to", "")))):
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        if "from" in query:
+            query["from"] = (now.replace(hour=0, minute=0, second=0)).isoformat().replace("+00:00", "Z")
+        if "to" in query:
+            query["to"] = now.isoformat().replace("+00:00", "Z")
+    return query

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { NestedError } from './http/errors.js';
 import {
   WebhookDeliveryRecord,
-  WebhookDeliveryStatus,
+  WebhookDeliveriesQuery,
   WebhookRecord,
   WebhookRegistrationRequest,
 } from './http/webhooks.js';
@@ -57,9 +57,12 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
     path: '/webhooks/{id}/deliveries',
     request: {
       params: webhookId,
-      query: z.object({ status: WebhookDeliveryStatus.optional(), limit: z.number().optional() }),
+      query: WebhookDeliveriesQuery,
     },
-    responses: { 200: json(deliveries, 'Deliveries, each with every attempt') },
+    responses: {
+      200: json(deliveries, 'Deliveries, each with every attempt'),
+      404: json(NestedError, 'WEBHOOK_NOT_FOUND'),
+    },
   });
   registry.registerPath({
     method: 'get',

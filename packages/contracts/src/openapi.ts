@@ -29,6 +29,7 @@ import {
 } from './http/analytics.js';
 import {
   AccountNumberBatchSubmission,
+  AccountNumberEntry,
   BatchAccepted,
   BatchEntry,
   BatchId,
@@ -418,7 +419,13 @@ export function buildOpenApiDocument(
     request: { query: MatchRatesQuery },
     responses: { 200: json(MatchRatesReport, 'Match rates'), ...analyticsErrors },
   });
-  const accountParam = z.object({ accountId: z.string() });
+  const accountParam = z.object({
+    accountId: z
+      .string()
+      .regex(
+        /^(acc_)?[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+      ),
+  });
   registry.registerPath({
     method: 'get',
     path: '/account/{accountId}/status',
@@ -459,6 +466,7 @@ export function buildOpenApiDocument(
   });
   const batchId = z.object({ batchId: BatchId });
   registry.register('BatchEntry', BatchEntry);
+  registry.register('AccountNumberEntry', AccountNumberEntry);
   registry.registerPath({
     method: 'post',
     path: '/api/v1/batch',

@@ -44,6 +44,8 @@ describe('schemathesis against the served OpenAPI document, over mutual TLS', ()
       env: {
         VOP_RATE_LIMIT_TEST_PER_HOUR: '10000000',
         VOP_RATE_LIMIT_ADMIN_PER_MINUTE: '10000000',
+        // Generated receivers are pointed at 127.0.0.1 by the hooks (no DNS here); nothing listens there.
+        VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
       },
     });
   });

@@ -1,3 +1,4 @@
+import { VisibleText } from '../identifiers.js';
 import { VerificationFamily } from '../events/verifications.js';
 import { HolderType } from '../events/accounts.js';
 import { z } from '../zod.js';
@@ -13,7 +14,7 @@ export const UsageQuery = z.strictObject({
   from: Instant.optional(),
   to: Instant.optional(),
   granularity: Granularity.default('day'),
-  participant: z.string().trim().min(1).max(100).optional(),
+  participant: VisibleText(100).optional(),
   family: VerificationFamily.optional(),
 });
 export type UsageQuery = z.infer<typeof UsageQuery>;
@@ -23,7 +24,7 @@ export const MatchRatesQuery = z.strictObject({
   from: Instant.optional(),
   to: Instant.optional(),
   granularity: Granularity.default('day'),
-  participant: z.string().trim().min(1).max(100).optional(),
+  participant: VisibleText(100).optional(),
   holderType: HolderType.optional(),
 });
 export type MatchRatesQuery = z.infer<typeof MatchRatesQuery>;

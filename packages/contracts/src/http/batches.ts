@@ -1,4 +1,4 @@
-import { HolderName, Iban } from '../identifiers.js';
+import { HolderName, Iban, VisibleText } from '../identifiers.js';
 import { z } from '../zod.js';
 
 /** The most entries one batch may hold (specification, limits table). */
@@ -14,7 +14,7 @@ export const BatchId = z
 
 /** One form 2 entry: the caller's id (unique in the batch), the IBAN and the payee name. */
 export const BatchEntry = z
-  .strictObject({ id: z.string().trim().min(1).max(100), iban: Iban, name: HolderName })
+  .strictObject({ id: VisibleText(100), iban: Iban, name: HolderName })
   .openapi('BatchEntry');
 export type BatchEntry = z.infer<typeof BatchEntry>;
 
@@ -22,7 +22,13 @@ export type BatchEntry = z.infer<typeof BatchEntry>;
 export const BatchSubmission = z
   .strictObject({
     batchId: BatchId,
-    verifications: z.array(z.unknown()).min(1).max(MAX_BATCH_ENTRIES),
+    // Entries are checked one by one, so a refusal names the entry (services/batch); the document says
+    // what each must be.
+    verifications: z
+      .array(z.unknown())
+      .min(1)
+      .max(MAX_BATCH_ENTRIES)
+      .openapi({ items: { $ref: '#/components/schemas/BatchEntry' } }),
   })
   .openapi('BatchSubmission');
 
@@ -37,7 +43,8 @@ export const AccountNumberEntry = z
       .string()
       .trim()
       .transform((value) => value.replaceAll('-', ''))
-      .pipe(z.string().regex(/^\d{6}$/)),
+      .pipe(z.string().regex(/^\d{6}$/))
+      .openapi({ type: 'string', pattern: '^\\d{2}-?\\d{2}-?\\d{2}$' }),
     accountName: HolderName,
   })
   .openapi('AccountNumberEntry');
@@ -45,7 +52,13 @@ export type AccountNumberEntry = z.infer<typeof AccountNumberEntry>;
 
 /** Form 1: `POST /verify/batch`. */
 export const AccountNumberBatchSubmission = z
-  .strictObject({ accounts: z.array(z.unknown()).min(1).max(MAX_BATCH_ENTRIES) })
+  .strictObject({
+    accounts: z
+      .array(z.unknown())
+      .min(1)
+      .max(MAX_BATCH_ENTRIES)
+      .openapi({ items: { $ref: '#/components/schemas/AccountNumberEntry' } }),
+  })
   .openapi('AccountNumberBatchSubmission');
 
 export const BatchStatusValue = z.enum(['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED']);

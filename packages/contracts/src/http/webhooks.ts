@@ -121,3 +121,9 @@ export const WebhookPayload = z
   ])
   .openapi('WebhookPayload');
 export type WebhookPayload = z.infer<typeof WebhookPayload>;
+
+/** `GET /webhooks/{id}/deliveries` and `/webhooks/dead-letters`: which deliveries, how many. */
+export const WebhookDeliveriesQuery = z.object({
+  status: WebhookDeliveryStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});

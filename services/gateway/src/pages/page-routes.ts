@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errors } from '@vop/http';
 import { type Request, type Response, Router } from 'express';
 
 /** The pages' own files: services/gateway/pages (HTML, scripts, styles; nothing from a CDN). */
@@ -61,7 +62,7 @@ export function pageRoutes(options: { testPage: boolean }): Router {
     router.get('/test', (_req, res) => sendPage(res, path.join(PAGES_DIR, 'test.html')));
   router.get('/assets/:file', (req, res, next) => {
     const file = ASSETS[String(req.params.file)];
-    if (file === undefined) return next();
+    if (file === undefined) return next(errors.notFound('NOT_FOUND', 'No such file'));
     res.setHeader('Cache-Control', 'private, max-age=300');
     sendPage(res, file);
   });

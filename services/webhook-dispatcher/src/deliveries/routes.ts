@@ -1,4 +1,4 @@
-import { WebhookDeliveryStatus, z } from '@vop/contracts';
+import { WebhookDeliveriesQuery, z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { ApiError, errors, parseParam } from '@vop/http';
 import { Router } from 'express';
@@ -6,10 +6,7 @@ import { listRegistrations, findRegistration } from '../registrations/read-model
 import { participantOf, webhookIdParam, webhookNotFound } from '../registrations/routes.js';
 import { listDeliveries, redeliver } from './queue.js';
 
-const Query = z.object({
-  status: WebhookDeliveryStatus.optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+const Query = WebhookDeliveriesQuery;
 
 const deliveryNotFound = () =>
   errors.notFound('DELIVERY_NOT_FOUND', 'No finished delivery with this id for this webhook');
