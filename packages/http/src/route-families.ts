@@ -144,6 +144,8 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     rateBudget: 'admin',
     deadlineMs: DEADLINE_MS,
     audited: true,
+    // Specification H: every management operation is audited, reads included.
+    auditReads: true,
   },
   {
     // EPC inter-PSP API v1.1.1 (POST /vop/v1/payee-verifications): its own error structure.

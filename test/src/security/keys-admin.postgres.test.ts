@@ -169,6 +169,11 @@ describe('API keys and admin endpoints with audit', () => {
       ],
     );
     assert.ok(ours.every((e) => !Number.isNaN(Date.parse(e.timestamp))));
+    // Every management operation is audited, reads included (specification H).
+    const read = (audit.body.entries as Array<{ operation: string; user: string }>).find(
+      (e) => e.operation === 'GET /admin/api-keys',
+    );
+    assert.equal(read?.user, 'ADMIN-TEST');
   });
 
   it('pages the audit log newest first with a cursor', async () => {
@@ -229,7 +234,8 @@ describe('API keys and admin endpoints with audit', () => {
     const anonymous = await client.get('/admin/api-keys');
     assert.equal(anonymous.status, 403);
     assert.equal(anonymous.body.error, 'ACCESS_DENIED');
-    const audit = await client.get('/admin/audit?limit=5', { headers: ADMIN_HEADER });
+    // Reads are audited too (denied ones included), so the write is among the last few, not the last.
+    const audit = await client.get('/admin/audit?limit=20', { headers: ADMIN_HEADER });
     const denied = (
       audit.body.entries as Array<{ user: string; result: string; status?: number }>
     ).find((e) => e.user === PARTICIPANT.participantId);
