@@ -7,6 +7,7 @@ export * from './events/verifications.js';
 export * from './events/core-banking.js';
 export * from './events/batches.js';
 export * from './http/accounts.js';
+export * from './http/account-import.js';
 export * from './http/scheme.js';
 export * from './http/request-result.js';
 export * from './http/matching.js';

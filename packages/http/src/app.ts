@@ -69,7 +69,8 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   next();
 };
 
-const requireJsonBody: RequestHandler = (req, _res, next) => {
+const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (requestFamily(req, res).streamedBody) return next();
   const hasBody =
     req.headers['transfer-encoding'] !== undefined ||
     Number(req.headers['content-length'] ?? 0) > 0;
@@ -92,6 +93,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
           ? errors.timeout('The request timed out')
           : errors.unavailable('The request timed out', 1);
       sendError(req, res, timedOut);
+      // A body still arriving at the deadline is cut off (the server's own timeout is the longest deadline).
+      if (!req.complete) res.once('finish', () => req.socket.destroy());
     }, family.deadlineMs);
     res.once('finish', () => clearTimeout(timer));
     res.once('close', () => clearTimeout(timer));
@@ -102,11 +105,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const handler of options.beforeRoutes ?? []) app.use(handler);
   app.use(requireJsonBody);
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
-  app.use(
-    express.json({
-      limit: options.bodyLimit ?? '64kb',
-      type: ['application/json', 'application/*+json'],
-    }),
+  const parseJson = express.json({
+    limit: options.bodyLimit ?? '64kb',
+    type: ['application/json', 'application/*+json'],
+  });
+  // Families whose routes read the body as a stream get it unread.
+  app.use((req, res, next) =>
+    requestFamily(req, res).streamedBody ? next() : parseJson(req, res, next),
   );
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);

@@ -44,9 +44,16 @@ export interface RouteFamily {
   deadlineMs: number;
   /** Writes leave an audit entry (management). */
   audited: boolean;
+  /**
+   * The route reads the request body itself, as a stream (bulk uploads): the edge neither parses it
+   * as JSON nor requires JSON, and the deadline, not the server's request timeout, bounds the upload.
+   */
+  streamedBody?: boolean;
 }
 
 const DEADLINE_MS = 3000;
+/** A streamed upload of millions of rows takes minutes. */
+const BULK_UPLOAD_DEADLINE_MS = 60 * 60 * 1000;
 
 /** One row per family; the first row whose path matches wins. Read by every middleware of the edge. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
@@ -71,6 +78,19 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     rateBudget: 'admin',
     deadlineMs: DEADLINE_MS,
     audited: true,
+  },
+  {
+    // The bank's own account records, uploaded in bulk as a stream (NDJSON or CSV).
+    name: 'account-import',
+    paths: ['/admin/accounts/import/**'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'account-records',
+    apiKeyScope: 'accounts',
+    rateBudget: 'none',
+    deadlineMs: BULK_UPLOAD_DEADLINE_MS,
+    audited: true,
+    streamedBody: true,
   },
   {
     name: 'management',
@@ -151,6 +171,9 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
 ];
+
+/** The longest deadline of any family: the server's own request timeout must not cut it short. */
+export const LONGEST_DEADLINE_MS = Math.max(...ROUTE_FAMILIES.map((family) => family.deadlineMs));
 
 /** What a path no row covers gets: 404 after authentication, in the nested format. */
 export const UNMATCHED_FAMILY: RouteFamily = {

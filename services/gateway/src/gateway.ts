@@ -13,6 +13,8 @@ import { adminRoutes } from './admin/admin-routes.js';
 import { detailedHealth } from './admin/detailed-health.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
+import { migrateAccountImports } from './accounts/import/import-read-model.js';
+import { accountImportRoutes } from './accounts/import/import-routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
 import { createTestAccountSweeper } from './accounts/test-account-sweeper.js';
 import {
@@ -65,6 +67,8 @@ export interface GatewayOptions {
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
   newId?: () => string;
+  /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
+  importChunkRows?: number;
 }
 
 export interface Gateway {
@@ -162,6 +166,16 @@ export function createGateway(options: GatewayOptions): Gateway {
           ...(options.extraReadinessChecks ?? []),
         ],
       }),
+      // Before the admin routes: /admin/accounts/import is its own family (a streamed upload).
+      accountImportRoutes({
+        store,
+        cipher: personalData.cipher,
+        audit,
+        logger: logger.child({ component: 'account-import' }),
+        clock,
+        newId,
+        ...(options.importChunkRows !== undefined && { chunkRows: options.importChunkRows }),
+      }),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
       ...(environment === 'test' ? [sandboxAccountRoutes(accountWrites)] : []),
@@ -196,6 +210,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await personalData.keys.migrate();
       await rateLimits.migrate();
       await migrateCoreBankingFeed(sql, schema);
+      await migrateAccountImports(sql, schema);
       if (security.developmentKeyDataDir !== undefined) {
         const written = await ensureDevelopmentKey({
           dataDir: security.developmentKeyDataDir,

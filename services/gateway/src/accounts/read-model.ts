@@ -25,6 +25,9 @@ export async function migrateAccountsReadModel(sql: SqlClient, schema: string): 
     // Test accounts (sandbox endpoints) are removed by the retention job; the index finds the live ones by age.
     `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS test_account boolean NOT NULL DEFAULT false`,
     `CREATE INDEX IF NOT EXISTS accounts_live_test_by_age ON ${schema}.accounts (created_at) WHERE test_account AND deleted_at IS NULL`,
+    // A keyed digest of the record a bulk import last wrote (accounts/import): an unchanged row writes
+    // nothing. Any other write clears it; it dies with the holder's key on erasure.
+    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS import_fingerprint text`,
   ]);
 }
 
@@ -49,14 +52,17 @@ export async function projectAccountEvent(
       );
       return;
     case 'AccountUpdated':
-      await tx.query(`UPDATE ${schema}.accounts SET iban = $2, updated_at = $3 WHERE id = $1`, [
-        event.data.accountId,
-        event.data.iban,
-        event.data.updatedAt,
-      ]);
+      await tx.query(
+        `UPDATE ${schema}.accounts SET iban = $2, updated_at = $3, import_fingerprint = NULL WHERE id = $1`,
+        [
+          event.data.accountId,
+          event.data.iban,
+          event.data.updatedAt,
+        ],
+      );
       return;
     case 'AccountDeleted':
-      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2 WHERE id = $1`, [
+      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2, import_fingerprint = NULL WHERE id = $1`, [
         event.data.accountId,
         event.data.deletedAt,
       ]);
