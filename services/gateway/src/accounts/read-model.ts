@@ -54,18 +54,14 @@ export async function projectAccountEvent(
     case 'AccountUpdated':
       await tx.query(
         `UPDATE ${schema}.accounts SET iban = $2, updated_at = $3, import_fingerprint = NULL WHERE id = $1`,
-        [
-          event.data.accountId,
-          event.data.iban,
-          event.data.updatedAt,
-        ],
+        [event.data.accountId, event.data.iban, event.data.updatedAt],
       );
       return;
     case 'AccountDeleted':
-      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2, import_fingerprint = NULL WHERE id = $1`, [
-        event.data.accountId,
-        event.data.deletedAt,
-      ]);
+      await tx.query(
+        `UPDATE ${schema}.accounts SET deleted_at = $2, import_fingerprint = NULL WHERE id = $1`,
+        [event.data.accountId, event.data.deletedAt],
+      );
       return;
   }
 }

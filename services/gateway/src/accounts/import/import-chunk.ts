@@ -91,7 +91,11 @@ export async function applyImportChunk(
     const accountId = accountIds[index] as string;
     const fingerprint = sealer.digest(accountSubject(accountId), canonicalRecord(record));
     const ids = { newAccountId: accountId, now };
-    return { accountId, fingerprint, ...importCommandFor(record, live.get(record.iban), fingerprint, ids) };
+    return {
+      accountId,
+      fingerprint,
+      ...importCommandFor(record, live.get(record.iban), fingerprint, ids),
+    };
   });
   const updatedIds = decisions.filter((d) => d.outcome === 'updated').map((d) => d.accountId);
   const streams = await store.readStreams(updatedIds.map(accountStreamId), { tx });
@@ -108,7 +112,10 @@ export async function applyImportChunk(
     const events = decideAccount(decision.command, state).map((event) =>
       event.type === 'AccountDeleted'
         ? event
-        : ({ ...event, data: sealer.encryptFields(event.data, ['name', 'alternateNames'], subject) } as AccountEvent),
+        : ({
+            ...event,
+            data: sealer.encryptFields(event.data, ['name', 'alternateNames'], subject),
+          } as AccountEvent),
     );
     planned.push({ ...decision, outcome: decision.outcome, version: stored.length, events });
   }
@@ -118,7 +125,10 @@ export async function applyImportChunk(
   const created = planned.filter((plan) => plan.outcome === 'created');
   const updated = planned.filter((plan) => plan.outcome === 'updated');
   await store.startStreams(
-    created.map((plan) => ({ streamId: accountStreamId(plan.accountId), events: toStored(plan.events) })),
+    created.map((plan) => ({
+      streamId: accountStreamId(plan.accountId),
+      events: toStored(plan.events),
+    })),
     { tx },
   );
   for (const plan of updated)
@@ -140,7 +150,8 @@ async function projectImported(
 ): Promise<void> {
   const ibanOf = (plan: Planned): string => {
     const event = plan.events.at(-1);
-    if (event === undefined || event.type === 'AccountDeleted') throw new Error('no record to project');
+    if (event === undefined || event.type === 'AccountDeleted')
+      throw new Error('no record to project');
     return event.data.iban;
   };
   const columns = (plans: Planned[]) => [

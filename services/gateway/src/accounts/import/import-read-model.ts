@@ -73,7 +73,12 @@ export async function recordChunk(
        SELECT $1, row_number, field, code FROM unnest($2::bigint[], $3::text[], $4::text[])
            AS failed(row_number, field, code)
        ON CONFLICT DO NOTHING`,
-      [id, rowErrors.map((e) => e.row), rowErrors.map((e) => e.field), rowErrors.map((e) => e.code)],
+      [
+        id,
+        rowErrors.map((e) => e.row),
+        rowErrors.map((e) => e.field),
+        rowErrors.map((e) => e.code),
+      ],
     );
 }
 

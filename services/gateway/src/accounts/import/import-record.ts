@@ -9,7 +9,8 @@ import type { AccountFields } from '../decider.js';
 /** A row's error before it has its number: the field and a code, never the value. */
 export type RecordError = Omit<AccountImportRowError, 'row'>;
 
-export type ParsedRecord = { ok: true; record: AccountImportRecord } | { ok: false; error: RecordError };
+export type ParsedRecord =
+  { ok: true; record: AccountImportRecord } | { ok: false; error: RecordError };
 
 /** Validates one record (an NDJSON line's object, or a CSV row mapped by csvRowToRecord). */
 export function parseImportRecord(raw: unknown): ParsedRecord {
@@ -80,7 +81,11 @@ export function csvRowToRecord(
     else if (column === 'identifiers') raw.identifiers = identifiersOf(cell);
     else raw[column] = cell;
   });
-  if (typeof raw.identifiers === 'object' && raw.identifiers !== null && 'invalid' in raw.identifiers)
+  if (
+    typeof raw.identifiers === 'object' &&
+    raw.identifiers !== null &&
+    'invalid' in raw.identifiers
+  )
     return { ok: false, error: { field: 'identifiers', code: 'INVALID_FIELD' } };
   return { ok: true, raw };
 }

@@ -29,7 +29,8 @@ const ImportId = z.uuid();
 const importNotFound = (): ApiError => errors.notFound('IMPORT_NOT_FOUND', 'No such import');
 
 function formatOf(req: Request): ImportFormat {
-  if (req.is(['application/x-ndjson', 'application/jsonl', 'application/jsonlines'])) return 'ndjson';
+  if (req.is(['application/x-ndjson', 'application/jsonl', 'application/jsonlines']))
+    return 'ndjson';
   if (req.is(['text/csv'])) return 'csv';
   throw new ApiError(
     415,
@@ -63,8 +64,11 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
     const importId =
       requested === undefined
         ? newId()
-        : parseParam(ImportId, requested, () =>
-            new ApiError(400, 'INVALID_FIELD', 'importId must be a UUID', { field: 'importId' }),
+        : parseParam(
+            ImportId,
+            requested,
+            () =>
+              new ApiError(400, 'INVALID_FIELD', 'importId must be a UUID', { field: 'importId' }),
           );
     const actor = auditActorOf(res);
     const startedAt = clock().toISOString();
