@@ -28,6 +28,15 @@ export interface AccountImportRoutesOptions {
 const ImportId = z.uuid();
 const importNotFound = (): ApiError => errors.notFound('IMPORT_NOT_FOUND', 'No such import');
 
+function drained(req: Request): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.unpipe();
+    req.once('end', resolve).once('close', resolve).once('error', resolve);
+    req.resume();
+  });
+}
+
 function formatOf(req: Request): ImportFormat {
   if (req.is(['application/x-ndjson', 'application/jsonl', 'application/jsonlines']))
     return 'ndjson';
@@ -114,6 +123,8 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
       status: failure === undefined ? 201 : 400,
     });
     if (failure !== undefined) {
+      // The rest of the upload is read and dropped, so the client can read the answer.
+      await drained(req);
       res.setHeader('Location', statusUrl(importId));
       throw new ApiError(400, 'INVALID_IMPORT', `The import stopped: ${failure}`);
     }

@@ -1,4 +1,4 @@
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import split2 from 'split2';
 import {
@@ -35,9 +35,13 @@ export function importRecords(input: Readable, format: ImportFormat): AsyncGener
   return format === 'csv' ? csvRecords(input) : ndjsonRecords(input);
 }
 
-/** The last stream of a pipeline from input: an error anywhere (a cut upload) ends the iteration. */
+/**
+ * The input piped through a parser: an error of the input (a cut upload) ends the iteration. The input
+ * itself is left open when the parser stops early, so the route can still answer on the connection.
+ */
 function through<T extends NodeJS.ReadWriteStream>(input: Readable, transform: T): T {
-  pipeline(input, transform, () => undefined);
+  input.once('error', (error) => (transform as unknown as Readable).destroy(error));
+  input.pipe(transform);
   return transform;
 }
 
