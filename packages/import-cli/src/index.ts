@@ -1,0 +1,12 @@
+export {
+  closeTarget,
+  CONTENT_TYPES,
+  formatOf,
+  importStatus,
+  uploadAccountFile,
+  type ImportFileFormat,
+  type ImportTarget,
+  type UploadOptions,
+  type UploadResult,
+} from './upload.js';
+export { renderSummary } from './summary.js';
