@@ -4,6 +4,7 @@ export {
   formatOf,
   importStatus,
   uploadAccountFile,
+  uploadAccountStream,
   type ImportFileFormat,
   type ImportTarget,
   type UploadOptions,

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import https from 'node:https';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AccountImportResponse, FlatError, type z } from '@vop/contracts';
 
@@ -76,22 +77,38 @@ const parseJson = (text: string): unknown => {
 
 /** Streams the file to POST /admin/accounts/import and reads the summary (or the error). */
 export async function uploadAccountFile(options: UploadOptions): Promise<UploadResult> {
-  const { target, file, format } = options;
-  const total = (await stat(file)).size;
-  const url = new URL(`/admin/accounts/import?importId=${options.importId}`, target.url);
+  const total = (await stat(options.file)).size;
   let sent = 0;
-  const source = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const source = createReadStream(options.file, { highWaterMark: 256 * 1024 });
   source.on('data', (chunk) => {
     sent += chunk.length;
     options.onBytesSent?.(sent, total);
   });
+  return uploadAccountStream({ ...options, body: source, contentLength: total });
+}
+
+/** Streams any readable (a file, a generator) to POST /admin/accounts/import; the server paces it. */
+export function uploadAccountStream(options: {
+  target: ImportTarget;
+  body: Readable;
+  format: ImportFileFormat;
+  importId: string;
+  contentLength?: number;
+}): Promise<UploadResult> {
+  const { target, format } = options;
+  const url = new URL(`/admin/accounts/import?importId=${options.importId}`, target.url);
   return new Promise<UploadResult>((resolve, reject) => {
     const req = https.request(
       url,
       {
         method: 'POST',
         agent: agentFor(target),
-        headers: { 'content-type': CONTENT_TYPES[format], 'content-length': String(total) },
+        headers: {
+          'content-type': CONTENT_TYPES[format],
+          ...(options.contentLength !== undefined && {
+            'content-length': String(options.contentLength),
+          }),
+        },
       },
       (res) => {
         readAll(res).then((text) => {
@@ -106,7 +123,7 @@ export async function uploadAccountFile(options: UploadOptions): Promise<UploadR
       },
     );
     req.on('error', reject);
-    pipeline(source, req).catch(reject);
+    pipeline(options.body, req).catch(reject);
   });
 }
 

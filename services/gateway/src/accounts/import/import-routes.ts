@@ -21,8 +21,10 @@ export interface AccountImportRoutesOptions {
   logger: Logger;
   clock: () => Date;
   newId?: () => string;
-  /** Rows per transaction (default: 1000 on PostgreSQL, 250 on PGlite, which serialises everything). */
+  /** Rows per transaction (default: 1000 on PostgreSQL, 100 on PGlite, which serialises everything). */
   chunkRows?: number;
+  /** Pause after each chunk, relative to its time (default: 0 on PostgreSQL, 1 on PGlite). */
+  pauseRatio?: number;
 }
 
 const ImportId = z.uuid();
@@ -56,7 +58,9 @@ function formatOf(req: Request): ImportFormat {
 export function accountImportRoutes(options: AccountImportRoutesOptions): Router {
   const { store, audit, logger, clock } = options;
   const newId = options.newId ?? randomUUID;
-  const chunkRows = options.chunkRows ?? (store.sql.kind === 'pglite' ? 250 : 1000);
+  const onPglite = store.sql.kind === 'pglite';
+  const chunkRows = options.chunkRows ?? (onPglite ? 100 : 1000);
+  const pauseRatio = options.pauseRatio ?? (onPglite ? 1 : 0);
   const router = Router();
   const statusUrl = (id: string) => `${IMPORT_PATH}/${id}`;
 
@@ -95,6 +99,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
           clock,
           newId,
           chunkRows,
+          pauseRatio,
           metadata: { ...requestMetadata(req), importId },
         },
         importRecords(req, format),

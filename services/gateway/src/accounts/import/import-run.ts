@@ -1,5 +1,6 @@
 import type { AccountImportRowError, AccountImportRows } from '@vop/contracts';
-import { ConcurrencyError, type EventStore } from '@vop/event-store';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { SubjectKeyDestroyedError, type FieldCipher } from '@vop/personal-data';
 import { applyImportChunk, type ChunkCounts, type ImportRow } from './import-chunk.js';
 import { MAX_STORED_ROW_ERRORS, recordChunk } from './import-read-model.js';
@@ -14,6 +15,11 @@ export interface ImportRunOptions {
   metadata: Record<string, string>;
   /** Rows per transaction: larger is faster, smaller holds the database for less time. */
   chunkRows: number;
+  /**
+   * After each chunk, a pause this many times as long as the chunk took (PGlite serialises every
+   * statement: 1 leaves single checks at least half the database). 0: none.
+   */
+  pauseRatio?: number;
   /** Called after each committed chunk with the totals so far. */
   onProgress?: (rows: AccountImportRows) => void;
 }
@@ -43,18 +49,22 @@ export async function runAccountImport(
     if (chunk.read === 0) return;
     const current = chunk;
     chunk = emptyChunk();
-    const { counts, conflicts } = await applyChunk(options, current);
-    const errors = [...current.errors, ...conflicts].sort((a, b) => a.row - b.row);
-    const rows: AccountImportRows = {
-      read: current.read,
-      ...counts,
-      failed: errors.length,
-    };
-    const kept = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - storedErrors));
-    storedErrors += kept.length;
-    await recordChunk(options.store.sql, options.store.schema, options.importId, rows, kept);
-    for (const key of Object.keys(totals) as (keyof AccountImportRows)[]) totals[key] += rows[key];
+    const started = performance.now();
+    let rows: AccountImportRows | undefined;
+    // The chunk's counts and row errors are recorded in the chunk's own transaction.
+    await applyChunk(options, current, async (tx, counts, conflicts) => {
+      const errors = [...current.errors, ...conflicts].sort((a, b) => a.row - b.row);
+      rows = { read: current.read, ...counts, failed: errors.length };
+      const kept = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - storedErrors));
+      await recordChunk(tx, options.store.schema, options.importId, rows, kept);
+      return kept.length;
+    }).then((kept) => (storedErrors += kept));
+    const committed = rows as AccountImportRows;
+    for (const key of Object.keys(totals) as (keyof AccountImportRows)[])
+      totals[key] += committed[key];
     options.onProgress?.({ ...totals });
+    const pause = (performance.now() - started) * (options.pauseRatio ?? 0);
+    if (pause > 0) await sleep(pause);
   }
 
   for await (const record of records) {
@@ -74,6 +84,12 @@ export async function runAccountImport(
 const isConflict = (error: unknown): boolean =>
   error instanceof ConcurrencyError || (error as { code?: unknown }).code === '23505';
 
+type RecordChunk = (
+  tx: SqlExecutor,
+  counts: ChunkCounts,
+  conflicts: AccountImportRowError[],
+) => Promise<number>;
+
 /**
  * One transaction for the chunk; should another writer have touched one of its accounts meanwhile
  * (a conflict), each row again in a transaction of its own, and a row still in conflict is reported.
@@ -81,7 +97,8 @@ const isConflict = (error: unknown): boolean =>
 async function applyChunk(
   options: ImportRunOptions,
   chunk: Chunk,
-): Promise<{ counts: ChunkCounts; conflicts: AccountImportRowError[] }> {
+  record: RecordChunk,
+): Promise<number> {
   const { store } = options;
   const writer = () => ({
     store,
@@ -91,8 +108,9 @@ async function applyChunk(
     newId: options.newId,
   });
   try {
-    const counts = await store.sql.transaction((tx) => applyImportChunk(writer(), chunk.rows, tx));
-    return { counts, conflicts: [] };
+    return await store.sql.transaction(async (tx) =>
+      record(tx, await applyImportChunk(writer(), chunk.rows, tx), []),
+    );
   } catch (error) {
     if (!isConflict(error) && !(error instanceof SubjectKeyDestroyedError)) throw error;
   }
@@ -109,5 +127,5 @@ async function applyChunk(
       else throw error;
     }
   }
-  return { counts, conflicts };
+  return store.sql.transaction((tx) => record(tx, counts, conflicts));
 }
