@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +8,7 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import { accountEventProtector, createPersonalData, type PersonalData } from '@vop/personal-data';
 import { createLogger } from '@vop/observability';
 import type { Principal } from '@vop/http';
-import { germanIban } from '@vop/testing';
+import { eventually, germanIban } from '@vop/testing';
 import { AuditLog } from '../../audit/audit-log.js';
 import { appAs } from '../../spec/in-process-edge.js';
 import { handleAccountCommand } from '../command-handler.js';
@@ -272,6 +272,42 @@ export function accountImportSpec(
       const again = await upload(row, undefined, `?importId=${importId}`);
       assert.equal(again.status, 409);
       assert.equal(again.body.error, 'IMPORT_EXISTS');
+    });
+
+    it('given an upload cut off midway, then the chunks before stay applied and the import is FAILED', async () => {
+      const importId = randomUUID();
+      const first = ndjson(
+        ...[1, 2, 3, 4, 5, 6].map((n) => ({
+          iban: germanIban(790_000 + n),
+          name: `Cut Holder${n}`,
+        })),
+      );
+      const req = request(`${base}${IMPORT_PATH}?importId=${importId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson', 'content-length': '1000000' },
+      });
+      req.on('error', () => undefined);
+      req.write(`${first}\n`);
+      const statusOf = async () => {
+        const response = await fetch(`${base}${IMPORT_PATH}/${importId}`);
+        return response.status === 200
+          ? AccountImportResponse.parse(await response.json())
+          : undefined;
+      };
+      await eventually(async () => ((await statusOf())?.rows.read === 6 ? true : undefined), {
+        what: 'the first two chunks',
+      });
+      req.destroy();
+      const failed = await eventually(
+        async () => {
+          const status = await statusOf();
+          return status?.status === 'FAILED' ? status : undefined;
+        },
+        { what: 'the import marked FAILED' },
+      );
+      assert.equal(failed.failure, 'the upload was cut off');
+      assert.equal(failed.rows.created, 6);
+      assert.ok(await findLiveAccountIdByIban(sql, SCHEMA, germanIban(790_006)));
     });
 
     it('leaves an audit entry naming the import and the caller', async () => {
