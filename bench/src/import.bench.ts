@@ -33,6 +33,10 @@ const IDLE_SECONDS = option('--idle', 20);
 const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
 const withEmbedded = !args.includes('--no-embedded');
+/** Another path to the embedded entry point (e.g. a symlink), for a machine whose other users stop processes by name. */
+const embeddedScript = args.includes('--embedded-script')
+  ? path.resolve(args[args.indexOf('--embedded-script') + 1] as string)
+  : path.join(repoRoot, 'services/embedded/dist/main.js');
 
 interface ClientTls {
   caPem: string;
@@ -213,11 +217,11 @@ const figures: Figures[] = [];
 async function run(): Promise<void> {
   if (withEmbedded) {
     const port = await freePort();
-    const embedded = startServiceProcess(
-      'embedded',
-      path.join(repoRoot, 'services/embedded/dist/main.js'),
-      { VOP_DATA_DIR: path.join(dataDir, 'embedded'), VOP_PORT: String(port), LOG_LEVEL: 'warn' },
-    );
+    const embedded = startServiceProcess('embedded', embeddedScript, {
+      VOP_DATA_DIR: path.join(dataDir, 'embedded'),
+      VOP_PORT: String(port),
+      LOG_LEVEL: 'warn',
+    });
     processes.push(embedded);
     const pkiDir = path.join(dataDir, 'embedded/pki');
     const client = await eventually(async () => tlsFrom(pkiDir, 'client').catch(() => undefined), {
