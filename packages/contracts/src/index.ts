@@ -8,6 +8,7 @@ export * from './events/core-banking.js';
 export * from './events/batches.js';
 export * from './events/webhooks.js';
 export * from './http/accounts.js';
+export * from './http/account-import.js';
 export * from './http/scheme.js';
 export * from './http/epc.js';
 export * from './http/scheme-directory.js';

@@ -50,6 +50,7 @@ import {
 } from './http/admin.js';
 import { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
 import { registerWebhookPaths } from './openapi-webhooks.js';
+import { AccountImportRecord, AccountImportResponse } from './http/account-import.js';
 import { z } from './zod.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -376,6 +377,42 @@ export function buildOpenApiDocument(
     },
   });
   registry.registerPath({
+    method: 'post',
+    path: '/admin/accounts/import',
+    summary:
+      "Bulk import of the bank's account records, streamed: NDJSON (one AccountImportRecord per line) or CSV",
+    request: {
+      query: z.object({ importId: z.uuid().optional() }),
+      body: {
+        description: 'Records; each row is validated on its own and refused rows are reported',
+        content: {
+          'application/x-ndjson': { schema: z.string() },
+          // The header names the columns (iban and name first); rows follow.
+          'text/csv': {
+            schema: z
+              .string()
+              .regex(/^iban,name(,holderType)?(,alternateNames)?(,identifiers)?(,status)?\r?\n/),
+          },
+        },
+      },
+    },
+    responses: {
+      201: json(AccountImportResponse, 'The import, finished: counts and row errors'),
+      400: json(FlatError, 'INVALID_IMPORT (e.g. a CSV header without iban and name)'),
+      409: json(FlatError, 'An import with this importId exists'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/accounts/import/{importId}',
+    summary: 'An import: status, counts, row errors',
+    request: { params: z.object({ importId: z.uuid() }) },
+    responses: {
+      200: json(AccountImportResponse, 'The import'),
+      404: json(FlatError, 'No such import'),
+    },
+  });
+  registry.registerPath({
     method: 'get',
     path: '/openapi.json',
     summary: 'This document',
@@ -466,6 +503,7 @@ export function buildOpenApiDocument(
   });
   const batchId = z.object({ batchId: BatchId });
   registry.register('BatchEntry', BatchEntry);
+  registry.register('AccountImportRecord', AccountImportRecord);
   registry.register('AccountNumberEntry', AccountNumberEntry);
   registry.registerPath({
     method: 'post',

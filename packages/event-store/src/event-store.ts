@@ -172,6 +172,26 @@ export class EventStore {
     return row === undefined ? undefined : toRecordedEvent(row);
   }
 
+  /** Many streams in one query (bulk writers): each stream's events in order; absent streams are absent. */
+  async readStreams(
+    streamIds: readonly string[],
+    options: { tx?: SqlExecutor } = {},
+  ): Promise<Map<string, RecordedEvent[]>> {
+    const streams = new Map<string, RecordedEvent[]>();
+    if (streamIds.length === 0) return streams;
+    const { rows } = await (options.tx ?? this.sql).query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable}
+        WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_position`,
+      [streamIds],
+    );
+    for (const event of rows.map(toRecordedEvent)) {
+      const stream = streams.get(event.streamId);
+      if (stream === undefined) streams.set(event.streamId, [event]);
+      else stream.push(event);
+    }
+    return streams;
+  }
+
   /** The stream's version: the position of its last event, 0 when it has none. */
   async streamVersion(streamId: string, options: { tx?: SqlExecutor } = {}): Promise<number> {
     const { rows } = await (options.tx ?? this.sql).query<{ version: number }>(

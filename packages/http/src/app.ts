@@ -107,6 +107,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
           ? errors.timeout('The request timed out')
           : errors.unavailable('The request timed out', 1);
       sendError(req, res, timedOut);
+      // A body still arriving at the deadline is cut off (the server's own timeout is the longest deadline).
+      if (!req.complete) res.once('finish', () => req.socket.destroy());
     }, family.deadlineMs);
     res.once('finish', () => clearTimeout(timer));
     res.once('close', () => clearTimeout(timer));

@@ -19,6 +19,7 @@ export { requestFamily } from './request-family.js';
 export { mountedRoutes, uncoveredRoutes } from './route-coverage.js';
 export {
   familyFor,
+  LONGEST_DEADLINE_MS,
   ownedBy,
   ROUTE_FAMILIES,
   UNMATCHED_FAMILY,

@@ -48,11 +48,12 @@ export interface RouteFamily {
   deadlineMs: number;
   /** Writes leave an audit entry (management). */
   audited: boolean;
-  /** Reads leave an audit entry too (management figures that show masked personal data). */
+  /** Reads leave an audit entry too (management: every operation is audited). */
   auditReads?: boolean;
   /**
-   * The owner's router reads the body itself, as a stream (batch uploads: JSON, CSV, NDJSON); the
-   * edge neither parses it nor insists on JSON. Absent: a JSON body of at most 64 kB.
+   * The route reads the request body itself, as a stream (batch and bulk account uploads: JSON, CSV,
+   * NDJSON): the edge neither parses it as JSON nor requires JSON, and the deadline, not the server's
+   * request timeout, bounds the upload. Absent: a JSON body of at most 1 MiB.
    */
   streamedBody?: boolean;
 }
@@ -60,6 +61,8 @@ export interface RouteFamily {
 const DEADLINE_MS = 3000;
 /** A 10,000-entry upload over a slow line, parsed and recorded in one transaction. */
 const BATCH_UPLOAD_DEADLINE_MS = 60_000;
+/** A streamed upload of millions of rows takes minutes. */
+const BULK_UPLOAD_DEADLINE_MS = 60 * 60 * 1000;
 
 /** One row per family; the first row whose path matches wins. Read by every middleware of the edge. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
@@ -133,6 +136,19 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     deadlineMs: DEADLINE_MS,
     audited: true,
     auditReads: true,
+  },
+  {
+    // The bank's own account records, uploaded in bulk as a stream (NDJSON or CSV).
+    name: 'account-import',
+    paths: ['/admin/accounts/import/**'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'account-records',
+    apiKeyScope: 'accounts',
+    rateBudget: 'none',
+    deadlineMs: BULK_UPLOAD_DEADLINE_MS,
+    audited: true,
+    streamedBody: true,
   },
   {
     name: 'management',
@@ -277,6 +293,9 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     audited: false,
   },
 ];
+
+/** The longest deadline of any family: the server's own request timeout must not cut it short. */
+export const LONGEST_DEADLINE_MS = Math.max(...ROUTE_FAMILIES.map((family) => family.deadlineMs));
 
 /** What a path no row covers gets: 404 after authentication, in the nested format. */
 export const UNMATCHED_FAMILY: RouteFamily = {

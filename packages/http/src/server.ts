@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
+import { LONGEST_DEADLINE_MS } from './route-families.js';
 
 export interface HttpsServerOptions {
   handler: RequestListener;
@@ -22,6 +23,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * A whole request must arrive within this: the longest family deadline (a streamed bulk upload) plus a
+ * margin; each family's own deadline, shorter, cuts a slow body first (see app.ts).
+ */
+const REQUEST_TIMEOUT_MS = LONGEST_DEADLINE_MS + 15_000;
+
 /** HTTPS only, TLS 1.3, with the server's own limits against slow and oversized requests. */
 export async function startHttpsServer(options: HttpsServerOptions): Promise<RunningServer> {
   const server = https.createServer(
@@ -33,7 +40,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
       requestCert: true,
       rejectUnauthorized: false,
       headersTimeout: 10_000,
-      requestTimeout: 15_000,
+      requestTimeout: REQUEST_TIMEOUT_MS,
       keepAliveTimeout: 65_000,
       maxHeaderSize: 16_384,
     },

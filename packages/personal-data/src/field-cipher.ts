@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { SqlExecutor } from '@vop/event-store';
 import { TamperedValueError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
@@ -136,9 +136,54 @@ export class FieldCipher {
     return copy as DecryptedFields<T, K>;
   }
 
+  /**
+   * For bulk writes: the keys of many subjects fetched (and created) at once, then encryption and keyed
+   * digests without further queries. A digest made with a subject's key dies with it on erasure.
+   */
+  async sealerFor(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<SubjectSealer> {
+    const keys = await this.keys.keysFor(subjectIds, tx);
+    const keyOf = (subjectId: string): Buffer => {
+      const key = keys.get(subjectId);
+      if (key === undefined) throw new Error('sealerFor was not given this subject');
+      return key;
+    };
+    return {
+      encryptFields<T extends object, K extends keyof T>(
+        obj: T,
+        fields: readonly K[],
+        subjectId: string,
+      ): T {
+        const key = keyOf(subjectId);
+        const once = (value: string) => (isEncrypted(value) ? value : seal(subjectId, key, value));
+        const copy: T = { ...obj };
+        for (const field of fields) {
+          const value: unknown = obj[field];
+          if (value === undefined || value === null) continue;
+          if (typeof value === 'string') copy[field] = once(value) as T[K];
+          else if (isStringArray(value)) copy[field] = value.map(once) as T[K];
+          else throw new TypeError(`Personal field ${String(field)} must be a string or strings`);
+        }
+        return copy;
+      },
+      digest: (subjectId, text) =>
+        createHmac('sha256', keyOf(subjectId)).update(text).digest('base64url'),
+    };
+  }
+
   private async encryptOnce(subjectId: string, value: string, tx?: SqlExecutor): Promise<string> {
     return isEncrypted(value) ? value : this.encrypt(subjectId, value, tx);
   }
+}
+
+/** Encryption and keyed digests with keys already fetched (FieldCipher.sealerFor). */
+export interface SubjectSealer {
+  encryptFields<T extends object, K extends keyof T>(
+    obj: T,
+    fields: readonly K[],
+    subjectId: string,
+  ): T;
+  /** HMAC-SHA256 of text under the subject's key (base64url). */
+  digest(subjectId: string, text: string): string;
 }
 
 /** True for a well-formed `pd1:` value (it says nothing about whether its key still exists). */

@@ -4,7 +4,12 @@ export {
   type SubjectKeyStoreOptions,
   type SubjectKeyState,
 } from './subject-key-store.js';
-export { FieldCipher, isEncrypted, type DecryptedFields } from './field-cipher.js';
+export {
+  FieldCipher,
+  isEncrypted,
+  type DecryptedFields,
+  type SubjectSealer,
+} from './field-cipher.js';
 export { dailySubject } from './daily-subject.js';
 export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';
 export {

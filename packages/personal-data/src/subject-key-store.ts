@@ -101,6 +101,41 @@ export class SubjectKeyStore {
   }
 
   /**
+   * The keys of many subjects, created where missing, in two statements (bulk writes). Throws
+   * SubjectKeyDestroyedError when any subject was erased. Keys created inside `tx` are not cached.
+   */
+  async keysFor(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<Map<string, Buffer>> {
+    const keys = new Map<string, Buffer>();
+    const missing: string[] = [];
+    for (const subjectId of new Set(subjectIds)) {
+      assertValidSubjectId(subjectId);
+      const cached = this.cachedState(subjectId);
+      if (cached?.state === 'destroyed') throw new SubjectKeyDestroyedError(subjectId);
+      if (cached?.state === 'live') keys.set(subjectId, cached.key);
+      else missing.push(subjectId);
+    }
+    if (missing.length === 0) return keys;
+    const executor = tx ?? this.sql;
+    const fresh = missing.map(() => randomBytes(SUBJECT_KEY_BYTES).toString('hex'));
+    await executor.query(
+      `INSERT INTO ${this.table} (subject_id, key)
+       SELECT subject_id, decode(key, 'hex') FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
+       ON CONFLICT (subject_id) DO NOTHING`,
+      [missing, fresh],
+    );
+    const { rows } = await executor.query<KeyRow>(
+      `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
+      [missing],
+    );
+    for (const row of rows) {
+      const state = this.remember(row, tx === undefined);
+      if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(row.subject_id);
+      keys.set(row.subject_id, state.key);
+    }
+    return keys;
+  }
+
+  /**
    * What is known of each subject, without creating keys: subjects that never had a key are absent from the
    * map. One query for all subjects not in the cache.
    */

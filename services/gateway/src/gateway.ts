@@ -27,6 +27,8 @@ import { detailedHealth } from './admin/detailed-health.js';
 import { testDataRoutes } from './admin/test-data-routes.js';
 import { AuditLog } from './audit/audit-log.js';
 import { accountRoutes } from './accounts/routes.js';
+import { migrateAccountImports } from './accounts/import/import-read-model.js';
+import { accountImportRoutes } from './accounts/import/import-routes.js';
 import { sandboxAccountRoutes } from './accounts/sandbox-routes.js';
 import { createTestAccountSweeper } from './accounts/test-account-sweeper.js';
 import {
@@ -93,6 +95,8 @@ export interface GatewayOptions {
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
   newId?: () => string;
+  /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
+  importChunkRows?: number;
 }
 
 export interface Gateway {
@@ -235,6 +239,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         ],
       }),
       apiDocumentRoutes(SERVICE_VERSION),
+      // Before the admin routes: /admin/accounts/import is its own family (a streamed upload).
+      accountImportRoutes({
+        store,
+        cipher: personalData.cipher,
+        audit,
+        logger: logger.child({ component: 'account-import' }),
+        clock,
+        newId,
+        ...(options.importChunkRows !== undefined && { chunkRows: options.importChunkRows }),
+      }),
       adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys }),
       schemeDirectoryRoutes({ directory: schemeDirectory, clock }),
       // Before the bank's account routes: the sandbox owns the `acc_` form of DELETE /api/accounts/{id}.
@@ -290,6 +304,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     await personalData.keys.migrate();
     await rateLimits.migrate();
     await migrateCoreBankingFeed(sql, schema);
+    await migrateAccountImports(sql, schema);
     await schemeDirectory.start();
     if (directorySettings?.developmentSeed !== undefined)
       await seedDevelopmentDirectory(

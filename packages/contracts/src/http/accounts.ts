@@ -1,7 +1,7 @@
 import { AccountStatus, HolderType } from '../events/accounts.js';
 
 /** An account's identifiers as a request states them (the events carry the same shape). */
-const AccountIdentifiers = z.strictObject({
+export const AccountIdentifiers = z.strictObject({
   lei: Lei.optional(),
   others: z
     .array(z.strictObject({ scheme: OneLineText(35), id: OneLineText(256) }))

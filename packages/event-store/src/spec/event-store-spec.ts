@@ -150,6 +150,33 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
     });
   });
 
+  describe('readStreams (bulk writers load many aggregates at once)', () => {
+    it('reads each named stream in order, leaves out streams that do not exist', async () => {
+      const store = await freshStore();
+      await store.append(
+        's-1',
+        [
+          { type: 'A', data: 1 },
+          { type: 'B', data: 2 },
+        ],
+        {
+          expectedVersion: 'no_stream',
+        },
+      );
+      await store.append('s-2', [{ type: 'C', data: 3 }], { expectedVersion: 'no_stream' });
+      const streams = await store.readStreams(['s-2', 's-1', 'none']);
+      assert.deepEqual([...streams.keys()].sort(), ['s-1', 's-2']);
+      assert.deepEqual(
+        streams.get('s-1')?.map((event) => [event.streamPosition, event.type, event.data]),
+        [
+          [1, 'A', 1],
+          [2, 'B', 2],
+        ],
+      );
+      assert.equal((await store.readStreams([])).size, 0);
+    });
+  });
+
   describe('startStreams (group commit of new streams)', () => {
     it('starts many streams in one statement, positions 1..n per stream, in the given order', async () => {
       const store = await freshStore();

@@ -225,6 +225,38 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.notDeepEqual(await store.keyFor(subject()), key);
     });
 
+    it('keysFor fetches and creates many keys at once, the same ones keyFor sees; an erased subject refuses', async () => {
+      const store = await freshStore();
+      const known = subject();
+      const knownKey = await store.keyFor(known);
+      const fresh = [subject(), subject()];
+      const keys = await store.keysFor([known, ...fresh, known]);
+      assert.equal(keys.size, 3);
+      assert.deepEqual(keys.get(known), knownKey);
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      for (const id of fresh) assert.deepEqual(await other.keyFor(id), keys.get(id));
+      const erased = subject();
+      await store.destroy(erased);
+      await assert.rejects(store.keysFor([subject(), erased]), SubjectKeyDestroyedError);
+    });
+
+    it('a sealer encrypts with the fetched keys and digests per subject', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const [a, b] = [subject(), subject()];
+      const sealer = await cipher.sealerFor([a, b]);
+      const sealed = sealer.encryptFields(
+        { name: 'Erika', other: 'x', names: ['Hans'] },
+        ['name', 'names'],
+        a,
+      );
+      assert.equal(sealed.other, 'x');
+      assert.equal(await cipher.decrypt(sealed.name), 'Erika');
+      assert.deepEqual(await cipher.decryptMany(sealed.names), ['Hans']);
+      assert.equal(sealer.digest(a, 'text'), sealer.digest(a, 'text'));
+      assert.notEqual(sealer.digest(a, 'text'), sealer.digest(b, 'text'));
+    });
+
     it('migrate is idempotent', async () => {
       const store = await freshStore();
       await store.migrate();

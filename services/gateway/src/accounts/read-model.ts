@@ -29,6 +29,9 @@ export async function migrateAccountsReadModel(sql: SqlClient, schema: string): 
     // Family D (POST /verify by sort code and account number) finds the account, its status and holder type here.
     `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS sort_code text, ADD COLUMN IF NOT EXISTS account_number text, ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'active', ADD COLUMN IF NOT EXISTS holder_type text`,
     `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_domestic ON ${schema}.accounts (sort_code, account_number) WHERE deleted_at IS NULL AND sort_code IS NOT NULL`,
+    // A keyed digest of the record a bulk import last wrote (accounts/import): an unchanged row writes
+    // nothing. Any other write clears it; it dies with the holder's key on erasure.
+    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS import_fingerprint text`,
   ]);
 }
 
@@ -89,7 +92,7 @@ export async function projectAccountEvent(
     case 'AccountUpdated': {
       const { data } = event;
       await tx.query(
-        `UPDATE ${schema}.accounts SET iban = $2, updated_at = $3, sort_code = $4, account_number = $5, status = $6, holder_type = $7
+        `UPDATE ${schema}.accounts SET iban = $2, updated_at = $3, import_fingerprint = NULL, sort_code = $4, account_number = $5, status = $6, holder_type = $7
          WHERE id = $1`,
         [
           data.accountId,
@@ -104,10 +107,10 @@ export async function projectAccountEvent(
       return;
     }
     case 'AccountDeleted':
-      await tx.query(`UPDATE ${schema}.accounts SET deleted_at = $2 WHERE id = $1`, [
-        event.data.accountId,
-        event.data.deletedAt,
-      ]);
+      await tx.query(
+        `UPDATE ${schema}.accounts SET deleted_at = $2, import_fingerprint = NULL WHERE id = $1`,
+        [event.data.accountId, event.data.deletedAt],
+      );
       return;
   }
 }

@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { importStatus, uploadAccountStream, type ImportTarget } from '@vop/import-cli';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  httpsClient,
+  startServiceProcess,
+  type ServiceProcess,
+} from '@vop/testing';
+import { accountRecordLines, recordIban, recordName } from './import-records.js';
+
+/**
+ * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
+ * POST /admin/accounts/import of the embedded run and (with --distributed) of a gateway and a matching
+ * process on PostgreSQL and Kafka; beside it, single checks at a fixed rate, idle and during the
+ * import, in the same run. Prints rows/s, the peak RSS of the service processes, and p99 both ways.
+ * Usage: node bench/dist/import.bench.js [--rows 1000000] [--distributed] [--no-embedded] [--rate 100]
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+const ROWS = option('--rows', 1_000_000);
+const RATE = option('--rate', 100);
+const IDLE_SECONDS = option('--idle', 20);
+const SEED = 1_000;
+const withDistributed = args.includes('--distributed');
+const withEmbedded = !args.includes('--no-embedded');
+/** Another path to the embedded entry point (e.g. a symlink), for a machine whose other users stop processes by name. */
+const embeddedScript = args.includes('--embedded-script')
+  ? path.resolve(args[args.indexOf('--embedded-script') + 1] as string)
+  : path.join(repoRoot, 'services/embedded/dist/main.js');
+
+interface ClientTls {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+async function tlsFrom(pkiDir: string, holder: 'client' | 'admin'): Promise<ClientTls> {
+  const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
+  const [caPem, certPem, keyPem] = await Promise.all([
+    read('ca.pem'),
+    read(`${holder}.pem`),
+    read(`${holder}-key.pem`),
+  ]);
+  return { caPem, certPem, keyPem };
+}
+
+const schemeBody = (index: number): string =>
+  JSON.stringify({
+    party: { name: recordName(index) },
+    partyAccount: { iban: recordIban(index) },
+    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
+    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
+  });
+
+/** Single checks against the seeded accounts at a fixed rate, until stopped (or `seconds`). */
+function singleChecks(url: string, tls: ClientTls, seconds: number) {
+  let counter = 0;
+  let stop = () => undefined as void;
+  const result = new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: `${url}/vop/verify`,
+        method: 'POST',
+        connections: 8,
+        overallRate: RATE,
+        duration: seconds,
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          { setupRequest: (request) => ({ ...request, body: schemeBody(counter++ % SEED) }) },
+        ],
+        tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    stop = () => instance.stop();
+  });
+  return { result, stop: () => stop() };
+}
+
+/** Peak resident set (VmHWM) and current RSS of a process, in MiB, from /proc. */
+async function memoryOf(pid: number): Promise<{ peak: number; current: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { peak: kib('VmHWM') / 1024, current: kib('VmRSS') / 1024 };
+}
+
+async function waitReady(url: string, tls: ClientTls): Promise<void> {
+  const client = httpsClient({ baseUrl: url, ...tls });
+  await eventually(
+    async () =>
+      (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined,
+    { timeoutMs: 120_000, intervalMs: 200, what: 'readiness' },
+  );
+  client.close();
+}
+
+/** Until a check of record `index` answers MTCH: matching has applied its event. */
+async function matchingSees(url: string, tls: ClientTls, index: number, timeoutMs: number) {
+  const client = httpsClient({ baseUrl: url, ...tls });
+  await eventually(
+    async () => {
+      const response = await client.request('POST', '/vop/verify', {
+        rawBody: schemeBody(index),
+        headers: { 'content-type': 'application/json' },
+      });
+      return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH'
+        ? true
+        : undefined;
+    },
+    { timeoutMs, intervalMs: 500, what: `record ${index} in the matching projection` },
+  );
+  client.close();
+}
+
+async function importRows(target: ImportTarget, from: number, to: number, label: string) {
+  const importId = randomUUID();
+  const started = Date.now();
+  const progress = setInterval(() => {
+    importStatus(target, importId).then(
+      (status) =>
+        status &&
+        process.stdout.write(
+          `  ${label}: ${status.rows.read} rows after ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+        ),
+      () => undefined,
+    );
+  }, 15_000);
+  try {
+    const result = await uploadAccountStream({
+      target,
+      body: accountRecordLines(from, to),
+      format: 'ndjson',
+      importId,
+    });
+    if (!result.ok) throw new Error(`import failed: ${result.status} ${result.error?.message}`);
+    return { summary: result.summary, seconds: (Date.now() - started) / 1000 };
+  } finally {
+    clearInterval(progress);
+  }
+}
+
+interface Figures {
+  target: string;
+  rows: number;
+  seconds: number;
+  rowsPerSecond: number;
+  created: number;
+  unchanged: number;
+  failed: number;
+  matchingLagSeconds: number;
+  peakRss: string;
+  idle: autocannon.Result;
+  during: autocannon.Result;
+}
+
+/** Seed, idle checks, then the import with checks beside it, on a running service. */
+async function measure(
+  label: string,
+  url: string,
+  tls: { client: ClientTls; admin: ClientTls },
+  services: ServiceProcess[],
+): Promise<Figures> {
+  const target: ImportTarget = { url, ...tls.admin };
+  await waitReady(url, tls.client);
+  await importRows(target, 0, SEED, `${label} seed`);
+  await matchingSees(url, tls.client, SEED - 1, 120_000);
+  process.stdout.write(`${label}: idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`);
+  const idle = await singleChecks(url, tls.client, IDLE_SECONDS).result;
+  const rssBefore = await Promise.all(
+    services.map((service) => memoryOf(service.child.pid as number)),
+  );
+  process.stdout.write(`${label}: importing ${ROWS} rows\n`);
+  const during = singleChecks(url, tls.client, 24 * 3600);
+  const { summary, seconds } = await importRows(target, 0, ROWS, label).finally(() => {
+    during.stop();
+  });
+  const duringResult = await during.result;
+  const lagStarted = Date.now();
+  await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
+  const matchingLagSeconds = (Date.now() - lagStarted) / 1000;
+  const memories = await Promise.all(
+    services.map(async (service, index) => {
+      const { peak } = await memoryOf(service.child.pid as number);
+      const before = rssBefore[index]?.current ?? 0;
+      return `${service.name} ${peak.toFixed(0)} MiB (${before.toFixed(0)} before)`;
+    }),
+  );
+  return {
+    target: label,
+    rows: summary.rows.read,
+    seconds,
+    rowsPerSecond: Math.round(summary.rows.read / seconds),
+    created: summary.rows.created,
+    unchanged: summary.rows.unchanged,
+    failed: summary.rows.failed,
+    matchingLagSeconds,
+    peakRss: memories.join(', '),
+    idle,
+    during: duringResult,
+  };
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-import-bench-'));
+const processes: ServiceProcess[] = [];
+const figures: Figures[] = [];
+
+async function run(): Promise<void> {
+  if (withEmbedded) {
+    const port = await freePort();
+    const embedded = startServiceProcess('embedded', embeddedScript, {
+      VOP_DATA_DIR: path.join(dataDir, 'embedded'),
+      VOP_PORT: String(port),
+      LOG_LEVEL: 'warn',
+    });
+    processes.push(embedded);
+    const pkiDir = path.join(dataDir, 'embedded/pki');
+    const client = await eventually(async () => tlsFrom(pkiDir, 'client').catch(() => undefined), {
+      timeoutMs: 60_000,
+    });
+    const admin = await tlsFrom(pkiDir, 'admin');
+    figures.push(
+      await measure(
+        'embedded (PGlite, in-process bus)',
+        `https://127.0.0.1:${port}`,
+        { client, admin },
+        [embedded],
+      ),
+    );
+    await embedded.stop(60_000);
+    processes.splice(processes.indexOf(embedded), 1);
+  }
+  if (withDistributed) {
+    const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
+    if (!brokers)
+      throw new Error('--distributed needs VOP_TEST_DATABASE_URL and VOP_TEST_KAFKA_BROKERS');
+    const pki = await ensureDevPki(dataDir);
+    const gatewayDb = await createTestDatabase('bench_import_gateway');
+    const matchingDb = await createTestDatabase('bench_import_matching');
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: `bench-import-${randomUUID().slice(0, 8)}.`,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_POOL_MAX: '20',
+    };
+    const matching = startServiceProcess(
+      'matching',
+      path.join(repoRoot, 'services/matching/dist/main.js'),
+      {
+        ...common,
+        DATABASE_URL: matchingDb.url,
+        VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
+        VOP_PORT: String(await freePort()),
+      },
+    );
+    const gatewayPort = await freePort();
+    const gateway = startServiceProcess(
+      'gateway',
+      path.join(repoRoot, 'services/gateway/dist/main.js'),
+      {
+        ...common,
+        DATABASE_URL: gatewayDb.url,
+        VOP_PORT: String(gatewayPort),
+      },
+    );
+    processes.push(matching, gateway);
+    try {
+      figures.push(
+        await measure(
+          'distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)',
+          `https://127.0.0.1:${gatewayPort}`,
+          { client: await tlsFrom(pki.dir, 'client'), admin: await tlsFrom(pki.dir, 'admin') },
+          [gateway, matching],
+        ),
+      );
+    } finally {
+      for (const service of processes.splice(0)) await service.stop();
+      await gatewayDb.drop();
+      await matchingDb.drop();
+    }
+  }
+}
+
+try {
+  await run();
+} catch (error) {
+  for (const service of processes)
+    process.stderr.write(`--- ${service.name}\n${service.output().slice(-4000)}\n`);
+  throw error;
+} finally {
+  for (const service of processes.splice(0)) await service.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+const lines = [
+  '| target | rows | import s | rows/s | created / unchanged / failed | matching caught up after | peak RSS | single-check p99 idle | p99 during import | ratio |',
+  '|---|---:|---:|---:|---|---:|---|---:|---:|---:|',
+  ...figures.map(
+    (f) =>
+      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.peakRss} | ${f.idle.latency.p99} ms | ${f.during.latency.p99} ms | ${(f.during.latency.p99 / Math.max(1, f.idle.latency.p99)).toFixed(2)} |`,
+  ),
+];
+const checks = figures.map(
+  (f) =>
+    `${f.target}: idle ${Math.round(f.idle.requests.average)} req/s, ${f.idle.non2xx} non-2xx, ${f.idle.errors + f.idle.timeouts} errors; during ${Math.round(f.during.requests.average)} req/s, ${f.during.non2xx} non-2xx, ${f.during.errors + f.during.timeouts} errors`,
+);
+process.stdout.write(
+  `\nBulk account import, ${ROWS} NDJSON records streamed; single checks at ${RATE} req/s (8 connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')}\n${lines.join('\n')}\n${checks.join('\n')}\n`,
+);

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { z } from '@vop/contracts';
+import type { EventStore } from '@vop/event-store';
+import { ApiError, errors, parseParam, requestMetadata } from '@vop/http';
+import type { Logger } from '@vop/observability';
+import type { FieldCipher } from '@vop/personal-data';
+import { Router, type Request, type Response } from 'express';
+import { auditActorOf } from '../../audit/actor.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import { markAudited } from '../../audit/audit-writes.js';
+import { findImport, finishImport, startImport } from './import-read-model.js';
+import { runAccountImport } from './import-run.js';
+import { ImportSourceError, importRecords, type ImportFormat } from './record-sources.js';
+
+export const IMPORT_PATH = '/admin/accounts/import';
+
+export interface AccountImportRoutesOptions {
+  store: EventStore;
+  cipher: FieldCipher;
+  audit: AuditLog;
+  logger: Logger;
+  clock: () => Date;
+  newId?: () => string;
+  /** Rows per transaction (default: 1000 on PostgreSQL, 100 on PGlite, which serialises everything). */
+  chunkRows?: number;
+  /** Pause after each chunk, relative to its time (default: 0 on PostgreSQL, 1 on PGlite). */
+  pauseRatio?: number;
+}
+
+const ImportId = z.uuid();
+const importNotFound = (): ApiError => errors.notFound('IMPORT_NOT_FOUND', 'No such import');
+
+function drained(req: Request): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.unpipe();
+    req.once('end', resolve).once('close', resolve).once('error', resolve);
+    req.resume();
+  });
+}
+
+function formatOf(req: Request): ImportFormat {
+  if (req.is(['application/x-ndjson', 'application/jsonl', 'application/jsonlines']))
+    return 'ndjson';
+  if (req.is(['text/csv'])) return 'csv';
+  throw new ApiError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Content-Type must be application/x-ndjson or text/csv',
+  );
+}
+
+/**
+ * Bulk import of the bank's account records: POST streams NDJSON or CSV, upserting by IBAN chunk by
+ * chunk, and answers the summary when the upload ends; GET reads an import's status at any time (a
+ * client may name the import with `?importId=` to follow it while it runs).
+ */
+export function accountImportRoutes(options: AccountImportRoutesOptions): Router {
+  const { store, audit, logger, clock } = options;
+  const newId = options.newId ?? randomUUID;
+  const onPglite = store.sql.kind === 'pglite';
+  const chunkRows = options.chunkRows ?? (onPglite ? 100 : 1000);
+  const pauseRatio = options.pauseRatio ?? (onPglite ? 1 : 0);
+  const router = Router();
+  const statusUrl = (id: string) => `${IMPORT_PATH}/${id}`;
+
+  async function answerStatus(res: Response, id: string, status: number): Promise<void> {
+    const found = await findImport(store.sql, store.schema, id);
+    if (found === undefined) throw importNotFound();
+    res.status(status).setHeader('Location', statusUrl(id));
+    res.json({ ...found, statusUrl: statusUrl(id) });
+  }
+
+  router.post(IMPORT_PATH, async (req, res) => {
+    const format = formatOf(req);
+    const requested = req.query.importId;
+    const importId =
+      requested === undefined
+        ? newId()
+        : parseParam(
+            ImportId,
+            requested,
+            () =>
+              new ApiError(400, 'INVALID_FIELD', 'importId must be a UUID', { field: 'importId' }),
+          );
+    const actor = auditActorOf(res);
+    const startedAt = clock().toISOString();
+    if (!(await startImport(store.sql, store.schema, { id: importId, format, actor, startedAt })))
+      throw errors.conflict('IMPORT_EXISTS', 'An import with this id exists');
+    markAudited(res.locals);
+    const log = logger.child({ importId, format });
+    let failure: string | undefined;
+    try {
+      const rows = await runAccountImport(
+        {
+          importId,
+          store,
+          cipher: options.cipher,
+          clock,
+          newId,
+          chunkRows,
+          pauseRatio,
+          metadata: { ...requestMetadata(req), importId },
+        },
+        importRecords(req, format),
+      );
+      log.info({ rows }, 'account import completed');
+    } catch (error) {
+      failure =
+        error instanceof ImportSourceError
+          ? error.message
+          : req.complete
+            ? 'the import stopped on an internal error'
+            : 'the upload was cut off';
+      if (!(error instanceof ImportSourceError)) log.warn({ err: error }, 'account import failed');
+    }
+    const finishedAt = clock().toISOString();
+    await finishImport(store.sql, store.schema, importId, {
+      status: failure === undefined ? 'COMPLETED' : 'FAILED',
+      finishedAt,
+      ...(failure !== undefined && { failure }),
+    });
+    await audit.append({
+      operation: `POST ${IMPORT_PATH}`,
+      user: actor,
+      result: failure === undefined ? 'success' : 'failure',
+      target: importId,
+      status: failure === undefined ? 201 : 400,
+    });
+    if (failure !== undefined) {
+      // The rest of the upload is read and dropped, so the client can read the answer.
+      await drained(req);
+      res.setHeader('Location', statusUrl(importId));
+      throw new ApiError(400, 'INVALID_IMPORT', `The import stopped: ${failure}`);
+    }
+    await answerStatus(res, importId, 201);
+  });
+
+  router.get(`${IMPORT_PATH}/:importId`, async (req, res) => {
+    const id = parseParam(ImportId, req.params.importId, importNotFound);
+    await answerStatus(res, id, 200);
+  });
+
+  return router;
+}

@@ -1,0 +1,323 @@
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { AccountImportResponse, parseAccountEvent } from '@vop/contracts';
+import { EventStore, type SqlClient } from '@vop/event-store';
+import { accountEventProtector, createPersonalData, type PersonalData } from '@vop/personal-data';
+import { createLogger } from '@vop/observability';
+import type { Principal } from '@vop/http';
+import { eventually, germanIban } from '@vop/testing';
+import { AuditLog } from '../../audit/audit-log.js';
+import { appAs } from '../../spec/in-process-edge.js';
+import { handleAccountCommand } from '../command-handler.js';
+import { findLiveAccountIdByIban, migrateAccountsReadModel } from '../read-model.js';
+import { migrateAccountImports } from './import-read-model.js';
+import { accountImportRoutes, IMPORT_PATH } from './import-routes.js';
+
+const SCHEMA = 'gateway';
+const admin: Principal = {
+  kind: 'certificate',
+  participantId: 'BANK-ADMIN',
+  fingerprint: 'ad'.repeat(32),
+  admin: true,
+};
+
+const ndjson = (...records: unknown[]) =>
+  records
+    .map((record) => (typeof record === 'string' ? record : JSON.stringify(record)))
+    .join('\n');
+
+/** One HTTP spec of the bulk import, on PGlite and on PostgreSQL (small chunks: rows cross them). */
+export function accountImportSpec(
+  name: string,
+  setup: () => Promise<{ sql: SqlClient; close: () => Promise<void> }>,
+) {
+  describe(`bulk account import (${name})`, { timeout: 120_000 }, () => {
+    let sql: SqlClient;
+    let close: () => Promise<void>;
+    let store: EventStore;
+    let personal: PersonalData;
+    let audit: AuditLog;
+    let server: Server;
+    let base: string;
+
+    before(async () => {
+      ({ sql, close } = await setup());
+      store = new EventStore(sql, { schema: SCHEMA });
+      personal = createPersonalData(sql);
+      audit = new AuditLog(sql, SCHEMA);
+      await personal.keys.migrate();
+      await store.migrate();
+      await audit.migrate();
+      await migrateAccountsReadModel(sql, SCHEMA);
+      await migrateAccountImports(sql, SCHEMA);
+      const routes = accountImportRoutes({
+        store,
+        cipher: personal.cipher,
+        audit,
+        logger: createLogger({ service: 'spec', level: 'silent' }),
+        clock: () => new Date(),
+        chunkRows: 3,
+      });
+      server = createServer(appAs(admin, [routes]));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+
+    after(async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await close();
+    });
+
+    async function upload(body: string, contentType = 'application/x-ndjson', query = '') {
+      const response = await fetch(`${base}${IMPORT_PATH}${query}`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, body: JSON.parse(text) };
+    }
+
+    const imported = async (body: string, contentType?: string) => {
+      const response = await upload(body, contentType);
+      assert.equal(response.status, 201, response.text);
+      return AccountImportResponse.parse(response.body);
+    };
+
+    async function eventsOf(iban: string) {
+      const accountId = await findLiveAccountIdByIban(sql, SCHEMA, iban);
+      assert.ok(accountId, 'the account is live');
+      const stored = await store.readStream(`account-${accountId}`);
+      return stored.map((event) => parseAccountEvent(event.type, event.data));
+    }
+
+    const messageCount = async () =>
+      Number(
+        (await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${SCHEMA}.messages`))
+          .rows[0]?.n,
+      );
+
+    it('given new IBANs in NDJSON, when imported, then each account is opened as through the API, names encrypted', async () => {
+      const ibans = [1, 2, 3, 4, 5, 6, 7].map((n) => germanIban(710_000 + n));
+      const summary = await imported(
+        ndjson(...ibans.map((iban, index) => ({ iban, name: `Holder Number${index}` }))),
+      );
+      assert.equal(summary.status, 'COMPLETED');
+      assert.deepEqual(summary.rows, { read: 7, created: 7, updated: 0, unchanged: 0, failed: 0 });
+      assert.equal(summary.statusUrl, `${IMPORT_PATH}/${summary.importId}`);
+      const events = await eventsOf(ibans[6] as string);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['AccountOpened'],
+      );
+      const opened = events[0];
+      assert.ok(opened?.type === 'AccountOpened');
+      assert.match(opened.data.name, /^pd1:/);
+      assert.equal(opened.data.status, 'active');
+      assert.equal(await personal.cipher.decrypt(opened.data.name), 'Holder Number6');
+    });
+
+    it('given the same file again, then every row is unchanged and nothing is written', async () => {
+      const file = ndjson(
+        {
+          iban: germanIban(720_001),
+          name: 'Anna Again',
+          alternateNames: ['Ben Again'],
+          status: 'blocked',
+        },
+        {
+          iban: germanIban(720_002),
+          name: 'Acme Again GmbH',
+          holderType: 'organisation',
+          identifiers: { lei: '5299009N55YRQC69CN18' },
+        },
+      );
+      const first = await imported(file);
+      assert.equal(first.rows.created, 2);
+      const before = await messageCount();
+      const again = await imported(file);
+      assert.deepEqual(again.rows, { read: 2, created: 0, updated: 0, unchanged: 2, failed: 0 });
+      assert.equal(await messageCount(), before);
+      assert.notEqual(again.importId, first.importId);
+    });
+
+    it('given a changed record, then the account is updated with the whole record; an API write in between makes the next import write again', async () => {
+      const iban = germanIban(730_001);
+      await imported(ndjson({ iban, name: 'Carla Change', alternateNames: ['Dora Change'] }));
+      const changed = await imported(ndjson({ iban, name: 'Carla Changed', status: 'closed' }));
+      assert.deepEqual(changed.rows, { read: 1, created: 0, updated: 1, unchanged: 0, failed: 0 });
+      const events = await eventsOf(iban);
+      const last = events.at(-1);
+      assert.ok(last?.type === 'AccountUpdated');
+      assert.equal(last.data.status, 'closed');
+      assert.deepEqual(last.data.alternateNames, []);
+      assert.equal(await personal.cipher.decrypt(last.data.name), 'Carla Changed');
+
+      const accountId = (await findLiveAccountIdByIban(sql, SCHEMA, iban)) as string;
+      await handleAccountCommand(
+        store,
+        {
+          type: 'UpdateAccount',
+          accountId,
+          changes: { status: 'active' },
+          now: new Date().toISOString(),
+        },
+        {},
+        {},
+        accountEventProtector(personal.cipher),
+      );
+      const after = await imported(ndjson({ iban, name: 'Carla Changed', status: 'closed' }));
+      assert.equal(after.rows.updated, 1);
+      assert.equal((await eventsOf(iban)).length, 4);
+    });
+
+    it('given bad rows among good ones, then each is reported by row number and field, never by value, and the rest are applied', async () => {
+      const secret = 'Zacharias Geheimname';
+      const good = germanIban(740_001);
+      const response = await upload(
+        ndjson(
+          { iban: good, name: 'Good Before' },
+          'not json {',
+          { iban: 'DE00 1234', name: secret },
+          { iban: germanIban(740_002) },
+          '',
+          { iban: germanIban(740_003), name: secret, nickname: 'x' },
+          ['an', 'array'],
+          { iban: germanIban(740_004), name: secret, holderType: 'robot' },
+          { iban: germanIban(740_005), name: 'Good After' },
+        ),
+      );
+      assert.equal(response.status, 201, response.text);
+      const summary = AccountImportResponse.parse(response.body);
+      assert.deepEqual(summary.rows, { read: 8, created: 2, updated: 0, unchanged: 0, failed: 6 });
+      assert.deepEqual(summary.errors, [
+        { row: 2, field: 'row', code: 'NOT_JSON' },
+        { row: 3, field: 'iban', code: 'INVALID_IBAN' },
+        { row: 4, field: 'name', code: 'MISSING_FIELD' },
+        { row: 5, field: 'nickname', code: 'UNKNOWN_FIELD' },
+        { row: 6, field: 'row', code: 'NOT_A_RECORD' },
+        { row: 7, field: 'holderType', code: 'INVALID_FIELD' },
+      ]);
+      assert.equal(response.text.includes(secret), false);
+      assert.ok(await findLiveAccountIdByIban(sql, SCHEMA, germanIban(740_005)));
+      const status = await fetch(`${base}${summary.statusUrl}`).then((r) => r.json());
+      assert.deepEqual(AccountImportResponse.parse(status), summary);
+    });
+
+    it('given CSV with the documented columns, then alternate names and identifiers are read from |-separated cells', async () => {
+      const iban = germanIban(750_001);
+      const csv = [
+        'iban,name,holderType,alternateNames,identifiers,status',
+        `${iban},"Muster & Sohn GmbH",organisation,"Muster KG|Sohn Handel",LEI:5299009N55YRQC69CN18|VAT:DE123456789,`,
+        `${germanIban(750_002)},Erika Csv,,,,blocked`,
+        `${germanIban(750_003)},Too,Many,Cells,Here,active,extra`,
+        `${germanIban(750_004)},Bad Ids,,,LEI,`,
+      ].join('\r\n');
+      const summary = await imported(csv, 'text/csv');
+      assert.deepEqual(summary.rows, { read: 4, created: 2, updated: 0, unchanged: 0, failed: 2 });
+      assert.deepEqual(summary.errors, [
+        { row: 3, field: 'row', code: 'NOT_A_RECORD' },
+        { row: 4, field: 'identifiers', code: 'INVALID_FIELD' },
+      ]);
+      const opened = (await eventsOf(iban))[0];
+      assert.ok(opened?.type === 'AccountOpened');
+      assert.equal(opened.data.holderType, 'organisation');
+      assert.deepEqual(opened.data.identifiers, {
+        lei: '5299009N55YRQC69CN18',
+        others: [{ scheme: 'VAT', id: 'DE123456789' }],
+      });
+      const names = await personal.cipher.decryptMany(opened.data.alternateNames);
+      assert.deepEqual(names, ['Muster KG', 'Sohn Handel']);
+      const second = (await eventsOf(germanIban(750_002)))[0];
+      assert.ok(second?.type === 'AccountOpened');
+      assert.equal(second.data.status, 'blocked');
+    });
+
+    it('given one IBAN twice in a file, then the rows apply in order: the later one wins', async () => {
+      const iban = germanIban(760_001);
+      const summary = await imported(
+        ndjson({ iban, name: 'First Version' }, { iban, name: 'Second Version' }),
+      );
+      assert.deepEqual(summary.rows, { read: 2, created: 1, updated: 1, unchanged: 0, failed: 0 });
+      const last = (await eventsOf(iban)).at(-1);
+      assert.ok(last?.type === 'AccountUpdated');
+      assert.equal(await personal.cipher.decrypt(last.data.name), 'Second Version');
+    });
+
+    it('given a CSV header with an unknown column, then the import fails with 400 and its status says why', async () => {
+      const response = await upload('iban,fullname\nDE89370400440532013000,X\n', 'text/csv');
+      assert.equal(response.status, 400);
+      assert.equal(response.body.error, 'INVALID_IMPORT');
+      const location = response.headers.get('location') as string;
+      const status = AccountImportResponse.parse(
+        await fetch(`${base}${location}`).then((r) => r.json()),
+      );
+      assert.equal(status.status, 'FAILED');
+      assert.match(status.failure ?? '', /unknown column "fullname"/);
+    });
+
+    it('refuses a JSON body (415), an unknown import (404) and an import id used before (409), in the flat format', async () => {
+      const json = await upload('{"iban":"x"}', 'application/json');
+      assert.equal(json.status, 415);
+      assert.equal(json.body.error, 'UNSUPPORTED_MEDIA_TYPE');
+      const unknown = await fetch(`${base}${IMPORT_PATH}/${randomUUID()}`);
+      assert.equal(unknown.status, 404);
+      assert.equal(((await unknown.json()) as { error: string }).error, 'IMPORT_NOT_FOUND');
+      const importId = randomUUID();
+      const row = ndjson({ iban: germanIban(770_001), name: 'Named Import' });
+      assert.equal((await upload(row, undefined, `?importId=${importId}`)).status, 201);
+      const again = await upload(row, undefined, `?importId=${importId}`);
+      assert.equal(again.status, 409);
+      assert.equal(again.body.error, 'IMPORT_EXISTS');
+    });
+
+    it('given an upload cut off midway, then the chunks before stay applied and the import is FAILED', async () => {
+      const importId = randomUUID();
+      const first = ndjson(
+        ...[1, 2, 3, 4, 5, 6].map((n) => ({
+          iban: germanIban(790_000 + n),
+          name: `Cut Holder${n}`,
+        })),
+      );
+      const req = request(`${base}${IMPORT_PATH}?importId=${importId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson', 'content-length': '1000000' },
+      });
+      req.on('error', () => undefined);
+      req.write(`${first}\n`);
+      const statusOf = async () => {
+        const response = await fetch(`${base}${IMPORT_PATH}/${importId}`);
+        return response.status === 200
+          ? AccountImportResponse.parse(await response.json())
+          : undefined;
+      };
+      await eventually(async () => ((await statusOf())?.rows.read === 6 ? true : undefined), {
+        what: 'the first two chunks',
+      });
+      req.destroy();
+      const failed = await eventually(
+        async () => {
+          const status = await statusOf();
+          return status?.status === 'FAILED' ? status : undefined;
+        },
+        { what: 'the import marked FAILED' },
+      );
+      assert.equal(failed.failure, 'the upload was cut off');
+      assert.equal(failed.rows.created, 6);
+      assert.ok(await findLiveAccountIdByIban(sql, SCHEMA, germanIban(790_006)));
+    });
+
+    it('leaves an audit entry naming the import and the caller', async () => {
+      const summary = await imported(ndjson({ iban: germanIban(780_001), name: 'Audited Holder' }));
+      const page = await audit.page({ limit: 50 });
+      const entry = page.entries.find((candidate) => candidate.target === summary.importId);
+      assert.ok(entry, 'an entry targets the import');
+      assert.equal(entry.operation, `POST ${IMPORT_PATH}`);
+      assert.equal(entry.user, 'BANK-ADMIN');
+      assert.equal(entry.result, 'success');
+    });
+  });
+}
