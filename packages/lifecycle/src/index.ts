@@ -1,2 +1,7 @@
 export { isTransientError } from './transient-errors.js';
 export { startWithRetry, type StartWithRetryOptions } from './start-with-retry.js';
+export {
+  runInternalService,
+  type RunnableService,
+  type ServiceParts,
+} from './run-internal-service.js';
