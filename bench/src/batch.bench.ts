@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import {
   type ServiceProcess,
   type TestDatabase,
 } from '@vop/testing';
+import { clientTlsFrom, type ClientTls } from './client-tls.js';
 
 /**
  * One 10,000-entry batch from submission to resultsReady, and single checks (POST /vop/verify at a
@@ -33,22 +34,6 @@ const ENTRIES = option('--entries', 10_000);
 const RATE = option('--rate', 100);
 const ACCOUNTS = 1000;
 const IDLE_SECONDS = 5;
-
-interface ClientTls {
-  caPem: string;
-  certPem: string;
-  keyPem: string;
-}
-
-async function clientTlsFrom(pkiDir: string, holder: 'client' | 'admin'): Promise<ClientTls> {
-  const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
-  const [caPem, certPem, keyPem] = await Promise.all([
-    read('ca.pem'),
-    read(`${holder}.pem`),
-    read(`${holder}-key.pem`),
-  ]);
-  return { caPem, certPem, keyPem };
-}
 
 const holderName = (index: number): string => `Holder ${index} Nilsson`;
 const holderIban = (index: number): string => germanIban(600_000 + index);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import {
   type ServiceProcess,
 } from '@vop/testing';
 import { runContext } from './run-context.js';
+import { clientTlsFrom, type ClientTls } from './client-tls.js';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
@@ -36,27 +37,6 @@ const context = runContext();
 process.stdout.write(`${context.header}\n`);
 const ACCOUNTS = 1000;
 const CONNECTIONS = 32;
-
-/** What a client presents over mutual TLS: the CA to trust and the participant (or admin) certificate. */
-interface ClientTls {
-  caPem: string;
-  certPem: string;
-  keyPem: string;
-}
-
-async function clientTlsFrom(
-  pkiDir: string,
-  holder: 'participant' | 'admin' = 'participant',
-): Promise<ClientTls> {
-  const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
-  const prefix = holder === 'admin' ? 'admin' : 'client';
-  const [caPem, certPem, keyPem] = await Promise.all([
-    read('ca.pem'),
-    read(`${prefix}.pem`),
-    read(`${prefix}-key.pem`),
-  ]);
-  return { caPem, certPem, keyPem };
-}
 
 interface Figures {
   target: string;

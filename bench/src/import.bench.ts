@@ -15,6 +15,7 @@ import {
   type ServiceProcess,
 } from '@vop/testing';
 import { accountRecordLines, recordIban, recordName } from './import-records.js';
+import { clientTlsFrom, type ClientTls } from './client-tls.js';
 
 /**
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
@@ -37,22 +38,6 @@ const withEmbedded = !args.includes('--no-embedded');
 const embeddedScript = args.includes('--embedded-script')
   ? path.resolve(args[args.indexOf('--embedded-script') + 1] as string)
   : path.join(repoRoot, 'services/embedded/dist/main.js');
-
-interface ClientTls {
-  caPem: string;
-  certPem: string;
-  keyPem: string;
-}
-
-async function tlsFrom(pkiDir: string, holder: 'client' | 'admin'): Promise<ClientTls> {
-  const read = (file: string): Promise<string> => readFile(path.join(pkiDir, file), 'utf8');
-  const [caPem, certPem, keyPem] = await Promise.all([
-    read('ca.pem'),
-    read(`${holder}.pem`),
-    read(`${holder}-key.pem`),
-  ]);
-  return { caPem, certPem, keyPem };
-}
 
 const schemeBody = (index: number): string =>
   JSON.stringify({
@@ -224,10 +209,13 @@ async function run(): Promise<void> {
     });
     processes.push(embedded);
     const pkiDir = path.join(dataDir, 'embedded/pki');
-    const client = await eventually(async () => tlsFrom(pkiDir, 'client').catch(() => undefined), {
-      timeoutMs: 60_000,
-    });
-    const admin = await tlsFrom(pkiDir, 'admin');
+    const client = await eventually(
+      async () => clientTlsFrom(pkiDir, 'client').catch(() => undefined),
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    const admin = await clientTlsFrom(pkiDir, 'admin');
     figures.push(
       await measure(
         'embedded (PGlite, in-process bus)',
@@ -279,7 +267,10 @@ async function run(): Promise<void> {
         await measure(
           'distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)',
           `https://127.0.0.1:${gatewayPort}`,
-          { client: await tlsFrom(pki.dir, 'client'), admin: await tlsFrom(pki.dir, 'admin') },
+          {
+            client: await clientTlsFrom(pki.dir, 'client'),
+            admin: await clientTlsFrom(pki.dir, 'admin'),
+          },
           [gateway, matching],
         ),
       );

