@@ -97,6 +97,52 @@ describe('verification decider', () => {
       .thenThrows(VerificationNotPendingError);
   });
 
+  const failedAt = '2026-03-01T09:00:03.000Z';
+  const failed: VerificationEvent = {
+    type: 'VerificationFailed',
+    data: {
+      verificationId,
+      family: 'scheme',
+      reason: 'TIMEOUT',
+      participant: 'PSDDE-BAFIN-123456',
+      failedAt,
+    },
+  };
+
+  it('given a requested verification, when it fails, then VerificationFailed names the reason, family and participant', () => {
+    spec
+      .given([requested])
+      .when({ type: 'FailVerification', verificationId, reason: 'TIMEOUT', failedAt })
+      .then([failed]);
+  });
+
+  it('given a failed verification, when a completion arrives after, then it is refused (the first end wins)', () => {
+    spec
+      .given([requested, failed])
+      .when({ type: 'CompleteVerification', completion })
+      .thenThrows(VerificationNotPendingError);
+  });
+
+  it('given a completed verification, when it fails after, then it is refused (the first end wins)', () => {
+    spec
+      .given([
+        requested,
+        {
+          type: 'VerificationCompleted',
+          data: { ...completion, participant: 'PSDDE-BAFIN-123456' },
+        },
+      ])
+      .when({ type: 'FailVerification', verificationId, reason: 'TIMEOUT', failedAt })
+      .thenThrows(VerificationNotPendingError);
+  });
+
+  it('given nothing, when a failure arrives, then it is refused (no request to end)', () => {
+    spec
+      .given([])
+      .when({ type: 'FailVerification', verificationId, reason: 'ERROR', failedAt })
+      .thenThrows(VerificationNotPendingError);
+  });
+
   it('requestVerification takes its id and clock from the caller', () => {
     const data = requestVerification(fields, {
       newId: () => verificationId,

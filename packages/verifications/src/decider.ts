@@ -1,10 +1,15 @@
 import type {
   VerificationCompletedData,
   VerificationEvent,
+  VerificationFailedData,
+  VerificationFailureReason,
   VerificationRequestedData,
 } from '@vop/contracts';
 
-/** One verification: requested by a family's route (or a batch), completed by matching. Pure. */
+/**
+ * One verification: requested by a family's route (or a batch), then ended once: completed by matching, or
+ * failed when it could not be completed. The first end wins; the other is refused. Pure.
+ */
 export type VerificationState =
   | { status: 'none' }
   | { status: 'requested'; request: VerificationRequestedData }
@@ -12,7 +17,8 @@ export type VerificationState =
       status: 'completed';
       request: VerificationRequestedData;
       completion: VerificationCompletedData;
-    };
+    }
+  | { status: 'failed'; request: VerificationRequestedData; failure: VerificationFailedData };
 
 export const initialVerificationState: VerificationState = { status: 'none' };
 
@@ -29,7 +35,13 @@ export type VerificationCommand =
       requestedAt: string;
       fields: VerificationRequestFields;
     }
-  | { type: 'CompleteVerification'; completion: VerificationCompletedData };
+  | { type: 'CompleteVerification'; completion: VerificationCompletedData }
+  | {
+      type: 'FailVerification';
+      verificationId: string;
+      reason: VerificationFailureReason;
+      failedAt: string;
+    };
 
 export class VerificationAlreadyRequestedError extends Error {
   constructor(readonly verificationId: string) {
@@ -40,7 +52,7 @@ export class VerificationAlreadyRequestedError extends Error {
 
 export class VerificationNotPendingError extends Error {
   constructor(readonly verificationId: string) {
-    super('Verification is not pending: unknown, or completed already');
+    super('Verification is not pending: unknown, or ended already');
     this.name = 'VerificationNotPendingError';
   }
 }
@@ -76,6 +88,21 @@ export function decideVerification(
       if (batch !== undefined) data.batch = batch;
       return [{ type: 'VerificationCompleted', data }];
     }
+    case 'FailVerification': {
+      if (state.status !== 'requested' || state.request.verificationId !== command.verificationId) {
+        throw new VerificationNotPendingError(command.verificationId);
+      }
+      const { family, participant, batch } = state.request;
+      const data: VerificationFailedData = {
+        verificationId: command.verificationId,
+        family,
+        reason: command.reason,
+        failedAt: command.failedAt,
+      };
+      if (participant !== undefined) data.participant = participant;
+      if (batch !== undefined) data.batch = batch;
+      return [{ type: 'VerificationFailed', data }];
+    }
   }
 }
 
@@ -89,6 +116,10 @@ export function evolveVerification(
     case 'VerificationCompleted':
       return state.status === 'requested'
         ? { ...state, status: 'completed', completion: event.data }
+        : state;
+    case 'VerificationFailed':
+      return state.status === 'requested'
+        ? { status: 'failed', request: state.request, failure: event.data }
         : state;
   }
 }

@@ -1,6 +1,10 @@
 import { AccountEvent } from './accounts.js';
 import { BatchCompleted } from './batches.js';
-import { VerificationCompleted, VerificationRequested } from './verifications.js';
+import {
+  VerificationCompleted,
+  VerificationFailed,
+  VerificationRequested,
+} from './verifications.js';
 
 export const Topics = {
   accountEvents: 'vop.account-events.v1',
@@ -70,6 +74,12 @@ export function routeIntegrationEvent(
       return {
         topic: topics.verificationCompleted,
         key: VerificationCompleted.parse(event).data.verificationId,
+      };
+    // Failures share the completions' topic and key: one ordered end per verification.
+    case 'VerificationFailed':
+      return {
+        topic: topics.verificationCompleted,
+        key: VerificationFailed.parse(event).data.verificationId,
       };
     case 'BatchCompleted':
       return { topic: topics.batchEvents, key: BatchCompleted.parse(event).data.batchId };

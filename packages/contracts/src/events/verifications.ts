@@ -55,13 +55,42 @@ export const VerificationCompleted = z.object({
   }),
 });
 
+/** Why a verification ended without an outcome (design §4 `verification.failure`). */
+export const VerificationFailureReason = z.enum(['TIMEOUT', 'ERROR']);
+export type VerificationFailureReason = z.infer<typeof VerificationFailureReason>;
+
+/**
+ * A verification that could not be completed. Terminal like a completion, on the same topic under the same
+ * key: whichever of the two is appended first wins, and every read model keeps the first it sees.
+ */
+export const VerificationFailed = z.object({
+  type: z.literal('VerificationFailed'),
+  data: z.object({
+    verificationId: z.uuid(),
+    family: VerificationFamily,
+    reason: VerificationFailureReason,
+    participant: z.string().optional(),
+    batch: BatchEntryRef.optional(),
+    failedAt: z.iso.datetime(),
+  }),
+});
+
 export const VerificationEvent = z.discriminatedUnion('type', [
   VerificationRequested,
   VerificationCompleted,
+  VerificationFailed,
 ]);
 export type VerificationEvent = z.infer<typeof VerificationEvent>;
 export type VerificationRequestedData = z.infer<typeof VerificationRequested>['data'];
 export type VerificationCompletedData = z.infer<typeof VerificationCompleted>['data'];
+export type VerificationFailedData = z.infer<typeof VerificationFailed>['data'];
+
+/** The end of a verification, as read from the completions topic: an outcome, or a failure. */
+export const VerificationTerminal = z.discriminatedUnion('type', [
+  VerificationCompleted,
+  VerificationFailed,
+]);
+export type VerificationTerminal = z.infer<typeof VerificationTerminal>;
 export const VERIFICATION_EVENT_VERSION = 1;
 
 /** The one parser of verification-requested data, from the type and data of a stored or delivered event. */
@@ -72,4 +101,14 @@ export function parseVerificationRequested(type: string, data: unknown): Verific
 /** The one parser of verification-completed data, from the type and data of a stored or delivered event. */
 export function parseVerificationCompleted(type: string, data: unknown): VerificationCompletedData {
   return VerificationCompleted.parse({ type, data }).data;
+}
+
+/** The one parser of what the completions topic carries (completions and failures). */
+export function parseVerificationTerminal(type: string, data: unknown): VerificationTerminal {
+  return VerificationTerminal.parse({ type, data });
+}
+
+/** The one parser of verification-failed data. */
+export function parseVerificationFailed(type: string, data: unknown): VerificationFailedData {
+  return VerificationFailed.parse({ type, data }).data;
 }

@@ -41,7 +41,7 @@ async function projectVerificationEvents(tx: SqlExecutor, events: readonly Verif
     if (event.type === 'VerificationRequested') {
       if (completed.length > 0) await flush();
       requested.push(event.data);
-    } else {
+    } else if (event.type === 'VerificationCompleted') {
       if (requested.length > 0) await flush();
       completed.push(event.data);
     }
