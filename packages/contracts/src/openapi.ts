@@ -50,6 +50,7 @@ import {
 } from './http/admin.js';
 import { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
 import { registerWebhookPaths } from './openapi-webhooks.js';
+import { registerTestToolkitPaths } from './openapi-test-toolkit.js';
 import { AccountImportRecord, AccountImportResponse } from './http/account-import.js';
 import { z } from './zod.js';
 
@@ -438,6 +439,7 @@ export function buildOpenApiDocument(
   });
 
   registerWebhookPaths(registry);
+  registerTestToolkitPaths(registry);
   const analyticsErrors = {
     400: json(NestedError, 'INVALID_REQUEST naming the parameter'),
     403: json(NestedError, 'ACCESS_DENIED: the admin certificate or an analytics key'),

@@ -1,0 +1,167 @@
+import {
+  complianceReport,
+  junitXml,
+  type CaseResult,
+  type ConformanceGroup,
+} from '@vop/conformance';
+import type { EventStore, SqlExecutor } from '@vop/event-store';
+import {
+  decideTestRun,
+  evolveTestRun,
+  initialTestRunState,
+  testRunStreamId,
+  type TestCaseRecorded,
+  type TestRunCommand,
+  type TestRunEvent,
+  type TestRunStarted,
+} from './test-run-decider.js';
+
+/** Why a run that was running when the service stopped is marked so at the next start. */
+export const RESTART_INTERRUPTION = 'the service stopped during the run; start a new run';
+
+const TABLE = 'toolkit_test_runs';
+
+/** The read model of run ids by status, so a start finds the runs left running. */
+export async function migrateTestRuns(sql: SqlExecutor, schema: string): Promise<void> {
+  await sql.query(
+    `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
+       test_run_id uuid PRIMARY KEY,
+       status text NOT NULL,
+       started_at timestamptz NOT NULL
+     )`,
+  );
+}
+
+function testRunIdOf(command: TestRunCommand): string {
+  return command.type === 'StartTestRun' || command.type === 'RecordTestCase'
+    ? command.data.testRunId
+    : command.testRunId;
+}
+
+async function readRun(store: EventStore, testRunId: string, tx?: SqlExecutor) {
+  const stored = await store.readStream(testRunStreamId(testRunId), tx ? { tx } : {});
+  return stored.map((event) => ({ type: event.type, data: event.data }) as TestRunEvent);
+}
+
+/** Loads the run, decides, appends at the version read and keeps the status table in step. */
+export async function handleTestRunCommand(
+  store: EventStore,
+  command: TestRunCommand,
+): Promise<TestRunEvent[]> {
+  const testRunId = testRunIdOf(command);
+  return store.sql.transaction(async (tx) => {
+    const past = await readRun(store, testRunId, tx);
+    const state = past.reduce(evolveTestRun, initialTestRunState);
+    const events = decideTestRun(command, state);
+    if (events.length === 0) return events;
+    await store.append(testRunStreamId(testRunId), events, { expectedVersion: past.length, tx });
+    for (const event of events) {
+      if (event.type === 'TestRunStarted')
+        await tx.query(
+          `INSERT INTO ${store.schema}.${TABLE} (test_run_id, status, started_at) VALUES ($1, 'running', $2)`,
+          [testRunId, event.data.startedAt],
+        );
+      else if (event.type !== 'TestCaseRecorded')
+        await tx.query(`UPDATE ${store.schema}.${TABLE} SET status = $2 WHERE test_run_id = $1`, [
+          testRunId,
+          event.type === 'TestRunCompleted' ? 'completed' : 'interrupted',
+        ]);
+    }
+    return events;
+  });
+}
+
+/** At start: runs still marked running were cut off by a stop; they end as interrupted. */
+export async function interruptUnfinishedRuns(store: EventStore, now: Date): Promise<number> {
+  const { rows } = await store.sql.query<{ test_run_id: string }>(
+    `SELECT test_run_id::text AS test_run_id FROM ${store.schema}.${TABLE} WHERE status = 'running'`,
+  );
+  for (const { test_run_id: testRunId } of rows)
+    await handleTestRunCommand(store, {
+      type: 'InterruptTestRun',
+      testRunId,
+      now: now.toISOString(),
+      reason: RESTART_INTERRUPTION,
+    });
+  return rows.length;
+}
+
+export interface TestReportView {
+  testRunId: string;
+  testSuite: string;
+  status: 'running' | 'completed' | 'interrupted';
+  target: string;
+  startedAt: string;
+  endedAt?: string;
+  interruption?: string;
+  generateReport: boolean;
+  summary: ReturnType<typeof complianceReport>['summary'];
+  compliance: ReturnType<typeof complianceReport>['compliance'];
+  cases: Array<{
+    id: string;
+    group: ConformanceGroup;
+    description: string;
+    outcome: 'passed' | 'failed' | 'skipped';
+    expected: Record<string, unknown>;
+    actual: TestCaseRecorded['data']['actual'];
+    failures: string[];
+    durationMs: number;
+  }>;
+}
+
+/** The report of a run, folded from its stream; undefined when no such run exists. */
+export async function testReport(
+  store: EventStore,
+  testRunId: string,
+): Promise<TestReportView | undefined> {
+  const events = await readRun(store, testRunId);
+  const started = events.find((event): event is TestRunStarted => event.type === 'TestRunStarted');
+  if (started === undefined) return undefined;
+  const cases = events
+    .filter((event): event is TestCaseRecorded => event.type === 'TestCaseRecorded')
+    .map(({ data }) => ({
+      id: data.caseId,
+      group: data.group,
+      description: data.description,
+      outcome: data.outcome,
+      expected: data.expected,
+      actual: data.actual,
+      failures: data.failures,
+      durationMs: data.durationMs,
+    }));
+  const end = events.find(
+    (event) => event.type === 'TestRunCompleted' || event.type === 'TestRunInterrupted',
+  );
+  const { summary, compliance } = complianceReport(cases, started.data.totalTests);
+  return {
+    testRunId,
+    testSuite: started.data.testSuite,
+    status:
+      end?.type === 'TestRunCompleted'
+        ? 'completed'
+        : end?.type === 'TestRunInterrupted'
+          ? 'interrupted'
+          : 'running',
+    target: started.data.target,
+    startedAt: started.data.startedAt,
+    ...(end && { endedAt: end.data.endedAt }),
+    ...(end?.type === 'TestRunInterrupted' && { interruption: end.data.reason }),
+    generateReport: started.data.generateReport,
+    summary,
+    compliance,
+    cases,
+  };
+}
+
+/** The JUnit XML of a report, as the command-line runner writes it. */
+export function testReportJunit(report: TestReportView): string {
+  const results: CaseResult[] = report.cases.map((each) => ({
+    id: each.id,
+    group: each.group,
+    description: each.description,
+    outcome: each.outcome,
+    failures: each.failures,
+    durationMs: each.durationMs,
+  }));
+  return junitXml(report.testSuite, results, new Date(report.startedAt));
+}
