@@ -423,7 +423,15 @@ describe('test toolkit: only in test deployments, on its own budget', () => {
   it('allows 100 requests an hour per credential, then 429 RATE_LIMIT_EXCEEDED with Retry-After', async () => {
     const embedded = await runEmbedded();
     try {
-      for (let request = 0; request < 100; request++) {
+      // Nothing loaded yet: the run does not start, and says what to do (the first of the 100).
+      const unloaded = await embedded.client.post('/test/scheme/run', {
+        testSuite: 'scheme139-25',
+        generateReport: true,
+      });
+      assert.equal(unloaded.status, 409, unloaded.text);
+      assert.equal(unloaded.body.error.code, 'TEST_EXECUTION_FAILED');
+      assert.match(unloaded.body.error.details.suggestion, /\/test\/data\/load/);
+      for (let request = 1; request < 100; request++) {
         const answer = await embedded.client.get('/test/performance/metrics');
         assert.equal(answer.status, 404, `request ${request + 1}`);
       }
