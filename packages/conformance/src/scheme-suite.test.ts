@@ -29,6 +29,27 @@ describe('the scheme139-25 suite', () => {
     }
   });
 
+  it('fills the other spellings a case sends from the fixture', async () => {
+    const data = await loadReferenceData('1.0.0');
+    const fill = placeholderFiller(data.fixture, new Date('2026-11-25T10:00:00.000Z'));
+    assert.deepEqual(
+      fill([
+        '{{person.ibanPrint}}',
+        '{{responderBicLower}}',
+        '{{requesterBic8}}',
+        '{{foreignBic8}}',
+        '{{organisation.leiLower}}',
+      ]),
+      [
+        'DE88 5001 0517 0001 3925 01',
+        'cobadeffxxx',
+        'DEUTDEFF',
+        'BNPAFRPP',
+        '5299000j2n45ddne4y28',
+      ],
+    );
+  });
+
   it('expects an outcome or an error of every case', () => {
     for (const each of SCHEME_SUITE_CASES) {
       const { expect } = each;

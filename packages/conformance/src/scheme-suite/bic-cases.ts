@@ -32,13 +32,13 @@ export const BIC_CASES: readonly ConformanceCase[] = numbered('B', 'bic', [
   reused('EPC-O-06', "The responder's 8-character BIC: answered"),
   {
     description: "The responder's BIC in small letters is the same BIC: answered",
-    request: byPartyAgent('cobadeffxxx'),
+    request: byPartyAgent('{{responderBicLower}}'),
     expect: match,
   },
   reused('EPC-O-04', 'A partyAgent that is another bank: NOAP'),
   {
     description: 'Another bank by its 8-character BIC: NOAP',
-    request: byPartyAgent('BNPAFRPP'),
+    request: byPartyAgent('{{foreignBic8}}'),
     expect: notApplicable,
   },
   {
@@ -114,12 +114,12 @@ export const BIC_CASES: readonly ConformanceCase[] = numbered('B', 'bic', [
   reused('EPC-F-04', 'A requestingAgent BIC that is no BIC: FORMAT_ERROR'),
   {
     description: "The requester's own BIC in small letters: answered",
-    request: byRequester('deutdeffxxx'),
+    request: byRequester('{{requesterBicLower}}'),
     expect: match,
   },
   {
     description: "The requester's own BIC as 8 characters: answered",
-    request: byRequester('DEUTDEFF'),
+    request: byRequester('{{requesterBic8}}'),
     expect: match,
   },
   reused('EPC-D-02', "Another participant's BIC as requestingAgent: 401 CLIENT_INCONSISTENT"),

@@ -14,7 +14,7 @@ export const LEI_CASES: readonly ConformanceCase[] = numbered('L', 'lei', [
   reused('EPC-I-02', 'Another valid LEI: partyIdMatch NMTC'),
   {
     description: "The holder's LEI in small letters: partyIdMatch MTCH",
-    request: byLei('5299000j2n45ddne4y28'),
+    request: byLei('{{organisation.leiLower}}'),
     expect: idOnly('MTCH'),
   },
   {

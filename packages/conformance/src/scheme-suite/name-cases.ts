@@ -111,7 +111,7 @@ export const NAME_CASES: readonly ConformanceCase[] = numbered('N', 'name', [
   reused('EPC-O-03', 'An IBAN the responder does not hold: NOAP'),
   {
     description: 'The IBAN in print form with spaces is the same account: MTCH',
-    request: byName('{{person.name}}', 'DE88 5001 0517 0001 3925 01'),
+    request: byName('{{person.name}}', '{{person.ibanPrint}}'),
     expect: match,
   },
   {
