@@ -36,6 +36,10 @@ export function registerTestToolkitPaths(registry: OpenAPIRegistry): void {
     responses: {
       202: json(SchemeRunAccepted, 'Started; poll the report'),
       400: json(NestedError, 'INVALID_REQUEST naming the field'),
+      409: json(
+        NestedError,
+        'TEST_EXECUTION_FAILED: reference data not loaded, or a run already running',
+      ),
       502: failed,
       503: failed,
     },
@@ -73,8 +77,7 @@ export function registerTestToolkitPaths(registry: OpenAPIRegistry): void {
     request: { body: json(DataLoadRequest, 'Data set and version') },
     responses: {
       200: json(DataLoaded, 'Loaded'),
-      400: json(NestedError, 'INVALID_REQUEST'),
-      404: failed,
+      400: json(NestedError, 'INVALID_REQUEST (an unknown version names `version`)'),
     },
   });
   registry.registerPath({

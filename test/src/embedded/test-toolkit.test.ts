@@ -83,9 +83,9 @@ describe('test toolkit: scheme suite, data, load, certificates, reset (test depl
     const again = await embedded.client.post('/test/data/load', load);
     assert.deepEqual([again.body.loaded, again.body.alreadyPresent], [0, 6]);
     const unknown = await embedded.client.post('/test/data/load', { ...load, version: '9.9.9' });
-    assert.equal(unknown.status, 404);
-    assert.equal(unknown.body.error.code, 'TEST_EXECUTION_FAILED');
-    assert.match(unknown.body.error.details.suggestion, /1\.0\.0/);
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error.code, 'INVALID_REQUEST');
+    assert.equal(unknown.body.error.details.field, 'version');
   });
 
   it('runs the 131 cases of scheme139-25 against itself, each passed, running then completed', async () => {
@@ -97,6 +97,10 @@ describe('test toolkit: scheme suite, data, load, certificates, reset (test depl
     assert.equal(started.body.status, 'running');
     assert.equal(started.body.totalTests, 131);
     assert.match(started.body.estimatedDuration, /^\d+s$/);
+    const second = await embedded.client.post('/test/scheme/run', { testSuite: 'scheme139-25' });
+    assert.equal(second.status, 409, second.text);
+    assert.equal(second.body.error.code, 'TEST_EXECUTION_FAILED');
+    assert.ok(second.body.error.details.suggestion.includes(started.body.testRunId));
     const report = await reportWhenEnded(embedded.client, started.body.testRunId);
     assert.equal(report.status, 'completed');
     assert.equal(report.target, 'self');
@@ -223,7 +227,8 @@ describe('test toolkit: scheme suite, data, load, certificates, reset (test depl
       { concurrentUsers: 500, duration: '3s', rampUpTime: '1s' },
       { concurrentUsers: 2, duration: '600s', rampUpTime: '1s' },
       { concurrentUsers: 2, duration: '3 seconds', rampUpTime: '1s' },
-      { concurrentUsers: 2, duration: '3s', rampUpTime: '3s' },
+      { concurrentUsers: 2, duration: '3s', rampUpTime: '61s' },
+      { concurrentUsers: 2, duration: '0s', rampUpTime: '0s' },
     ]) {
       const refused = await embedded.client.post('/test/performance/load', bad);
       assert.equal(refused.status, 400, JSON.stringify(bad));

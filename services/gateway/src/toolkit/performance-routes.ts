@@ -34,12 +34,14 @@ export function performanceRoutes(options: {
       loadReferenceData(),
     ]);
     const loadRunId = options.newId();
+    const durationSeconds = seconds(body.duration);
+    const rampUpSeconds = Math.min(seconds(body.rampUpTime), durationSeconds);
     last = new LoadRun(
       {
         loadRunId,
         concurrentUsers: body.concurrentUsers,
-        durationSeconds: seconds(body.duration),
-        rampUpSeconds: seconds(body.rampUpTime),
+        durationSeconds,
+        rampUpSeconds,
         body: {
           party: { name: fixture.person.name },
           partyAccount: { iban: fixture.person.iban },
@@ -55,7 +57,7 @@ export function performanceRoutes(options: {
       status: 'running',
       concurrentUsers: body.concurrentUsers,
       duration: body.duration,
-      rampUpTime: body.rampUpTime,
+      rampUpTime: `${rampUpSeconds}s`,
     });
   });
 

@@ -14,8 +14,14 @@ import {
 
 const LATEST_VERSION = REFERENCE_DATA_VERSIONS[REFERENCE_DATA_VERSIONS.length - 1] as string;
 
-/** POST /test/data/generate, /test/data/load and /test/environment/reset: sandbox data only. */
-export function sandboxDataRoutes(writes: AccountRoutesOptions): Router {
+/**
+ * POST /test/data/generate, /test/data/load and /test/environment/reset: sandbox data only.
+ * `onReferenceDataLoaded` lets a scheme run started right after wait for the data to reach matching.
+ */
+export function sandboxDataRoutes(
+  writes: AccountRoutesOptions,
+  onReferenceDataLoaded: () => void,
+): Router {
   const router = Router();
 
   router.post('/test/data/generate', async (req, res) => {
@@ -62,7 +68,9 @@ export function sandboxDataRoutes(writes: AccountRoutesOptions): Router {
 
   router.post('/test/data/load', async (req, res) => {
     const body = parseBody(DataLoadRequest, req.body);
-    res.json(await loadReferenceAccounts(writes, body.version, requestMetadata(req)));
+    const loaded = await loadReferenceAccounts(writes, body.version, requestMetadata(req));
+    onReferenceDataLoaded();
+    res.json(loaded);
   });
 
   router.post('/test/environment/reset', async (req, res) => {
@@ -72,6 +80,7 @@ export function sandboxDataRoutes(writes: AccountRoutesOptions): Router {
     const reloaded = body.reloadTestData
       ? await loadReferenceAccounts(writes, LATEST_VERSION, metadata)
       : undefined;
+    if (reloaded) onReferenceDataLoaded();
     res.json({ status: 'reset', accountsRemoved, ...(reloaded && { reloaded }) });
   });
 

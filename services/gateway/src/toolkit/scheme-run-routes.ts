@@ -19,8 +19,8 @@ import { handleTestRunCommand, testReport, testReportJunit } from './test-runs.j
 
 /** The first case: the reference person by her exact name, MTCH when the data set is loaded. */
 const PROBE_CASE = SCHEME_SUITE_CASES[0];
-/** How long a start waits for freshly loaded reference data to reach the verification path. */
-const DATA_VISIBLE_WITHIN_MS = 10_000;
+/** How long after a load here a start waits for the reference data to reach matching. */
+export const DATA_VISIBLE_WITHIN_MS = 10_000;
 /** Per case on a loaded two-core machine, measured: 131 cases in about 6 s. */
 const ESTIMATED_MS_PER_CASE = 75;
 
@@ -47,11 +47,15 @@ function answerOf(result: CaseResult): RecordedAnswer {
 
 /**
  * Before a run: the target answers over mutual TLS and holds the reference data (the first case
- * passes). A fresh load takes a moment to reach matching, so this waits a little for it.
+ * passes). Data loaded here moments ago is still on its way to matching: until `waitUntil` (ms
+ * since the epoch) the first case is tried again.
  */
-async function preflight(target: SchemeSuiteTarget, fixture: SchemeFixture): Promise<void> {
+async function preflight(
+  target: SchemeSuiteTarget,
+  fixture: SchemeFixture,
+  waitUntil: number,
+): Promise<void> {
   if (PROBE_CASE === undefined) return;
-  const deadline = Date.now() + DATA_VISIBLE_WITHIN_MS;
   for (;;) {
     const [probe] = await runConformance({
       baseUrl: target.baseUrl,
@@ -73,7 +77,7 @@ async function preflight(target: SchemeSuiteTarget, fixture: SchemeFixture): Pro
         'The target refused the client certificate (401)',
         "Use a certificate of a participant in the responder's scheme directory, whose BIC is the data set's requesterBic",
       );
-    if (Date.now() > deadline)
+    if (Date.now() > waitUntil)
       throw testExecutionFailed(
         409,
         `The reference data is not loaded at the target: ${probe.failures.join('; ')}`,
@@ -89,10 +93,12 @@ export function schemeRunRoutes(options: {
   logger: Logger;
   clock: () => Date;
   newId: () => string;
+  /** When reference data was last loaded through this instance (ms since the epoch, 0: never). */
+  referenceDataLoadedAt: () => number;
 }): SchemeRuns {
   const { store, logger, clock } = options;
   const router = Router();
-  const running = new Set<Promise<void>>();
+  const running = new Map<string, Promise<void>>();
   let stopping = false;
 
   async function execute(testRunId: string, target: SchemeSuiteTarget, fixture: SchemeFixture) {
@@ -140,6 +146,14 @@ export function schemeRunRoutes(options: {
   router.post('/test/scheme/run', async (req, res) => {
     const body = parseBody(SchemeRunRequest, req.body);
     if (stopping) throw errors.unavailable('The service is stopping');
+    // One run at a time per instance: a run takes seconds, and runs side by side would each slow the other.
+    const [current] = running.keys();
+    if (current !== undefined)
+      throw testExecutionFailed(
+        409,
+        `Test run ${current} is running`,
+        `Wait for it to end (GET /test/scheme/report/${current}), then start another`,
+      );
     if (body.target === undefined && options.sandbox === undefined) throw noSandbox();
     const target: SchemeSuiteTarget = body.target
       ? {
@@ -151,23 +165,34 @@ export function schemeRunRoutes(options: {
           }),
         }
       : await (options.sandbox as Sandbox).target();
-    const { fixture } = await loadReferenceData();
-    await preflight(target, fixture);
     const testRunId = options.newId();
     const totalTests = SCHEME_SUITE_CASES.length;
-    await handleTestRunCommand(store, {
-      type: 'StartTestRun',
-      data: {
-        testRunId,
-        testSuite: body.testSuite,
-        totalTests,
-        target: body.target ? new URL(body.target.url).origin : 'self',
-        generateReport: body.generateReport,
-        startedAt: clock().toISOString(),
-      },
-    });
-    const run = execute(testRunId, target, fixture).finally(() => running.delete(run));
-    running.add(run);
+    // Held from here, so two starts at once cannot both pass the check above.
+    running.set(testRunId, Promise.resolve());
+    let fixture: SchemeFixture;
+    try {
+      ({ fixture } = await loadReferenceData());
+      const waitUntil = body.target ? 0 : options.referenceDataLoadedAt() + DATA_VISIBLE_WITHIN_MS;
+      await preflight(target, fixture, waitUntil);
+      await handleTestRunCommand(store, {
+        type: 'StartTestRun',
+        data: {
+          testRunId,
+          testSuite: body.testSuite,
+          totalTests,
+          target: body.target ? new URL(body.target.url).origin : 'self',
+          generateReport: body.generateReport,
+          startedAt: clock().toISOString(),
+        },
+      });
+    } catch (error) {
+      running.delete(testRunId);
+      throw error;
+    }
+    running.set(
+      testRunId,
+      execute(testRunId, target, fixture).finally(() => running.delete(testRunId)),
+    );
     res.status(202).json({
       testRunId,
       status: 'running',
@@ -193,7 +218,7 @@ export function schemeRunRoutes(options: {
     router,
     async stop() {
       stopping = true;
-      await Promise.all([...running]);
+      await Promise.all([...running.values()]);
     },
   };
 }

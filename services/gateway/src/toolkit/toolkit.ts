@@ -33,12 +33,20 @@ export function createTestToolkit(options: {
 }): TestToolkit {
   const { store, logger, clock, newId } = options;
   const sandbox = options.sandbox && createSandbox(options.sandbox, options.app);
-  const schemeRuns = schemeRunRoutes({ store, sandbox, logger, clock, newId });
+  let referenceDataLoadedAt = 0;
+  const schemeRuns = schemeRunRoutes({
+    store,
+    sandbox,
+    logger,
+    clock,
+    newId,
+    referenceDataLoadedAt: () => referenceDataLoadedAt,
+  });
   const performance = performanceRoutes({ sandbox, clock, newId });
   return {
     routers: [
       schemeRuns.router,
-      sandboxDataRoutes(options.accountWrites),
+      sandboxDataRoutes(options.accountWrites, () => (referenceDataLoadedAt = Date.now())),
       performance.router,
       certificateRoutes({ sandbox, trustAnchorsPem: options.trustAnchorsPem, clock }),
     ],
