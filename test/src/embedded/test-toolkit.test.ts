@@ -2,63 +2,17 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadReferenceData, SCHEME_SUITE_CASES } from '@vop/conformance';
+import { loadReferenceData } from '@vop/conformance';
 import { issueCertificate } from '@vop/pki';
-import { eventually, type HttpsClient } from '@vop/testing';
+import { eventually } from '@vop/testing';
 import { participantTls, runEmbedded, type RunningEmbedded } from './fixtures.js';
+import { assertEveryCasePassed, reportWhenEnded } from './scheme-report.js';
 
 // Family I, the test toolkit, against the embedded service in a test deployment.
 
 /** The toolkit's own budget is 100 an hour; these specs make more calls than that on purpose. */
 const GENEROUS = { VOP_RATE_LIMIT_TEST_PER_HOUR: '100000' };
 const load = { dataSet: 'scheme_reference_data', version: '1.0.0' };
-
-async function reportWhenEnded(client: HttpsClient, testRunId: string) {
-  return eventually(
-    async () => {
-      const answer = await client.get(`/test/scheme/report/${testRunId}`);
-      assert.equal(answer.status, 200, answer.text);
-      return answer.body.status === 'running' ? undefined : answer.body;
-    },
-    { timeoutMs: 180_000, intervalMs: 500, what: `test run ${testRunId} to end` },
-  );
-}
-
-/** Every case of the suite, in order, passed: the report's case list, not only its summary. */
-function assertEveryCasePassed(report: any) {
-  const failed = report.cases
-    .filter((each: any) => each.outcome !== 'passed')
-    .map((each: any) => `${each.id}: ${each.failures.join('; ')} ${JSON.stringify(each.actual)}`);
-  assert.deepEqual(failed, []);
-  assert.deepEqual(
-    report.cases.map((each: any) => each.id),
-    SCHEME_SUITE_CASES.map((each) => each.id),
-  );
-  for (const [index, suiteCase] of SCHEME_SUITE_CASES.entries()) {
-    const recorded = report.cases[index];
-    assert.deepEqual(recorded.expected, { ...suiteCase.expect }, suiteCase.id);
-    assert.equal(recorded.actual.status, suiteCase.expect.status, suiteCase.id);
-    if (suiteCase.expect.errorCode !== undefined)
-      assert.equal(recorded.actual.code, suiteCase.expect.errorCode, suiteCase.id);
-    const name = suiteCase.expect.partyNameMatch;
-    if (typeof name === 'string' && name !== 'absent')
-      assert.equal(recorded.actual.partyNameMatch, name, suiteCase.id);
-    const id = suiteCase.expect.partyIdMatch;
-    if (typeof id === 'string' && id !== 'absent')
-      assert.equal(recorded.actual.partyIdMatch, id, suiteCase.id);
-  }
-  assert.deepEqual(report.summary, {
-    totalTests: 131,
-    passed: 131,
-    failed: 0,
-    skipped: 0,
-    compliance: '100.0%',
-  });
-  assert.deepEqual(report.compliance, {
-    overall: '100.0%',
-    byGroup: { name: '100.0%', bic: '100.0%', lei: '100.0%', id: '100.0%' },
-  });
-}
 
 describe('test toolkit: scheme suite, data, load, certificates, reset (test deployment)', () => {
   let embedded: RunningEmbedded;
@@ -330,6 +284,24 @@ describe('test toolkit: scheme suite, data, load, certificates, reset (test depl
       scenarios: ['revoked'],
     });
     assert.equal(unknown.status, 400);
+  });
+
+  it('without generateReport keeps the summary and leaves the case list out', async () => {
+    const started = await embedded.client.post('/test/scheme/run', {
+      testSuite: 'scheme139-25',
+      generateReport: false,
+    });
+    assert.equal(started.status, 202, started.text);
+    const report = await reportWhenEnded(embedded.client, started.body.testRunId);
+    assert.equal(report.status, 'completed');
+    assert.deepEqual(report.cases, []);
+    assert.deepEqual(report.summary, {
+      totalTests: 131,
+      passed: 131,
+      failed: 0,
+      skipped: 0,
+      compliance: '100.0%',
+    });
   });
 
   it('resets only sandbox data: test accounts go, the bank’s own records stay; the data reloads', async () => {
