@@ -146,7 +146,7 @@ export function schemeRunRoutes(options: {
   router.post('/test/scheme/run', async (req, res) => {
     const body = parseBody(SchemeRunRequest, req.body);
     if (stopping) throw errors.unavailable('The service is stopping');
-    // One run at a time per instance: a run takes seconds, and runs side by side would each slow the other.
+    // One run at a time per instance: runs side by side would each slow the other.
     const [current] = running.keys();
     if (current !== undefined)
       throw testExecutionFailed(
@@ -155,22 +155,23 @@ export function schemeRunRoutes(options: {
         `Wait for it to end (GET /test/scheme/report/${current}), then start another`,
       );
     if (body.target === undefined && options.sandbox === undefined) throw noSandbox();
-    const target: SchemeSuiteTarget = body.target
-      ? {
-          baseUrl: body.target.url,
-          caPem: body.target.caPem,
-          participant: body.target.clientCertificate,
-          ...(body.target.nonParticipantCertificate && {
-            nonParticipant: body.target.nonParticipantCertificate,
-          }),
-        }
-      : await (options.sandbox as Sandbox).target();
     const testRunId = options.newId();
     const totalTests = SCHEME_SUITE_CASES.length;
-    // Held from here, so two starts at once cannot both pass the check above.
+    // Held from here on, so two starts at once cannot both pass the check above.
     running.set(testRunId, Promise.resolve());
+    let target: SchemeSuiteTarget;
     let fixture: SchemeFixture;
     try {
+      target = body.target
+        ? {
+            baseUrl: body.target.url,
+            caPem: body.target.caPem,
+            participant: body.target.clientCertificate,
+            ...(body.target.nonParticipantCertificate && {
+              nonParticipant: body.target.nonParticipantCertificate,
+            }),
+          }
+        : await (options.sandbox as Sandbox).target();
       ({ fixture } = await loadReferenceData());
       const waitUntil = body.target ? 0 : options.referenceDataLoadedAt() + DATA_VISIBLE_WITHIN_MS;
       await preflight(target, fixture, waitUntil);
