@@ -249,7 +249,14 @@ export function buildOpenApiDocument(
     method: 'delete',
     path: '/api/accounts/{id}',
     request: { params: accountId },
-    responses: { 204: { description: 'Removed' }, 404: json(NestedError, 'ACCOUNT_NOT_FOUND') },
+    responses: {
+      200: json(
+        z.object({ status: z.literal('deleted'), message: z.string() }),
+        'A test account (its acc_… id; test deployments) deleted',
+      ),
+      204: { description: 'Removed' },
+      404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+    },
   });
 
   registry.registerPath({
