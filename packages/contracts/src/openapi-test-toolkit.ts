@@ -60,7 +60,10 @@ export function registerTestToolkitPaths(registry: OpenAPIRegistry): void {
           'application/xml': { schema: z.string() },
         },
       },
-      404: json(NestedError, 'TEST_RUN_NOT_FOUND'),
+      404: json(
+        NestedError,
+        'TEST_RUN_NOT_FOUND; TEST_EXECUTION_FAILED for JUnit XML of a run without a report',
+      ),
     },
   });
   registry.registerPath({

@@ -295,6 +295,12 @@ describe('test toolkit: scheme suite, data, load, certificates, reset (test depl
     const report = await reportWhenEnded(embedded.client, started.body.testRunId);
     assert.equal(report.status, 'completed');
     assert.deepEqual(report.cases, []);
+    const junit = await embedded.client.get(
+      `/test/scheme/report/${started.body.testRunId}?format=junit`,
+    );
+    assert.equal(junit.status, 404);
+    assert.equal(junit.body.error.code, 'TEST_EXECUTION_FAILED');
+    assert.match(junit.body.error.details.suggestion, /generateReport/);
     assert.deepEqual(report.summary, {
       totalTests: 131,
       passed: 131,

@@ -208,6 +208,12 @@ export function schemeRunRoutes(options: {
     const report = await testReport(store, testRunId);
     if (report === undefined) throw notFound();
     if (req.query.format === 'junit') {
+      if (!report.generateReport)
+        throw testExecutionFailed(
+          404,
+          'This run was started without a report',
+          'Start a run with "generateReport": true to get its cases and JUnit XML',
+        );
       res.type('application/xml').send(testReportJunit(report));
       return;
     }
