@@ -191,6 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           sandbox: options.testToolkit,
           trustAnchorsPem: options.clientCertificates?.trustAnchorsPem,
           app: () => app,
+          instanceId: options.instanceId,
           logger: logger.child({ component: 'test-toolkit' }),
           clock,
           newId,

@@ -15,7 +15,12 @@ import { Router } from 'express';
 import type { Sandbox } from './sandbox.js';
 import { noSandbox, testExecutionFailed } from './test-execution-failed.js';
 import type { RecordedAnswer } from './test-run-decider.js';
-import { handleTestRunCommand, testReport, testReportJunit } from './test-runs.js';
+import {
+  handleTestRunCommand,
+  interruptUnfinishedRuns,
+  testReport,
+  testReportJunit,
+} from './test-runs.js';
 
 /** The first case: the reference person by her exact name, MTCH when the data set is loaded. */
 const PROBE_CASE = SCHEME_SUITE_CASES[0];
@@ -95,6 +100,7 @@ export function schemeRunRoutes(options: {
   newId: () => string;
   /** When reference data was last loaded through this instance (ms since the epoch, 0: never). */
   referenceDataLoadedAt: () => number;
+  instanceId: string;
 }): SchemeRuns {
   const { store, logger, clock } = options;
   const router = Router();
@@ -122,6 +128,7 @@ export function schemeRunRoutes(options: {
               actual: answerOf(result),
               failures: result.failures,
               durationMs: result.durationMs,
+              recordedAt: clock().toISOString(),
             },
           });
         },
@@ -184,6 +191,7 @@ export function schemeRunRoutes(options: {
           target: body.target ? new URL(body.target.url).origin : 'self',
           generateReport: body.generateReport,
           startedAt: clock().toISOString(),
+          instanceId: options.instanceId,
         },
       });
     } catch (error) {
@@ -205,6 +213,8 @@ export function schemeRunRoutes(options: {
   router.get('/test/scheme/report/:testRunId', async (req, res) => {
     const notFound = () => errors.notFound('TEST_RUN_NOT_FOUND', 'No such test run');
     const testRunId = parseParam(z.uuid(), req.params.testRunId, notFound);
+    // A run whose instance died reads interrupted once it has been silent long enough.
+    await interruptUnfinishedRuns(store, { now: clock() });
     const report = await testReport(store, testRunId);
     if (report === undefined) throw notFound();
     if (req.query.format === 'junit') {

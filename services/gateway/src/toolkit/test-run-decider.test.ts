@@ -24,6 +24,7 @@ const started: TestRunStarted = {
     target: 'self',
     generateReport: true,
     startedAt: '2026-11-25T10:00:00.000Z',
+    instanceId: 'gateway-1',
   },
 };
 const recorded: TestCaseRecorded = {
@@ -38,6 +39,7 @@ const recorded: TestCaseRecorded = {
     actual: { status: 200, partyNameMatch: 'MTCH' },
     failures: [],
     durationMs: 14,
+    recordedAt: '2026-11-25T10:00:00.020Z',
   },
 };
 const now = '2026-11-25T10:00:05.000Z';

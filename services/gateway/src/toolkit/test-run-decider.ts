@@ -25,6 +25,8 @@ export interface TestRunStarted {
     target: string;
     generateReport: boolean;
     startedAt: string;
+    /** The gateway instance running it (VOP_INSTANCE_ID): its restart interrupts the run at once. */
+    instanceId: string;
   };
 }
 
@@ -40,6 +42,7 @@ export interface TestCaseRecorded {
     actual: RecordedAnswer;
     failures: string[];
     durationMs: number;
+    recordedAt: string;
   };
 }
 

@@ -7,6 +7,7 @@ import {
   interruptUnfinishedRuns,
   migrateTestRuns,
   RESTART_INTERRUPTION,
+  STALE_RUN_MS,
   testReport,
   testReportJunit,
 } from './test-runs.js';
@@ -29,6 +30,7 @@ const caseData = (
       : { status: 400, code: 'FORMAT_ERROR' },
   failures: outcome === 'passed' ? [] : ['status: expected 200, got 400'],
   durationMs: 9,
+  recordedAt: '2026-11-25T10:00:01.000Z',
 });
 
 /** Test runs in the gateway's store: the report folded from the stream, the status table, restarts. */
@@ -44,7 +46,7 @@ export function testRunsSpec(name: string, setup: () => Promise<SqlClient>) {
     });
     after(async () => sql.close());
 
-    const start = (testRunId: string) =>
+    const start = (testRunId: string, instanceId = 'gateway-1') =>
       handleTestRunCommand(store, {
         type: 'StartTestRun',
         data: {
@@ -54,6 +56,7 @@ export function testRunsSpec(name: string, setup: () => Promise<SqlClient>) {
           target: 'self',
           generateReport: true,
           startedAt,
+          instanceId,
         },
       });
 
@@ -103,9 +106,10 @@ export function testRunsSpec(name: string, setup: () => Promise<SqlClient>) {
       assert.match(junit, /<testsuites name="scheme139-25" tests="2" failures="1" errors="0">/);
     });
 
-    it('marks the runs left running as interrupted at a start, and only those', async () => {
+    it('interrupts at a start the runs this instance left running, and silent ones of any instance', async () => {
       const cutOff = '9a7c4d1e-0000-4000-8000-000000000002';
       const finished = '9a7c4d1e-0000-4000-8000-000000000003';
+      const anotherInstances = '9a7c4d1e-0000-4000-8000-000000000004';
       await start(cutOff);
       await handleTestRunCommand(store, {
         type: 'RecordTestCase',
@@ -117,14 +121,31 @@ export function testRunsSpec(name: string, setup: () => Promise<SqlClient>) {
         testRunId: finished,
         now: '2026-11-25T10:00:07.000Z',
       });
-      const marked = await interruptUnfinishedRuns(store, new Date('2026-11-25T11:00:00.000Z'));
-      assert.equal(marked, 1);
+      await start(anotherInstances, 'gateway-2');
+      await handleTestRunCommand(store, {
+        type: 'RecordTestCase',
+        data: caseData(anotherInstances, 'S139-N-01', 'passed'),
+      });
+      // gateway-1 is back ten seconds after the last case of each: its own run ends, gateway-2's goes on.
+      const restart = new Date('2026-11-25T10:00:11.000Z');
+      assert.equal(
+        await interruptUnfinishedRuns(store, { instanceId: 'gateway-1', now: restart }),
+        1,
+      );
       const interrupted = await testReport(store, cutOff);
       assert.equal(interrupted?.status, 'interrupted');
       assert.equal(interrupted?.interruption, RESTART_INTERRUPTION);
       assert.equal(interrupted?.cases.length, 1);
       assert.equal((await testReport(store, finished))?.status, 'completed');
-      assert.equal(await interruptUnfinishedRuns(store, new Date()), 0);
+      assert.equal((await testReport(store, anotherInstances))?.status, 'running');
+      // Silent past STALE_RUN_MS: gateway-2 is gone, whoever looks.
+      const later = new Date(Date.parse('2026-11-25T10:00:01.000Z') + STALE_RUN_MS + 1);
+      assert.equal(await interruptUnfinishedRuns(store, { now: later }), 1);
+      assert.equal((await testReport(store, anotherInstances))?.status, 'interrupted');
+      assert.equal(
+        await interruptUnfinishedRuns(store, { instanceId: 'gateway-1', now: later }),
+        0,
+      );
     });
 
     it('has no report for a run that never started', async () => {

@@ -19,6 +19,12 @@ import {
 /** Why a run that was running when the service stopped is marked so at the next start. */
 export const RESTART_INTERRUPTION = 'the service stopped during the run; start a new run';
 
+/**
+ * A running run records a case every few seconds at most (a case's request times out after 5 s):
+ * one silent this long was left by an instance that is gone, whatever its instance id now.
+ */
+export const STALE_RUN_MS = 30_000;
+
 const TABLE = 'toolkit_test_runs';
 
 /** The read model of run ids by status, so a start finds the runs left running. */
@@ -26,8 +32,10 @@ export async function migrateTestRuns(sql: SqlExecutor, schema: string): Promise
   await sql.query(
     `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
        test_run_id uuid PRIMARY KEY,
+       instance_id text NOT NULL,
        status text NOT NULL,
-       started_at timestamptz NOT NULL
+       started_at timestamptz NOT NULL,
+       last_activity_at timestamptz NOT NULL
      )`,
   );
 }
@@ -58,10 +66,17 @@ export async function handleTestRunCommand(
     for (const event of events) {
       if (event.type === 'TestRunStarted')
         await tx.query(
-          `INSERT INTO ${store.schema}.${TABLE} (test_run_id, status, started_at) VALUES ($1, 'running', $2)`,
-          [testRunId, event.data.startedAt],
+          `INSERT INTO ${store.schema}.${TABLE}
+             (test_run_id, instance_id, status, started_at, last_activity_at)
+           VALUES ($1, $2, 'running', $3, $3)`,
+          [testRunId, event.data.instanceId, event.data.startedAt],
         );
-      else if (event.type !== 'TestCaseRecorded')
+      else if (event.type === 'TestCaseRecorded')
+        await tx.query(
+          `UPDATE ${store.schema}.${TABLE} SET last_activity_at = $2 WHERE test_run_id = $1`,
+          [testRunId, event.data.recordedAt],
+        );
+      else
         await tx.query(`UPDATE ${store.schema}.${TABLE} SET status = $2 WHERE test_run_id = $1`, [
           testRunId,
           event.type === 'TestRunCompleted' ? 'completed' : 'interrupted',
@@ -71,11 +86,22 @@ export async function handleTestRunCommand(
   });
 }
 
-/** At start: runs still marked running were cut off by a stop; they end as interrupted. */
-export async function interruptUnfinishedRuns(store: EventStore, now: Date): Promise<number> {
+/**
+ * Runs left running by a stop end as interrupted: at an instance's start its own at once (the same
+ * VOP_INSTANCE_ID), and any run silent for STALE_RUN_MS whoever ran it (an instance that crashed and
+ * came back under another id). Another instance's live run is never touched.
+ */
+export async function interruptUnfinishedRuns(
+  store: EventStore,
+  options: { instanceId?: string; now: Date },
+): Promise<number> {
+  const staleBefore = new Date(options.now.getTime() - STALE_RUN_MS).toISOString();
   const { rows } = await store.sql.query<{ test_run_id: string }>(
-    `SELECT test_run_id::text AS test_run_id FROM ${store.schema}.${TABLE} WHERE status = 'running'`,
+    `SELECT test_run_id::text AS test_run_id FROM ${store.schema}.${TABLE}
+      WHERE status = 'running' AND (instance_id = $1 OR last_activity_at < $2)`,
+    [options.instanceId ?? null, staleBefore],
   );
+  const now = options.now;
   for (const { test_run_id: testRunId } of rows)
     await handleTestRunCommand(store, {
       type: 'InterruptTestRun',

@@ -27,6 +27,8 @@ export function createTestToolkit(options: {
   sandbox: SandboxOptions | undefined;
   trustAnchorsPem: string | undefined;
   app: () => RequestListener;
+  /** VOP_INSTANCE_ID: a restart interrupts only the runs this instance was running. */
+  instanceId: string;
   logger: Logger;
   clock: () => Date;
   newId: () => string;
@@ -41,6 +43,7 @@ export function createTestToolkit(options: {
     clock,
     newId,
     referenceDataLoadedAt: () => referenceDataLoadedAt,
+    instanceId: options.instanceId,
   });
   const performance = performanceRoutes({ sandbox, clock, newId });
   return {
@@ -52,7 +55,10 @@ export function createTestToolkit(options: {
     ],
     async start() {
       await migrateTestRuns(store.sql, store.schema);
-      const interrupted = await interruptUnfinishedRuns(store, clock());
+      const interrupted = await interruptUnfinishedRuns(store, {
+        instanceId: options.instanceId,
+        now: clock(),
+      });
       if (interrupted > 0)
         logger.info({ interrupted }, 'test runs cut off by a stop marked interrupted');
     },
