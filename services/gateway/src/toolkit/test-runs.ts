@@ -4,7 +4,7 @@ import {
   type CaseResult,
   type ConformanceGroup,
 } from '@vop/conformance';
-import type { EventStore, SqlExecutor } from '@vop/event-store';
+import { migrateSchema, type EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import {
   decideTestRun,
   evolveTestRun,
@@ -28,8 +28,9 @@ export const STALE_RUN_MS = 30_000;
 const TABLE = 'toolkit_test_runs';
 
 /** The read model of run ids by status, so a start finds the runs left running. */
-export async function migrateTestRuns(sql: SqlExecutor, schema: string): Promise<void> {
-  await sql.query(
+export async function migrateTestRuns(sql: SqlClient, schema: string): Promise<void> {
+  // Under the migration lock: gateways starting together would otherwise race on CREATE TABLE.
+  await migrateSchema(sql, schema, [
     `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
        test_run_id uuid PRIMARY KEY,
        instance_id text NOT NULL,
@@ -37,7 +38,7 @@ export async function migrateTestRuns(sql: SqlExecutor, schema: string): Promise
        started_at timestamptz NOT NULL,
        last_activity_at timestamptz NOT NULL
      )`,
-  );
+  ]);
 }
 
 function testRunIdOf(command: TestRunCommand): string {
