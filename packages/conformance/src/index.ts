@@ -16,3 +16,31 @@ export {
   type ClientCredential,
   type ConformanceRunOptions,
 } from './runner.js';
+export {
+  SCHEME_SUITE_CASES,
+  SCHEME_SUITE_GROUPS,
+  SCHEME_SUITE_NAME,
+} from './scheme-suite/index.js';
+export {
+  complianceReport,
+  compliancePercent,
+  junitXml,
+  type ComplianceReport,
+  type ComplianceSummary,
+} from './compliance-report.js';
+export {
+  isReferenceDataVersion,
+  loadReferenceData,
+  REFERENCE_DATA_SET_NAME,
+  REFERENCE_DATA_VERSIONS,
+  ReferenceAccount,
+  ReferenceDataSet,
+  type ReferenceDataVersion,
+  type SchemeFixture,
+} from './reference-data.js';
+export {
+  runSchemeSuite,
+  type SchemeSuiteReport,
+  type SchemeSuiteRunOptions,
+  type SchemeSuiteTarget,
+} from './suite-run.js';

@@ -35,9 +35,21 @@ function flatten(prefix: string, value: unknown, into: Record<string, string>): 
       flatten(prefix === '' ? key : `${prefix}.${key}`, inner, into);
 }
 
+/** Other spellings of the fixture's values a case may send: small letters, short BICs, print form. */
+function derivedValues(fixture: ConformanceFixture): Record<string, string> {
+  return {
+    responderBicLower: fixture.responderBic.toLowerCase(),
+    requesterBicLower: fixture.requesterBic.toLowerCase(),
+    requesterBic8: fixture.requesterBic.slice(0, 8),
+    foreignBic8: fixture.foreignBic.slice(0, 8),
+    'person.ibanPrint': fixture.person.iban.replace(/(.{4})(?=.)/g, '$1 '),
+    'organisation.leiLower': fixture.organisation.lei.toLowerCase(),
+  };
+}
+
 /** Fills `{{name}}` placeholders in every string of a value; an unknown name is an error. */
 export function placeholderFiller(fixture: ConformanceFixture, now: Date): <T>(value: T) => T {
-  const values = dynamicValues(now);
+  const values = { ...dynamicValues(now), ...derivedValues(fixture) };
   flatten('', fixture, values);
   const fill = (value: unknown): unknown => {
     if (typeof value === 'string')

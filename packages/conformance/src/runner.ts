@@ -26,6 +26,8 @@ export interface ConformanceRunOptions {
   /** How long one request may take (default 5 s, the scheme's limit). */
   timeoutMs?: number;
   now?: () => Date;
+  /** Told of each case as it ends, before the next starts. */
+  onResult?: (result: CaseResult) => Promise<void> | void;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -168,6 +170,10 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
   };
   const base = options.baseUrl.endsWith('/') ? options.baseUrl.slice(0, -1) : options.baseUrl;
   const results: CaseResult[] = [];
+  const record = async (result: CaseResult): Promise<void> => {
+    results.push(result);
+    await options.onResult?.(result);
+  };
   try {
     for (const testCase of options.cases) {
       const started = process.hrtime.bigint();
@@ -179,7 +185,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
       };
       const agent = agentFor(testCase.credential ?? 'participant');
       if (agent === undefined) {
-        results.push({ ...summary, outcome: 'skipped', failures: [], durationMs: 0 });
+        await record({ ...summary, outcome: 'skipped', failures: [], durationMs: 0 });
         continue;
       }
       const fill = placeholderFiller(options.fixture, now());
@@ -197,7 +203,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
         );
         const sentId = request.headers['X-Request-ID'];
         const { failures, body } = checkResponse(testCase.expect, sentId, response);
-        results.push({
+        await record({
           ...summary,
           outcome: failures.length === 0 ? 'passed' : 'failed',
           failures,
@@ -206,7 +212,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
           durationMs: elapsed(),
         });
       } catch (error) {
-        results.push({
+        await record({
           ...summary,
           outcome: 'failed',
           failures: [`request failed: ${(error as Error).message}`],

@@ -22,7 +22,12 @@ export type ConformanceGroup =
   | 'empty-fields'
   | 'identification'
   | 'outcomes'
-  | 'directory';
+  | 'directory'
+  // The four groups of the scheme139-25 suite.
+  | 'name'
+  | 'bic'
+  | 'lei'
+  | 'id';
 
 /**
  * `participant`: a scheme participant of the responder's environment whose BIC is

@@ -26,3 +26,4 @@ export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';
 export { buildEventJsonSchemas } from './event-schemas.js';
 export * from './http/analytics.js';
+export * from './http/test-toolkit.js';

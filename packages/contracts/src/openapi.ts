@@ -50,6 +50,7 @@ import {
 } from './http/admin.js';
 import { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.js';
 import { registerWebhookPaths } from './openapi-webhooks.js';
+import { registerTestToolkitPaths } from './openapi-test-toolkit.js';
 import { AccountImportRecord, AccountImportResponse } from './http/account-import.js';
 import { z } from './zod.js';
 
@@ -248,7 +249,14 @@ export function buildOpenApiDocument(
     method: 'delete',
     path: '/api/accounts/{id}',
     request: { params: accountId },
-    responses: { 204: { description: 'Removed' }, 404: json(NestedError, 'ACCOUNT_NOT_FOUND') },
+    responses: {
+      200: json(
+        z.object({ status: z.literal('deleted'), message: z.string() }),
+        'A test account (its acc_… id; test deployments) deleted',
+      ),
+      204: { description: 'Removed' },
+      404: json(NestedError, 'ACCOUNT_NOT_FOUND'),
+    },
   });
 
   registry.registerPath({
@@ -438,6 +446,7 @@ export function buildOpenApiDocument(
   });
 
   registerWebhookPaths(registry);
+  registerTestToolkitPaths(registry);
   const analyticsErrors = {
     400: json(NestedError, 'INVALID_REQUEST naming the parameter'),
     403: json(NestedError, 'ACCESS_DENIED: the admin certificate or an analytics key'),

@@ -25,6 +25,8 @@ export class ApiError extends Error {
       reason?: string;
       retryAfterSeconds?: number;
       action?: string;
+      /** Advice the caller can act on (nested details.suggestion: TEST_EXECUTION_FAILED). */
+      suggestion?: string;
       /** The EPC MessageCode when the status alone does not say it (CLIENT_INCONSISTENT, TIMESTAMP_INVALID). */
       epcCode?: EpcErrorCode;
     } = {},
@@ -95,7 +97,7 @@ export type ErrorBody =
   z.infer<typeof NestedError> | z.infer<typeof FlatError> | z.infer<typeof SchemeError> | EpcError;
 
 export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
-  const { field, reason, retryAfterSeconds, action } = error.extra;
+  const { field, reason, retryAfterSeconds, action, suggestion } = error.extra;
   switch (context.format) {
     case 'flat':
       return {
@@ -110,11 +112,15 @@ export function toErrorBody(error: ApiError, context: ErrorContext): ErrorBody {
         error: {
           code: nestedCode(error),
           message: error.message,
-          ...((field !== undefined || reason !== undefined || retryAfterSeconds !== undefined) && {
+          ...((field !== undefined ||
+            reason !== undefined ||
+            retryAfterSeconds !== undefined ||
+            suggestion !== undefined) && {
             details: {
               ...(field !== undefined && { field }),
               ...(reason !== undefined && { reason }),
               ...(retryAfterSeconds !== undefined && { retry_after: retryAfterSeconds }),
+              ...(suggestion !== undefined && { suggestion }),
             },
           }),
         },

@@ -26,10 +26,12 @@ export type ApiKeyScope = 'verify' | 'accounts' | 'analytics';
 /**
  * The budget a request draws from (limits in packages/config): `admin` per credential per minute;
  * `sandbox-writes` the specification's test endpoints, per credential per hour in test deployments;
- * `live-verifications` per participant per minute in live deployments. The bank's own account
- * writes draw from none.
+ * `live-verifications` per participant per minute in live deployments; `test-toolkit` every request
+ * to /test/* (reads too) per credential per hour in test deployments. The bank's own account writes
+ * draw from none.
  */
-export type RateBudget = 'none' | 'admin' | 'sandbox-writes' | 'live-verifications';
+export type RateBudget =
+  'none' | 'admin' | 'sandbox-writes' | 'live-verifications' | 'test-toolkit';
 
 export interface RouteFamily {
   name: string;
@@ -61,6 +63,8 @@ export interface RouteFamily {
 const DEADLINE_MS = 3000;
 /** A 10,000-entry upload over a slow line, parsed and recorded in one transaction. */
 const BATCH_UPLOAD_DEADLINE_MS = 60_000;
+/** Test toolkit writes: a reset deletes and reloads sandbox accounts one by one. */
+const TEST_TOOLKIT_DEADLINE_MS = 30_000;
 /** A streamed upload of millions of rows takes minutes. */
 const BULK_UPLOAD_DEADLINE_MS = 60 * 60 * 1000;
 
@@ -99,6 +103,18 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     apiKeyScope: null,
     rateBudget: 'none',
     deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
+    // Family I, the test toolkit (services/gateway/src/toolkit): test deployments only, 404 in live.
+    name: 'test-toolkit',
+    paths: ['/test/**'],
+    owner: 'gateway',
+    errorFormat: 'nested',
+    access: 'participant',
+    apiKeyScope: 'verify',
+    rateBudget: 'test-toolkit',
+    deadlineMs: TEST_TOOLKIT_DEADLINE_MS,
     audited: false,
   },
   {

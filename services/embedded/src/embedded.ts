@@ -49,11 +49,12 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   );
   const bus = createInProcessBus();
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
-  const [certPem, keyPem, caPem, adminCertPem] = await Promise.all([
+  const [certPem, keyPem, caPem, adminCertPem, caKeyPem] = await Promise.all([
     read(pki.serverCertPath),
     read(pki.serverKeyPath),
     read(pki.caPath),
     read(pki.adminCertPath),
+    read(path.join(pki.dir, 'ca-key.pem')),
   ]);
   // One registry for the one process: both services' metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
@@ -107,6 +108,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       trustAnchorsPem: caPem,
       admin: { fingerprints: [certificateFingerprint(adminCertPem)] },
     },
+    // The test toolkit issues its certificates from the development CA the edge already trusts.
+    testToolkit: { ca: { certPem: caPem, keyPem: caKeyPem } },
   });
   await matching.start();
   await webhooks.start();

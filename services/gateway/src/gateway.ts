@@ -37,6 +37,8 @@ import {
 } from './accounts/core-banking/feed-consumer.js';
 import { gatewayEdge, type GatewayEdgeOptions } from './edge.js';
 import { pageRoutes } from './pages/page-routes.js';
+import type { SandboxOptions } from './toolkit/sandbox.js';
+import { createTestToolkit } from './toolkit/toolkit.js';
 import { ApiKeyStore } from './security/api-keys/api-key-store.js';
 import { ensureDevelopmentKey } from './security/api-keys/development-key.js';
 import { createRateLimits } from './security/rate-limit.js';
@@ -97,6 +99,8 @@ export interface GatewayOptions {
   newId?: () => string;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;
+  /** Test deployments: the CA the test toolkit issues its certificates from (the edge must trust it). */
+  testToolkit?: SandboxOptions;
 }
 
 export interface Gateway {
@@ -179,6 +183,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger: logger.child({ component: 'scheme-directory' }),
   });
   const directorySettings = security.schemeDirectory;
+  const testToolkit =
+    environment === 'test'
+      ? createTestToolkit({
+          store,
+          accountWrites,
+          sandbox: options.testToolkit,
+          trustAnchorsPem: options.clientCertificates?.trustAnchorsPem,
+          app: () => app,
+          instanceId: options.instanceId,
+          logger: logger.child({ component: 'test-toolkit' }),
+          clock,
+          newId,
+        })
+      : undefined;
 
   const edge = gatewayEdge({
     ...(options.metrics && { metrics: options.metrics }),
@@ -255,6 +273,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       ...(environment === 'test'
         ? [sandboxAccountRoutes(accountWrites), testDataRoutes(accountWrites)]
         : []),
+      ...(testToolkit?.routers ?? []),
       accountRoutes(accountWrites),
       // Family D before family B: both are POST /verify, told apart by the body.
       accountNumberVerificationRoutes({ verifier, sql, schema }),
@@ -286,6 +305,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     async stop() {
       shuttingDown = true;
+      await testToolkit?.stop();
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await testAccountSweeper?.stop();
       typedNameRetention.stop();
@@ -305,6 +325,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     await rateLimits.migrate();
     await migrateCoreBankingFeed(sql, schema);
     await migrateAccountImports(sql, schema);
+    await testToolkit?.start();
     await schemeDirectory.start();
     if (directorySettings?.developmentSeed !== undefined)
       await seedDevelopmentDirectory(

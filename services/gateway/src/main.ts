@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
@@ -20,6 +21,8 @@ interface TlsMaterial {
   keyPem: string;
   caPem: string;
   admin: AdminCertificateIdentity;
+  /** Development profile: the development CA's key, from which the test toolkit issues. */
+  caKeyPem?: string;
 }
 
 async function tlsMaterial(): Promise<TlsMaterial> {
@@ -49,6 +52,9 @@ async function tlsMaterial(): Promise<TlsMaterial> {
     certPem,
     keyPem,
     caPem,
+    ...(config.VOP_TLS_CA === undefined && {
+      caKeyPem: await read(path.join(pki.dir, 'ca-key.pem')),
+    }),
     admin: { fingerprints: [devAdmin, ...config.VOP_ADMIN_CERT_FINGERPRINTS] },
   };
 }
@@ -88,6 +94,9 @@ const gateway = createGateway({
     },
   }),
   clientCertificates: { trustAnchorsPem: tls.caPem, admin: tls.admin },
+  ...(tls.caKeyPem !== undefined && {
+    testToolkit: { ca: { certPem: tls.caPem, keyPem: tls.caKeyPem } },
+  }),
 });
 await startWithRetry({ start: () => gateway.start(), logger, what: 'gateway' });
 const server = await startHttpsServer({

@@ -27,7 +27,7 @@ function validUkPairs(count: number): string {
 /**
  * Issue 11, item 3: schemathesis (PyPI, installed by infra/local/schemathesis.sh) generates requests from the
  * served document for every operation, once as a participant and once as the admin, over mutual TLS.
- * Every check (test/fuzz/schemathesis.toml says which two are left out where, and why); the hooks
+ * Every check (test/fuzz/schemathesis.toml says which are left out where, and why); the hooks
  * (test/fuzz/vop_hooks.py) teach the fuzzer what a pattern cannot say (check digits, the clock).
  */
 describe('schemathesis against the served OpenAPI document, over mutual TLS', () => {

@@ -11,7 +11,7 @@ export interface RateLimitSettings {
 
 /** One budget a request draws from: which bucket, whose, how many points per window. */
 export interface Budget {
-  bucket: 'admin' | 'test' | 'live';
+  bucket: 'admin' | 'test' | 'test-toolkit' | 'live';
   subject: string;
   points: number;
   durationSeconds: number;
@@ -61,6 +61,14 @@ export function budgetFor(
       if (settings.environment !== 'test' || !WRITE_METHODS.has(req.method)) return undefined;
       return {
         bucket: 'test',
+        subject: credentialOf(req, res),
+        points: settings.testPerHour,
+        durationSeconds: 3600,
+      };
+    case 'test-toolkit':
+      if (settings.environment !== 'test') return undefined;
+      return {
+        bucket: 'test-toolkit',
         subject: credentialOf(req, res),
         points: settings.testPerHour,
         durationSeconds: 3600,

@@ -1,0 +1,88 @@
+import { loadReferenceData, REFERENCE_DATA_VERSIONS } from '@vop/conformance';
+import { DataLoadRequest, EnvironmentResetRequest, GenerateDataRequest } from '@vop/contracts';
+import { parseBody, requestMetadata } from '@vop/http';
+import { Router } from 'express';
+import { handleAccountCommand } from '../accounts/command-handler.js';
+import { testAccountId } from '../accounts/sandbox-routes.js';
+import type { AccountRoutesOptions } from '../accounts/routes.js';
+import {
+  generatedCase,
+  loadReferenceAccounts,
+  removeTestAccounts,
+  sandboxIban,
+} from './sandbox-data.js';
+
+const LATEST_VERSION = REFERENCE_DATA_VERSIONS[REFERENCE_DATA_VERSIONS.length - 1] as string;
+
+/**
+ * POST /test/data/generate, /test/data/load and /test/environment/reset: sandbox data only.
+ * `onReferenceDataLoaded` lets a scheme run started right after wait for the data to reach matching.
+ */
+export function sandboxDataRoutes(
+  writes: AccountRoutesOptions,
+  onReferenceDataLoaded: () => void,
+): Router {
+  const router = Router();
+
+  router.post('/test/data/generate', async (req, res) => {
+    const body = parseBody(GenerateDataRequest, req.body);
+    const { fixture } = await loadReferenceData();
+    const metadata = requestMetadata(req);
+    const cases = [];
+    for (let index = 0; index < body.count; index++) {
+      const scenario = body.scenarios[index % body.scenarios.length] ?? 'exact_match';
+      const generated = generatedCase(index, scenario);
+      const accountId = writes.newId();
+      const iban = sandboxIban();
+      await handleAccountCommand(
+        writes.store,
+        {
+          type: 'OpenAccount',
+          accountId,
+          fields: { iban, name: generated.name, holderType: 'person' },
+          now: writes.clock().toISOString(),
+        },
+        metadata,
+        { testAccount: true },
+        writes.protect,
+      );
+      cases.push({
+        accountId: testAccountId(accountId),
+        iban,
+        scenario,
+        request: {
+          method: 'POST' as const,
+          path: '/vop/verify',
+          body: {
+            party: { name: generated.asked },
+            partyAccount: { iban },
+            partyAgent: { financialInstitutionId: { bicfi: fixture.responderBic } },
+            requestingAgent: { financialInstitutionId: { bicfi: fixture.requesterBic } },
+          },
+        },
+        expected: { partyNameMatch: generated.partyNameMatch, matchedName: generated.matchedName },
+      });
+    }
+    res.status(201).json({ count: cases.length, cases });
+  });
+
+  router.post('/test/data/load', async (req, res) => {
+    const body = parseBody(DataLoadRequest, req.body);
+    const loaded = await loadReferenceAccounts(writes, body.version, requestMetadata(req));
+    onReferenceDataLoaded();
+    res.json(loaded);
+  });
+
+  router.post('/test/environment/reset', async (req, res) => {
+    const body = parseBody(EnvironmentResetRequest, req.body);
+    const metadata = requestMetadata(req);
+    const accountsRemoved = body.resetDatabase ? await removeTestAccounts(writes, metadata) : 0;
+    const reloaded = body.reloadTestData
+      ? await loadReferenceAccounts(writes, LATEST_VERSION, metadata)
+      : undefined;
+    if (reloaded) onReferenceDataLoaded();
+    res.json({ status: 'reset', accountsRemoved, ...(reloaded && { reloaded }) });
+  });
+
+  return router;
+}

@@ -1,0 +1,133 @@
+import { randomInt } from 'node:crypto';
+import {
+  isReferenceDataVersion,
+  loadReferenceData,
+  REFERENCE_DATA_SET_NAME,
+  REFERENCE_DATA_VERSIONS,
+  type ReferenceDataVersion,
+} from '@vop/conformance';
+import type { DataScenario } from '@vop/contracts';
+import { composeIBAN } from 'ibantools';
+import { handleAccountCommand } from '../accounts/command-handler.js';
+import { findExpiredTestAccounts, findLiveAccountIdByIban } from '../accounts/read-model.js';
+import type { AccountRoutesOptions } from '../accounts/routes.js';
+import { testExecutionFailed } from './test-execution-failed.js';
+
+// Sandbox data: every account written here is a test account (swept after 24 hours, removed by a reset).
+
+export interface DataLoaded {
+  dataSet: string;
+  version: string;
+  accounts: number;
+  loaded: number;
+  alreadyPresent: number;
+}
+
+/** Opens the reference accounts whose IBAN no live account holds (a second load adds nothing). */
+export async function loadReferenceAccounts(
+  writes: AccountRoutesOptions,
+  version: string,
+  metadata: Record<string, string>,
+): Promise<DataLoaded> {
+  if (!isReferenceDataVersion(version))
+    throw testExecutionFailed(
+      404,
+      `No version ${version} of ${REFERENCE_DATA_SET_NAME}`,
+      `Use one of: ${REFERENCE_DATA_VERSIONS.join(', ')}`,
+    );
+  const data = await loadReferenceData(version as ReferenceDataVersion);
+  let loaded = 0;
+  for (const account of data.accounts) {
+    if (
+      (await findLiveAccountIdByIban(writes.store.sql, writes.store.schema, account.iban)) !==
+      undefined
+    )
+      continue;
+    await handleAccountCommand(
+      writes.store,
+      {
+        type: 'OpenAccount',
+        accountId: writes.newId(),
+        fields: account,
+        now: writes.clock().toISOString(),
+      },
+      metadata,
+      { testAccount: true },
+      writes.protect,
+    );
+    loaded++;
+  }
+  return {
+    dataSet: data.dataSet,
+    version: data.version,
+    accounts: data.accounts.length,
+    loaded,
+    alreadyPresent: data.accounts.length - loaded,
+  };
+}
+
+/** Deletes every live test account through the account decider; the bank's own records stay. */
+export async function removeTestAccounts(
+  writes: AccountRoutesOptions,
+  metadata: Record<string, string>,
+): Promise<number> {
+  // Every test account: all were created before this instant (a day of clock skew to spare).
+  const everything = new Date(writes.clock().getTime() + 24 * 60 * 60 * 1000);
+  let removed = 0;
+  for (;;) {
+    const ids = await findExpiredTestAccounts(
+      writes.store.sql,
+      writes.store.schema,
+      everything,
+      200,
+    );
+    if (ids.length === 0) return removed;
+    for (const accountId of ids) {
+      await handleAccountCommand(
+        writes.store,
+        { type: 'DeleteAccount', accountId, now: writes.clock().toISOString() },
+        metadata,
+      );
+      removed++;
+    }
+  }
+}
+
+const FIRST_NAMES = ['Anna', 'Lukas', 'Marie', 'Felix', 'Sophie', 'Jonas', 'Lena', 'Paul'];
+/** Each with a doubled letter: dropping one is a close match (Musterman for Mustermann). */
+const SURNAMES = ['Mustermann', 'Zimmermann', 'Kellermann', 'Hartmann', 'Bergmann', 'Lehmann'];
+const UNRELATED = ['Wolfgang Petersen', 'Olga Nowak', 'Kwame Mensah', 'Ines Duarte'];
+
+/** A generated account's name and, for its scenario, the name a request gives and the answer. */
+export function generatedCase(index: number, scenario: DataScenario) {
+  const first = FIRST_NAMES[index % FIRST_NAMES.length] as string;
+  const surname = SURNAMES[Math.floor(index / FIRST_NAMES.length) % SURNAMES.length] as string;
+  const name = `${first} ${surname}`;
+  switch (scenario) {
+    // The scheme-style answer of /vop/verify carries matchedName on MTCH and CMTC (specification A).
+    case 'exact_match':
+      return { name, asked: name, partyNameMatch: 'MTCH', matchedName: 'present' } as const;
+    case 'close_match':
+      return {
+        name,
+        asked: `${first} ${surname.replace(/(.)\1/, '$1')}`,
+        partyNameMatch: 'CMTC',
+        matchedName: 'present',
+      } as const;
+    case 'no_match':
+      return {
+        name,
+        asked: UNRELATED[index % UNRELATED.length] as string,
+        partyNameMatch: 'NMTC',
+        matchedName: 'absent',
+      } as const;
+  }
+}
+
+/** A German IBAN at the sandbox bank code with a random account number. */
+export function sandboxIban(): string {
+  const bban = `50010517${String(randomInt(1_000_000_000, 9_999_999_999))}`;
+  const iban = composeIBAN({ countryCode: 'DE', bban });
+  if (iban === null) throw new Error('could not compose a sandbox IBAN');
+  return iban;
+}

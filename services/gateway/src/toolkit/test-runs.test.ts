@@ -1,0 +1,4 @@
+import { createPgliteClient } from '@vop/event-store';
+import { testRunsSpec } from './test-runs-spec.js';
+
+testRunsSpec('PGlite', () => createPgliteClient({}));

@@ -1,0 +1,71 @@
+import type { RequestListener } from 'node:http';
+import type { EventStore } from '@vop/event-store';
+import type { Logger } from '@vop/observability';
+import type { Router } from 'express';
+import type { AccountRoutesOptions } from '../accounts/routes.js';
+import { certificateRoutes } from './certificate-routes.js';
+import { performanceRoutes } from './performance-routes.js';
+import { createSandbox, type SandboxOptions } from './sandbox.js';
+import { sandboxDataRoutes } from './sandbox-data-routes.js';
+import { schemeRunRoutes } from './scheme-run-routes.js';
+import { interruptUnfinishedRuns, migrateTestRuns } from './test-runs.js';
+
+export interface TestToolkit {
+  routers: Router[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Family I, the test toolkit: mounted in test deployments only (a live one answers 404). Its runs
+ * are event-sourced in the gateway's store; a run the service stopped under is marked interrupted
+ * at the next start (a new run takes seconds; resuming would need the target's key kept).
+ */
+export function createTestToolkit(options: {
+  store: EventStore;
+  accountWrites: AccountRoutesOptions;
+  sandbox: SandboxOptions | undefined;
+  trustAnchorsPem: string | undefined;
+  app: () => RequestListener;
+  /** VOP_INSTANCE_ID: a restart interrupts only the runs this instance was running. */
+  instanceId: string;
+  logger: Logger;
+  clock: () => Date;
+  newId: () => string;
+}): TestToolkit {
+  const { store, logger, clock, newId } = options;
+  const sandbox = options.sandbox && createSandbox(options.sandbox, options.app);
+  let referenceDataLoadedAt = 0;
+  const schemeRuns = schemeRunRoutes({
+    store,
+    sandbox,
+    logger,
+    clock,
+    newId,
+    referenceDataLoadedAt: () => referenceDataLoadedAt,
+    instanceId: options.instanceId,
+  });
+  const performance = performanceRoutes({ sandbox, clock, newId });
+  return {
+    routers: [
+      schemeRuns.router,
+      sandboxDataRoutes(options.accountWrites, () => (referenceDataLoadedAt = Date.now())),
+      performance.router,
+      certificateRoutes({ sandbox, trustAnchorsPem: options.trustAnchorsPem, clock }),
+    ],
+    async start() {
+      await migrateTestRuns(store.sql, store.schema);
+      const interrupted = await interruptUnfinishedRuns(store, {
+        instanceId: options.instanceId,
+        now: clock(),
+      });
+      if (interrupted > 0)
+        logger.info({ interrupted }, 'test runs cut off by a stop marked interrupted');
+    },
+    async stop() {
+      await schemeRuns.stop();
+      await performance.stop();
+      await sandbox?.stop();
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { loadReferenceData } from '@vop/conformance';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  httpsClient,
+  requireEnv,
+  startServiceProcess,
+  type HttpsClient,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@vop/testing';
+import { assertEveryCasePassed, reportWhenEnded } from '../embedded/scheme-report.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
+
+/**
+ * Issue 13 in the distributed run: the gateway process (PostgreSQL, Kafka, the development CA as the
+ * sandbox CA) runs the scheme suite through its own edge while matching is a process of its own; a
+ * run the gateway crashed under is reported interrupted once it is back.
+ */
+describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () => {
+  const processes: ServiceProcess[] = [];
+  const databases: TestDatabase[] = [];
+  let gatewayEnv: Record<string, string>;
+  let client: HttpsClient;
+  let dataDir: string;
+
+  const startGateway = () => {
+    const gateway = startServiceProcess('gateway', main('gateway'), gatewayEnv);
+    processes.push(gateway);
+    return gateway;
+  };
+  const gatewayReady = () =>
+    eventually(
+      async () => {
+        for (const process of processes)
+          if (process.child.exitCode !== null && process.child.signalCode === null)
+            throw new Error(`${process.name} exited:\n${process.output()}`);
+        const answer = await client.get('/readyz').catch(() => undefined);
+        return answer?.status === 200 ? true : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 200, what: 'gateway ready' },
+    );
+
+  before(async () => {
+    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    const gatewayDatabase = await createTestDatabase('e2e_tk_gateway');
+    const matchingDatabase = await createTestDatabase('e2e_tk_matching');
+    databases.push(gatewayDatabase, matchingDatabase);
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-e2e-toolkit-'));
+    const pki = await ensureDevPki(dataDir);
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: `e2e-${randomUUID().slice(0, 8)}.`,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
+    };
+    const matchingPort = await freePort();
+    processes.push(
+      startServiceProcess('matching', main('matching'), {
+        ...common,
+        DATABASE_URL: matchingDatabase.url,
+        VOP_PORT: String(matchingPort),
+        VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
+      }),
+    );
+    const gatewayPort = await freePort();
+    gatewayEnv = {
+      ...common,
+      DATABASE_URL: gatewayDatabase.url,
+      VOP_PORT: String(gatewayPort),
+      VOP_SERVICE_URLS: JSON.stringify({ matching: `http://127.0.0.1:${matchingPort}` }),
+      VOP_RATE_LIMIT_TEST_PER_HOUR: '100000',
+    };
+    startGateway();
+    client = httpsClient({
+      baseUrl: `https://127.0.0.1:${gatewayPort}`,
+      caPem: await readFile(pki.caPath, 'utf8'),
+      certPem: await readFile(pki.clientCertPath, 'utf8'),
+      keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+    });
+    await gatewayReady();
+    const loaded = await client.post('/test/data/load', {
+      dataSet: 'scheme_reference_data',
+      version: '1.0.0',
+    });
+    assert.equal(loaded.status, 200, loaded.text);
+    // The accounts reach matching through Kafka; the first consumer-group join can take a while.
+    const { fixture } = await loadReferenceData('1.0.0');
+    await eventually(
+      async () => {
+        const answer = await client.post('/vop/verify', {
+          party: { name: fixture.person.name },
+          partyAccount: { iban: fixture.person.iban },
+          partyAgent: { financialInstitutionId: { bicfi: fixture.responderBic } },
+          requestingAgent: { financialInstitutionId: { bicfi: fixture.requesterBic } },
+        });
+        return answer.body.partyNameMatch === 'MTCH' ? true : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 250, what: 'the reference data in matching' },
+    );
+  });
+
+  after(async () => {
+    client?.close();
+    await Promise.all(processes.map((process) => process.stop()));
+    for (const database of databases) await database.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the 131 cases through the gateway process, each passed', async () => {
+    const started = await client.post('/test/scheme/run', {
+      testSuite: 'scheme139-25',
+      generateReport: true,
+    });
+    assert.equal(started.status, 202, started.text);
+    const report = await reportWhenEnded(client, started.body.testRunId);
+    assert.equal(report.status, 'completed');
+    assertEveryCasePassed(report);
+  });
+
+  it('a run the gateway crashed under is reported interrupted after the restart', async () => {
+    const started = await client.post('/test/scheme/run', {
+      testSuite: 'scheme139-25',
+      generateReport: true,
+    });
+    assert.equal(started.status, 202, started.text);
+    const testRunId: string = started.body.testRunId;
+    const recordedBeforeCrash = await eventually(
+      async () => {
+        const answer = await client.get(`/test/scheme/report/${testRunId}`);
+        return answer.body.cases.length > 0 ? answer.body.cases.length : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 20, what: 'a first recorded case' },
+    );
+    const gateway = processes.find((process) => process.name === 'gateway');
+    await gateway?.kill();
+    processes.splice(processes.indexOf(gateway as ServiceProcess), 1);
+    // Back under another VOP_INSTANCE_ID (none is set here): the run reads interrupted once it has
+    // been silent for 30 s (STALE_RUN_MS), not before.
+    startGateway();
+    await gatewayReady();
+    const report = await reportWhenEnded(client, testRunId);
+    assert.equal(report.status, 'interrupted');
+    assert.match(report.interruption, /stopped during the run/);
+    assert.ok(report.cases.length >= recordedBeforeCrash);
+    assert.ok(report.cases.length < 131, 'the crash came before the last case');
+    for (const recorded of report.cases) assert.equal(recorded.outcome, 'passed', recorded.id);
+  });
+});
