@@ -6,7 +6,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import type { Logger } from '@vop/observability';
+import { httpTracingMiddleware, type Logger } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
@@ -98,6 +98,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  app.use(httpTracingMiddleware());
   app.use((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
     const family = requestFamily(req, res);

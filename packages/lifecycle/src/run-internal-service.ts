@@ -6,6 +6,7 @@ import {
   createLogger,
   createMetricsRegistry,
   metricsEndpoint,
+  startTracing,
   type Logger,
   type ServiceMetrics,
 } from '@vop/observability';
@@ -44,6 +45,7 @@ export async function runInternalService(
   create: (parts: ServiceParts) => RunnableService,
 ): Promise<void> {
   const config = loadConfig();
+  const tracing = startTracing({ service: name });
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   const { databaseUrl, kafkaBrokers } = requireDistributed(config);
   const metrics = createMetricsRegistry({ service: name });
@@ -106,6 +108,7 @@ export async function runInternalService(
     await bus.close();
     if (keySql !== sql) await keySql.close();
     await sql.close();
+    await tracing.shutdown();
     process.exit(0);
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));

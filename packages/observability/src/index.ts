@@ -22,3 +22,10 @@ export {
 export type { HttpRequestLike, HttpResponseLike, NextFunction } from './http-metrics-middleware.js';
 export { metricsEndpoint } from './metrics-endpoint.js';
 export type { MetricsResponseLike } from './metrics-endpoint.js';
+export {
+  activeTraceIds,
+  activeTraceparent,
+  httpTracingMiddleware,
+  startTracing,
+} from './tracing.js';
+export type { TracedRequest, Tracing } from './tracing.js';

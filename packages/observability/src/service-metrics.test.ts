@@ -14,6 +14,18 @@ describe('createMetricsRegistry', () => {
     assert.match(text, /^process_cpu_user_seconds_total\{service="matching"\}/m);
   });
 
+  it('names no gauge like a counter (promtool check metrics)', async () => {
+    const metrics = createMetricsRegistry({ service: 'matching' });
+    const gauges = (await metrics.registry.getMetricsAsJSON())
+      .filter((metric) => String(metric.type) === 'gauge')
+      .map((metric) => metric.name);
+    assert.ok(gauges.includes('nodejs_active_handles'));
+    assert.deepEqual(
+      gauges.filter((name) => name.endsWith('_total')),
+      [],
+    );
+  });
+
   it('can leave out process metrics', async () => {
     const metrics = createMetricsRegistry({ service: 'matching', collectDefaultMetrics: false });
     assert.doesNotMatch(await metrics.registry.metrics(), /process_cpu_user_seconds_total/);

@@ -53,12 +53,20 @@ export const MATCHING_DURATION_BUCKETS_SECONDS = [
   0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 ];
 
+const GAUGES_NAMED_LIKE_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
 /** A prom-client registry labelled with the service name, holding process metrics and the RED metrics. */
 export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service: options.service });
   if (options.collectDefaultMetrics ?? true) {
     collectDefaultMetrics({ register: registry });
+    // Gauges may not end in _total (promtool check metrics); their per-type gauges, summed, say the same.
+    for (const name of GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
   }
 
   function getOrCreate<Metric>(

@@ -3,7 +3,7 @@ import { startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
-import { createLogger, createMetricsRegistry } from '@vop/observability';
+import { createLogger, createMetricsRegistry, startTracing } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { createGateway } from './gateway.js';
 import { gatewaySecuritySettings } from './settings.js';
@@ -12,6 +12,7 @@ import type { AdminCertificateIdentity } from './security/client-certificate.js'
 
 /** Distributed run: one gateway process on real Postgres and Kafka. */
 const config = loadConfig();
+const tracing = startTracing({ service: 'gateway' });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 const { databaseUrl, kafkaBrokers } = requireDistributed(config);
 
@@ -109,6 +110,7 @@ async function shutdown(signal: string): Promise<void> {
   await server.close();
   await bus.close();
   await sql.close();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

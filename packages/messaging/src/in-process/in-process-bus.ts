@@ -1,3 +1,4 @@
+import { publishTraced } from '../message-tracing.js';
 import { abortableDelay } from '../abortable-delay.js';
 import { deliveryFor } from '../delivery.js';
 import { partitionFor } from '../partitioner.js';
@@ -82,6 +83,10 @@ class MemoryBus implements InProcessBus {
 
   async publish(topicName: string, messages: OutgoingMessage[]): Promise<void> {
     this.assertOpen();
+    await publishTraced(topicName, messages, async (traced) => this.append(topicName, traced));
+  }
+
+  private append(topicName: string, messages: OutgoingMessage[]): void {
     const topic = this.topic(topicName);
     const touched = new Set<number>();
     for (const message of messages) {

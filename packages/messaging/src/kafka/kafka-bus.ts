@@ -5,6 +5,7 @@ import { retryRetriable } from './retry-retriable.js';
 import { CoalescingPublisher } from './coalescing-publisher.js';
 import { kafkaLogCreator } from './kafka-log.js';
 import { KafkaSubscription } from './kafka-subscription.js';
+import { publishTraced } from '../message-tracing.js';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -95,7 +96,7 @@ class KafkaBus implements Bus {
 
   publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('bus is closed'));
-    return this.publisher.publish(topic, messages);
+    return publishTraced(topic, messages, (traced) => this.publisher.publish(topic, traced));
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {

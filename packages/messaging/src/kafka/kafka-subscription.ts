@@ -1,3 +1,4 @@
+import { deliverTraced } from '../message-tracing.js';
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { abortableDelay } from '../abortable-delay.js';
 import { reportHandlerError, type Delivery } from '../delivery.js';
@@ -179,7 +180,7 @@ export class KafkaSubscription implements Subscription {
         let handled = false;
         for (let attempt = 1; !handled; attempt++) {
           try {
-            await deliver(chunk);
+            await deliverTraced(deliver, chunk);
             handled = true;
           } catch (error) {
             reportHandlerError(this.options.onHandlerError, error, chunk, attempt);
