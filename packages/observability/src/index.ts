@@ -7,6 +7,7 @@ export {
   MATCHING_DURATION_BUCKETS_SECONDS,
 } from './service-metrics.js';
 export type {
+  GaugeDefinition,
   HistogramDefinition,
   HttpLabel,
   MetricDefinition,

@@ -14,6 +14,7 @@ import {
   OutboxRelay,
   migrateInbox,
   relayReadiness,
+  registerLagMetrics,
   serviceHealth,
   type ServiceHealth,
 } from '@vop/outbox';
@@ -180,6 +181,24 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const directorySettings = security.schemeDirectory;
 
+  const healthSources = {
+    service: 'gateway',
+    sql,
+    bus,
+    topics: topicSpecs,
+    consumers: () => [
+      {
+        groupId: `${namespace}gateway-verification-results`,
+        topics: [topics.verificationCompleted],
+      },
+      {
+        groupId: `${namespace}gateway-waiters-${options.instanceId}`,
+        topics: [topics.verificationCompleted],
+      },
+    ],
+    outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
+  };
+  if (options.metrics) registerLagMetrics(options.metrics, healthSources);
   const edge = gatewayEdge({
     ...(options.metrics && { metrics: options.metrics }),
     ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
@@ -210,24 +229,7 @@ export function createGateway(options: GatewayOptions): Gateway {
               version: SERVICE_VERSION,
               startedAt,
               principal,
-              gateway: () =>
-                serviceHealth({
-                  service: 'gateway',
-                  sql,
-                  bus,
-                  topics: topicSpecs,
-                  consumers: () => [
-                    {
-                      groupId: `${namespace}gateway-verification-results`,
-                      topics: [topics.verificationCompleted],
-                    },
-                    {
-                      groupId: `${namespace}gateway-waiters-${options.instanceId}`,
-                      topics: [topics.verificationCompleted],
-                    },
-                  ],
-                  outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
-                }),
+              gateway: () => serviceHealth(healthSources),
               local: options.serviceHealth ?? [],
               ...(options.forwarding && { remote: options.forwarding }),
             }),

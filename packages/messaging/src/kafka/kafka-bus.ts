@@ -1,5 +1,5 @@
 import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
-import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
+import type { Bus, OutgoingMessage, PartitionLag, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
 import { deliveryFor } from '../delivery.js';
 import { retryRetriable } from './retry-retriable.js';
 import { CoalescingPublisher } from './coalescing-publisher.js';
@@ -124,16 +124,22 @@ class KafkaBus implements Bus {
   }
 
   async consumerLag(groupId: string, topics: string[]): Promise<number> {
+    const partitions = await this.consumerLagByPartition(groupId, topics);
+    return partitions.reduce((sum, { lag }) => sum + lag, 0);
+  }
+
+  async consumerLagByPartition(groupId: string, topics: string[]): Promise<PartitionLag[]> {
     const admin = await this.admin();
     const committed = await retryRetriable(() => admin.fetchOffsets({ groupId, topics }));
-    let lag = 0;
+    const lags: PartitionLag[] = [];
     for (const { topic, partitions } of committed) {
       for (const end of await retryRetriable(() => admin.fetchTopicOffsets(topic))) {
         const offset = Number(partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
-        lag += Math.max(0, Number(end.high) - (offset >= 0 ? offset : Number(end.low)));
+        const lag = Math.max(0, Number(end.high) - (offset >= 0 ? offset : Number(end.low)));
+        lags.push({ topic, partition: end.partition, lag });
       }
     }
-    return lag;
+    return lags;
   }
 
   /** Kafka keeps what was published; there is nothing in memory to wait for. */
