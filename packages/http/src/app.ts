@@ -6,7 +6,7 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import { httpTracingMiddleware, type Logger } from '@vop/observability';
+import { httpTracingMiddleware, matchedRouteLabel, type Logger } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
@@ -99,6 +99,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('query parser', 'simple');
 
   app.use(httpTracingMiddleware());
+  if (options.logger.isLevelEnabled('debug'))
+    app.use((req, res, next) => {
+      // Runs in the request's span (the response is bound to it): the line carries its trace id.
+      res.once('finish', () =>
+        options.logger.debug(
+          { method: req.method, route: matchedRouteLabel(req), status: res.statusCode },
+          'request answered',
+        ),
+      );
+      next();
+    });
   app.use((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
     const family = requestFamily(req, res);

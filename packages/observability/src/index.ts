@@ -17,6 +17,7 @@ export type {
 export {
   CLIENT_CLOSED_REQUEST,
   httpMetricsMiddleware,
+  matchedRouteLabel,
   routeLabel,
   UNMATCHED_ROUTE,
 } from './http-metrics-middleware.js';
