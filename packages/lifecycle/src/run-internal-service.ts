@@ -11,6 +11,7 @@ import {
   type ServiceMetrics,
 } from '@vop/observability';
 import type { Router } from 'express';
+import { kafkaValueCodec } from './kafka-value-codec.js';
 import { startWithRetry } from './start-with-retry.js';
 
 /** What a service main hands to its service: the process's connections, settings and instruments. */
@@ -64,6 +65,7 @@ export async function runInternalService(
   const bus = createKafkaBus({
     brokers: kafkaBrokers,
     clientId: `${config.KAFKA_CLIENT_ID}-${name}-${config.VOP_INSTANCE_ID}`,
+    ...kafkaValueCodec(config),
   });
   const service = create({ config, logger, metrics, sql, keySql, bus });
 

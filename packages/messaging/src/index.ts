@@ -1,5 +1,6 @@
 export * from './types.js';
 export { createKafkaBus, type KafkaBusOptions } from './kafka/kafka-bus.js';
+export { schemaRegistryCodec, type ValueCodec } from './kafka/value-codec.js';
 export {
   createInProcessBus,
   type InProcessBus,

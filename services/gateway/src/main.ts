@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { startWithRetry } from '@vop/lifecycle';
+import { kafkaValueCodec, startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
@@ -71,6 +71,7 @@ const sql = createPostgresClient({
 const bus = createKafkaBus({
   brokers: kafkaBrokers,
   clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}`,
+  ...kafkaValueCodec(config),
 });
 const gateway = createGateway({
   sql,

@@ -2,7 +2,14 @@ import { publishTraced } from '../message-tracing.js';
 import { abortableDelay } from '../abortable-delay.js';
 import { deliveryFor } from '../delivery.js';
 import { partitionFor } from '../partitioner.js';
-import type { Bus, OutgoingMessage, PartitionLag, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
+import type {
+  Bus,
+  OutgoingMessage,
+  PartitionLag,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from '../types.js';
 import { GroupMember } from './group-member.js';
 import { PartitionCursor, type SettleWaiter } from './partition-cursor.js';
 import { PartitionLog } from './partition-log.js';

@@ -4,6 +4,7 @@ import { abortableDelay } from '../abortable-delay.js';
 import { reportHandlerError, type Delivery } from '../delivery.js';
 import type { IncomingMessage, SubscribeOptions, Subscription } from '../types.js';
 import { toIncomingMessage } from './kafka-message.js';
+import type { ValueCodec } from './value-codec.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
 
@@ -13,6 +14,7 @@ export interface KafkaSubscriptionSettings {
   maxRedeliveryDelayMs: number;
   /** How long `subscribe` waits for the consumer to join its group. */
   joinTimeoutMs: number;
+  valueCodec?: ValueCodec;
 }
 
 /** Longest a handled message stays uncommitted on the happy path. */
@@ -175,7 +177,11 @@ export class KafkaSubscription implements Subscription {
         const end = Math.min(start + maxBatchSize, fetched.length);
         const chunk: IncomingMessage[] = [];
         for (let index = start; index < end; index++) {
-          chunk.push(toIncomingMessage(batch.topic, batch.partition, fetched[index]!));
+          const message = toIncomingMessage(batch.topic, batch.partition, fetched[index]!);
+          const { valueCodec } = this.settings;
+          const raw = fetched[index]!.value;
+          const decoded = valueCodec && raw ? await valueCodec.decode(raw) : undefined;
+          chunk.push(decoded === undefined ? message : { ...message, value: decoded });
         }
         let handled = false;
         for (let attempt = 1; !handled; attempt++) {
