@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { Kafka, logLevel } from 'kafkajs';
 import { ensureDevPki } from '@vop/pki';
 import {
   createTestDatabase,
@@ -43,11 +44,14 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   let admin: HttpsClient;
   let pki: Awaited<ReturnType<typeof ensureDevPki>>;
   let prometheus: ChildProcess | undefined;
+  let registryUrl: string;
+  const namespace = `obs-${randomUUID().slice(0, 8)}.`;
   const traceId = randomBytes(16).toString('hex');
   const callerSpanId = randomBytes(8).toString('hex');
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    registryUrl = requireEnv('VOP_TEST_SCHEMA_REGISTRY_URL');
     receiver = await startOtlpReceiver();
     const gatewayDatabase = await createTestDatabase('obs_gateway');
     const matchingDatabase = await createTestDatabase('obs_matching');
@@ -57,7 +61,8 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: `obs-${randomUUID().slice(0, 8)}.`,
+      VOP_KAFKA_NAMESPACE: namespace,
+      SCHEMA_REGISTRY_URL: registryUrl,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'debug',
       VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
@@ -178,6 +183,45 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     assert.equal(chain.consumed.parentSpanId, chain.requested.spanId);
     assert.equal(chain.completed.parentSpanId, chain.consumed.spanId);
     assert.equal(chain.answered.parentSpanId, chain.completed.spanId);
+  });
+
+  it('events travel in the Confluent wire format, their schemas registered per topic', async () => {
+    const subjects = (await (await fetch(`${registryUrl}/subjects`)).json()) as string[];
+    for (const topic of ['vop.verification-requested.v1', 'vop.verification-completed.v1'])
+      assert.ok(subjects.includes(`${namespace}${topic}-value`), `${topic} has a subject`);
+    const kafka = new Kafka({
+      clientId: 'obs-raw',
+      brokers: requireEnv('VOP_TEST_KAFKA_BROKERS').split(','),
+      logLevel: logLevel.NOTHING,
+    });
+    const consumer = kafka.consumer({ groupId: `obs-raw-${randomUUID()}` });
+    const values: Buffer[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({
+        topic: `${namespace}vop.verification-requested.v1`,
+        fromBeginning: true,
+      });
+      await consumer.run({
+        eachMessage: async ({ message }) => void (message.value && values.push(message.value)),
+      });
+      const [first] = await eventually(async () => (values.length > 0 ? values : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        what: 'a raw verification request',
+      });
+      assert.equal(first![0], 0, 'the magic byte of the Confluent wire format');
+      const schema = (await (
+        await fetch(`${registryUrl}/schemas/ids/${first!.readInt32BE(1)}`)
+      ).json()) as {
+        schemaType: string;
+        schema: string;
+      };
+      assert.equal(schema.schemaType, 'JSON');
+      assert.match(schema.schema, /"eventId"/);
+    } finally {
+      await consumer.disconnect();
+    }
   });
 
   it('every service serves /metrics that promtool accepts without a warning, with lag gauges and whole route templates', async () => {
