@@ -10,6 +10,7 @@ import {
   type Logger,
   type ServiceMetrics,
 } from '@vop/observability';
+import { registerLagMetrics } from '@vop/outbox';
 import type { Router } from 'express';
 import { kafkaValueCodec } from './kafka-value-codec.js';
 import { startWithRetry } from './start-with-retry.js';
@@ -68,6 +69,12 @@ export async function runInternalService(
     ...kafkaValueCodec(config),
   });
   const service = create({ config, logger, metrics, sql, keySql, bus });
+  // Every group the service subscribed, whether or not it names them for its health report.
+  registerLagMetrics(metrics, {
+    bus,
+    consumers: () => bus.subscribedGroups?.() ?? [],
+    outboxes: [],
+  });
 
   let ready = false;
   if (config.VOP_INTERNAL_SECRET === undefined)

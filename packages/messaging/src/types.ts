@@ -104,6 +104,8 @@ export interface Bus {
    * it; optional so that a wrapper need not.
    */
   consumerLag?(groupId: string, topics: string[]): Promise<number>;
+  /** The groups subscribed through this bus and their topics (for the consumer_lag metric). */
+  subscribedGroups?(): Array<{ groupId: string; topics: string[] }>;
   /** The same, per partition (for the consumer_lag metric). */
   consumerLagByPartition?(groupId: string, topics: string[]): Promise<PartitionLag[]>;
   close(): Promise<void>;

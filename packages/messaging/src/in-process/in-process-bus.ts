@@ -68,6 +68,12 @@ class MemoryBus implements InProcessBus {
     if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
   }
 
+  subscribedGroups(): Array<{ groupId: string; topics: string[] }> {
+    return [...this.groups.values()]
+      .filter((group) => group.members.some((member) => !member.closed))
+      .map((group) => ({ groupId: group.id, topics: [...group.cursorsByTopic.keys()] }));
+  }
+
   async consumerLag(groupId: string, topics: string[]): Promise<number> {
     const partitions = await this.consumerLagByPartition(groupId, topics);
     return partitions.reduce((sum, { lag }) => sum + lag, 0);

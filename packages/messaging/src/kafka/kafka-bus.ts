@@ -156,6 +156,16 @@ class KafkaBus implements Bus {
     };
   }
 
+  subscribedGroups(): Array<{ groupId: string; topics: string[] }> {
+    const groups = new Map<string, Set<string>>();
+    for (const subscription of this.subscriptions) {
+      const topics = groups.get(subscription.groupId) ?? new Set<string>();
+      for (const topic of subscription.topics) topics.add(topic);
+      groups.set(subscription.groupId, topics);
+    }
+    return [...groups].map(([groupId, topics]) => ({ groupId, topics: [...topics] }));
+  }
+
   async consumerLag(groupId: string, topics: string[]): Promise<number> {
     const partitions = await this.consumerLagByPartition(groupId, topics);
     return partitions.reduce((sum, { lag }) => sum + lag, 0);

@@ -32,6 +32,14 @@ export class KafkaSubscription implements Subscription {
   private startOffsets: StartOffsets = new Map();
   private closing: Promise<void> | undefined;
 
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  get topics(): readonly string[] {
+    return this.options.topics;
+  }
+
   constructor(
     private readonly kafka: Kafka,
     private readonly admin: () => Promise<Admin>,
