@@ -26,8 +26,9 @@ import { startOtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../observabilit
 import { prometheusPath, promtoolPath } from '../observability/prometheus.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const gatewayMain = path.join(repoRoot, 'services/gateway/dist/main.js');
-const matchingMain = path.join(repoRoot, 'services/matching/dist/main.js');
+const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
+/** The services behind the gateway, each with its internal listener and database. */
+const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics'] as const;
 
 const HOLDER = { iban: germanIban(424_242), name: 'Ingrid Bergström-Kowalczyk' };
 
@@ -39,6 +40,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   let matchingDb: SqlClient;
   let dataDir: string;
   let gatewayPort: number;
+  const internalUrls = new Map<string, string>();
   let matchingUrl: string;
   let client: HttpsClient;
   let admin: HttpsClient;
@@ -46,17 +48,15 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   let prometheus: ChildProcess | undefined;
   let registryUrl: string;
   const namespace = `obs-${randomUUID().slice(0, 8)}.`;
-  const traceId = randomBytes(16).toString('hex');
-  const callerSpanId = randomBytes(8).toString('hex');
+  let traceId = '';
+  let callerSpanId = '';
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
     registryUrl = requireEnv('VOP_TEST_SCHEMA_REGISTRY_URL');
     receiver = await startOtlpReceiver();
     const gatewayDatabase = await createTestDatabase('obs_gateway');
-    const matchingDatabase = await createTestDatabase('obs_matching');
-    databases.push(gatewayDatabase, matchingDatabase);
-    matchingDb = createPostgresClient({ connectionString: matchingDatabase.url, max: 2 });
+    databases.push(gatewayDatabase);
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-obs-'));
     pki = await ensureDevPki(dataDir);
     const common = {
@@ -75,23 +75,30 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       processes.push(service);
       return service;
     };
-    const matchingPort = await freePort();
-    matchingUrl = `http://127.0.0.1:${matchingPort}`;
-    keep(
-      startServiceProcess('matching', matchingMain, {
-        ...common,
-        DATABASE_URL: matchingDatabase.url,
-        VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
-        VOP_PORT: String(matchingPort),
-      }),
-    );
+    for (const service of INTERNAL_SERVICES) {
+      const database = await createTestDatabase(`obs_${service.replace('-', '_')}`);
+      databases.push(database);
+      if (service === 'matching')
+        matchingDb = createPostgresClient({ connectionString: database.url, max: 2 });
+      const port = await freePort();
+      internalUrls.set(service, `http://127.0.0.1:${port}`);
+      keep(
+        startServiceProcess(service, main(service), {
+          ...common,
+          DATABASE_URL: database.url,
+          VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
+          VOP_PORT: String(port),
+        }),
+      );
+    }
+    matchingUrl = internalUrls.get('matching')!;
     gatewayPort = await freePort();
     keep(
-      startServiceProcess('gateway', gatewayMain, {
+      startServiceProcess('gateway', main('gateway'), {
         ...common,
         DATABASE_URL: gatewayDatabase.url,
         VOP_PORT: String(gatewayPort),
-        VOP_SERVICE_URLS: JSON.stringify({ matching: matchingUrl }),
+        VOP_SERVICE_URLS: JSON.stringify(Object.fromEntries(internalUrls)),
       }),
     );
     const caPem = await readFile(pki.caPath, 'utf8');
@@ -113,12 +120,13 @@ describe('observability of a distributed run (gateway and matching on real Kafka
         for (const service of processes)
           if (service.child.exitCode !== null)
             throw new Error(`${service.name} exited:\n${service.output()}`);
-        const gatewayReady = (await client.get('/readyz').catch(() => undefined))?.status === 200;
-        const matchingReady =
-          (await fetch(`${matchingUrl}/readyz`).catch(() => undefined))?.status === 200;
-        return gatewayReady && matchingReady ? true : undefined;
+        if ((await client.get('/readyz').catch(() => undefined))?.status !== 200) return undefined;
+        for (const url of internalUrls.values())
+          if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status !== 200)
+            return undefined;
+        return true;
       },
-      { timeoutMs: 90_000, intervalMs: 250, what: 'gateway and matching ready' },
+      { timeoutMs: 120_000, intervalMs: 250, what: 'every service ready' },
     );
     const created = await admin.post('/accounts', HOLDER);
     assert.equal(created.status, 201, created.text);
@@ -148,10 +156,20 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   });
 
   it('one verification is one trace: gateway SERVER → PRODUCER → matching CONSUMER → PRODUCER → gateway CONSUMER', async () => {
-    const response = await client.post('/vop/verify', schemeRequest(HOLDER.name, HOLDER.iban), {
-      headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
-    });
-    assert.equal(response.status, 200, response.text);
+    // A first check on a cold, loaded machine can miss the 3 s deadline (504): the trace is that of the
+    // first check answered, each attempt in a trace of its own.
+    const response = await eventually(
+      async () => {
+        traceId = randomBytes(16).toString('hex');
+        callerSpanId = randomBytes(8).toString('hex');
+        const answer = await client.post('/vop/verify', schemeRequest(HOLDER.name, HOLDER.iban), {
+          headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+        });
+        assert.ok([200, 504].includes(answer.status), answer.text);
+        return answer.status === 200 ? answer : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: 'a verification answered in time' },
+    );
     assert.equal((response.body as { partyNameMatch: string }).partyNameMatch, 'MTCH');
 
     const find = (spans: ReceivedSpan[], service: string, kind: number, topic?: string) =>
@@ -183,6 +201,19 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     assert.equal(chain.consumed.parentSpanId, chain.requested.spanId);
     assert.equal(chain.completed.parentSpanId, chain.consumed.spanId);
     assert.equal(chain.answered.parentSpanId, chain.completed.spanId);
+
+    // The completion reaches every other consumer of its topic in the same trace, as their child.
+    const others = await eventually(
+      async () => {
+        const spans = receiver.spans.filter((span) => span.traceId === traceId);
+        const consumers = ['batch', 'webhook-dispatcher', 'analytics'].map((service) =>
+          find(spans, service, SPAN_KIND.CONSUMER, 'verification-completed'),
+        );
+        return consumers.every((span) => span !== undefined) ? consumers : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the other consumers of the completion' },
+    );
+    for (const consumer of others) assert.equal(consumer!.parentSpanId, chain.completed.spanId);
   });
 
   it('events travel in the Confluent wire format, their schemas registered per topic', async () => {
@@ -227,11 +258,10 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   it('every service serves /metrics that promtool accepts without a warning, with lag gauges and whole route templates', async () => {
     await client.get(`/verify/${randomUUID()}`);
     const gatewayMetrics = (await client.get('/metrics')).text;
-    const matchingMetrics = await (await fetch(`${matchingUrl}/metrics`)).text();
-    for (const [service, text] of [
-      ['gateway', gatewayMetrics],
-      ['matching', matchingMetrics],
-    ] as const) {
+    const served: Array<[string, string]> = [['gateway', gatewayMetrics]];
+    for (const [service, url] of internalUrls)
+      served.push([service, await (await fetch(`${url}/metrics`)).text()]);
+    for (const [service, text] of served) {
       const checked = spawnSync(promtoolPath(), ['check', 'metrics'], {
         input: text,
         encoding: 'utf8',
@@ -239,7 +269,8 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       assert.equal(checked.status, 0, `${service}: ${checked.stdout}${checked.stderr}`);
       assert.equal((checked.stdout + checked.stderr).trim(), '', `${service}: no warning`);
       assert.match(text, /^consumer_lag\{topic="[^"]+",partition="\d+",group="[^"]+"/m);
-      assert.match(text, /^outbox_lag_events\{relay="[^"]+",service="[^"]+"\} \d+/m);
+      if (service === 'gateway' || service === 'matching')
+        assert.match(text, /^outbox_lag_events\{relay="[^"]+",service="[^"]+"\} \d+/m);
     }
     assert.match(
       gatewayMetrics,
@@ -305,11 +336,14 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       logLines.some((line) => line['trace_id'] === traceId),
       'a log line of the verification carries its trace id',
     );
+    const metrics = await Promise.all(
+      [...internalUrls.values()].map(async (url) => (await fetch(`${url}/metrics`)).text()),
+    );
     const everything = [
       emitted.join(''),
       receiver.rawBodies.join('\n'),
       (await client.get('/metrics')).text,
-      await (await fetch(`${matchingUrl}/metrics`)).text(),
+      ...metrics,
     ].join('\n');
     assert.ok(everything.length > 10_000, 'the run emitted logs, spans and metrics');
     for (const secret of [HOLDER.iban, HOLDER.name, 'Bergström', 'Kowalczyk'])
