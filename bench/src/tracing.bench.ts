@@ -15,12 +15,15 @@ import { runContext } from './run-context.js';
  * server (createHttpApp, a route that publishes on the in-process bus with the request's traceparent,
  * a subscriber) in three child processes: no SDK started, the SDK without an exporter (ids only, what a
  * deployment without OTEL_EXPORTER_OTLP_ENDPOINT runs), and the SDK exporting every span over OTLP/HTTP
- * to a receiver in this process. Measured by turns (none, ids, export, twice) with autocannon; figures
- * are ratios to "none" in the same run.
+ * to a receiver in this process. Measured by turns (none, ids, export; BENCH_TURNS times) with autocannon. The
+ * figure to compare is the server's CPU time per request (process.cpuUsage of the server process over
+ * its turn): on a shared machine throughput swings with the neighbours' load, CPU per request much less.
+ * Ratios are to "none" in the same run.
  */
 const MODES = ['none', 'ids', 'export'] as const;
 type Mode = (typeof MODES)[number];
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const TURNS = Number(process.env['BENCH_TURNS'] ?? 4);
 const CONNECTIONS = 16;
 
 async function serve(mode: Mode): Promise<void> {
@@ -43,6 +46,18 @@ async function serve(mode: Mode): Promise<void> {
   const server = http.createServer(app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   process.send?.((server.address() as AddressInfo).port);
+  process.on('message', () => {
+    const { user, system } = process.cpuUsage();
+    process.send?.(user + system);
+  });
+}
+
+/** The child's CPU time so far, in microseconds. */
+async function cpuOf(child: ChildProcess): Promise<number> {
+  const answer = once(child, 'message');
+  child.send('cpu');
+  const [micros] = (await answer) as [number];
+  return micros;
 }
 
 async function main(): Promise<void> {
@@ -74,9 +89,11 @@ async function main(): Promise<void> {
     const [port] = (await once(child, 'message')) as [number];
     ports.set(mode, port);
   }
-  const results = new Map<Mode, { rps: number[]; p99: number[] }>();
-  for (let turn = 0; turn < 2; turn++) {
-    for (const mode of MODES) {
+  const results = new Map<Mode, { rps: number[]; p99: number[]; cpuMicros: number[] }>();
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (const [index, mode] of MODES.entries()) {
+      const child = children[index]!;
+      const cpuBefore = await cpuOf(child);
       const result = await autocannon({
         url: `http://127.0.0.1:${ports.get(mode)}/verify`,
         method: 'POST',
@@ -85,25 +102,33 @@ async function main(): Promise<void> {
         headers: { 'content-type': 'application/json' },
         body: '{}',
       });
-      const figures = results.get(mode) ?? { rps: [], p99: [] };
+      const cpuAfter = await cpuOf(child);
+      const figures = results.get(mode) ?? { rps: [], p99: [], cpuMicros: [] };
       figures.rps.push(result.requests.average);
       figures.p99.push(result.latency.p99);
+      figures.cpuMicros.push((cpuAfter - cpuBefore) / Math.max(1, result.requests.total));
       results.set(mode, figures);
     }
   }
   for (const child of children) child.kill('SIGTERM');
   receiver.close();
 
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const baseline = mean(results.get('none')!.rps);
+  // Medians: one turn disturbed by a neighbour does not move them.
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const middle = Math.floor(sorted.length / 2);
+    return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  };
+  const baseline = results.get('none')!;
   const lines = [
     context.header,
     '',
-    `| tracing | req/s (mean of 2 × ${SECONDS} s) | ratio to none | p99 ms |`,
-    '|---|---:|---:|---:|',
+    `| tracing | server CPU µs/request | ratio to none | req/s (median of ${TURNS} × ${SECONDS} s) | ratio to none | p99 ms |`,
+    '|---|---:|---:|---:|---:|---:|',
     ...MODES.map((mode) => {
-      const { rps, p99 } = results.get(mode)!;
-      return `| ${mode} | ${mean(rps).toFixed(0)} | ${(mean(rps) / baseline).toFixed(2)} | ${mean(p99).toFixed(1)} |`;
+      const { rps, p99, cpuMicros } = results.get(mode)!;
+      const cpu = median(cpuMicros);
+      return `| ${mode} | ${cpu.toFixed(0)} | ${(cpu / median(baseline.cpuMicros)).toFixed(2)} | ${median(rps).toFixed(0)} | ${(median(rps) / median(baseline.rps)).toFixed(2)} | ${median(p99).toFixed(1)} |`;
     }),
     '',
     `spans received by the OTLP receiver: ${spans}`,

@@ -6,7 +6,12 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import { httpTracingMiddleware, matchedRouteLabel, type Logger } from '@vop/observability';
+import {
+  httpTracingMiddleware,
+  matchedRouteLabel,
+  requestTraceIds,
+  type Logger,
+} from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
@@ -101,10 +106,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(httpTracingMiddleware());
   if (options.logger.isLevelEnabled('debug'))
     app.use((req, res, next) => {
-      // Runs in the request's span (the response is bound to it): the line carries its trace id.
+      // 'finish' runs outside the request's context: its trace ids are written explicitly.
       res.once('finish', () =>
         options.logger.debug(
-          { method: req.method, route: matchedRouteLabel(req), status: res.statusCode },
+          {
+            ...requestTraceIds(req),
+            method: req.method,
+            route: matchedRouteLabel(req),
+            status: res.statusCode,
+          },
           'request answered',
         ),
       );

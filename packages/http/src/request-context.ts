@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { activeTraceparent } from '@vop/observability';
+import { activeTraceparent, requestTraceparent } from '@vop/observability';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -14,7 +14,7 @@ export function correlationIdOf(req: Request): string {
 export function requestMetadata(req: Request): Record<string, string> {
   const metadata: Record<string, string> = { correlationId: correlationIdOf(req) };
   // The request's SERVER span when tracing runs, else the caller's own traceparent.
-  const traceparent = activeTraceparent() ?? req.get('traceparent');
+  const traceparent = requestTraceparent(req) ?? activeTraceparent() ?? req.get('traceparent');
   if (traceparent && /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(traceparent))
     metadata.traceparent = traceparent;
   return metadata;

@@ -28,6 +28,9 @@ export {
   activeTraceIds,
   activeTraceparent,
   httpTracingMiddleware,
+  requestTraceContext,
+  requestTraceIds,
+  requestTraceparent,
   startTracing,
 } from './tracing.js';
 export type { TracedRequest, Tracing } from './tracing.js';
