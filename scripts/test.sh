@@ -3,7 +3,9 @@
 # runs every test file with Node's test runner, stops the servers. `pnpm test:unit` (--unit): the tests that
 # need no server (not *.postgres.test.*, *.kafka.test.*, *.browser.test.*, *.fuzz.test.* or
 # test/src/distributed/). The full run also installs Debian's chromium for the browser tests
-# (infra/local/chromium.sh) and the API fuzzer (infra/local/schemathesis.sh), both cached. The runner's
+# (infra/local/chromium.sh), the API fuzzer (infra/local/schemathesis.sh), Debian's prometheus for promtool
+# and the scrape test (infra/local/prometheus.sh), all cached, and starts the schema registry
+# (infra/local/schema-registry.sh; down.sh stops it). The runner's
 # summary is the last thing printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,8 +31,19 @@ if ! $unit; then
     cat .infra/chromium.log
     exit 1
   fi
+  echo "installing Debian's prometheus and promtool when missing (log: .infra/prometheus.log)"
+  if ! bash infra/local/prometheus.sh install > .infra/prometheus.log 2>&1; then
+    cat .infra/prometheus.log
+    exit 1
+  fi
+  echo "starting the schema registry (log: .infra/schema-registry.log)"
+  if ! bash infra/local/schema-registry.sh start > .infra/schema-registry.log 2>&1; then
+    cat .infra/schema-registry.log
+    exit 1
+  fi
   export VOP_TEST_DATABASE_URL="$(bash infra/local/postgres.sh url)"
   export VOP_TEST_KAFKA_BROKERS="$(bash infra/local/kafka.sh brokers)"
+  export VOP_TEST_SCHEMA_REGISTRY_URL="$(bash infra/local/schema-registry.sh url)"
 fi
 
 pnpm exec tsc -b

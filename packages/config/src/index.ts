@@ -69,7 +69,10 @@ export const ServiceConfig = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]*$/)
     .default(''),
+  /** A Confluent-compatible registry's API base: event values then travel in the Confluent wire format. */
   SCHEMA_REGISTRY_URL: z.string().optional(),
+  /** Where traces are exported over OTLP/HTTP; read by the OpenTelemetry SDK itself (with the other OTEL_*). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(''), z.string().url()]).optional(),
   /**
    * Distributed run: the internal listener of each service that owns route families, e.g.
    * {"matching":"http://127.0.0.1:8601"}; the gateway forwards those families there.

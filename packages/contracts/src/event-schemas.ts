@@ -20,3 +20,12 @@ export function buildEventJsonSchemas(): Record<string, unknown> {
     }),
   };
 }
+
+/**
+ * The JSON Schema of what every topic carries as a message value: the integration envelope (its `data`
+ * is the event's own contract, checked by the consumer's zod parser). Draft 7, the draft the
+ * Confluent-compatible registries and the schema-registry client's validator both read.
+ */
+export function integrationEnvelopeJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(IntegrationEnvelope, { target: 'draft-07', unrepresentable: 'any' });
+}

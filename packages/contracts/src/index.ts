@@ -24,6 +24,6 @@ export * from './http/batches.js';
 export * from './outcomes.js';
 export * from './responses.js';
 export { buildOpenApiDocument } from './openapi.js';
-export { buildEventJsonSchemas } from './event-schemas.js';
+export { buildEventJsonSchemas, integrationEnvelopeJsonSchema } from './event-schemas.js';
 export * from './http/analytics.js';
 export * from './http/test-toolkit.js';

@@ -6,7 +6,12 @@ import express, {
   type Response,
   type Router,
 } from 'express';
-import type { Logger } from '@vop/observability';
+import {
+  httpTracingMiddleware,
+  matchedRouteLabel,
+  requestTraceIds,
+  type Logger,
+} from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
@@ -98,6 +103,23 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  app.use(httpTracingMiddleware());
+  if (options.logger.isLevelEnabled('debug'))
+    app.use((req, res, next) => {
+      // 'finish' runs outside the request's context: its trace ids are written explicitly.
+      res.once('finish', () =>
+        options.logger.debug(
+          {
+            ...requestTraceIds(req),
+            method: req.method,
+            route: matchedRouteLabel(req),
+            status: res.statusCode,
+          },
+          'request answered',
+        ),
+      );
+      next();
+    });
   app.use((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
     const family = requestFamily(req, res);

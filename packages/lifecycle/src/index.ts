@@ -5,3 +5,4 @@ export {
   type RunnableService,
   type ServiceParts,
 } from './run-internal-service.js';
+export { kafkaValueCodec } from './kafka-value-codec.js';

@@ -6,10 +6,13 @@ import {
   createLogger,
   createMetricsRegistry,
   metricsEndpoint,
+  startTracing,
   type Logger,
   type ServiceMetrics,
 } from '@vop/observability';
+import { registerLagMetrics } from '@vop/outbox';
 import type { Router } from 'express';
+import { kafkaValueCodec } from './kafka-value-codec.js';
 import { startWithRetry } from './start-with-retry.js';
 
 /** What a service main hands to its service: the process's connections, settings and instruments. */
@@ -44,6 +47,7 @@ export async function runInternalService(
   create: (parts: ServiceParts) => RunnableService,
 ): Promise<void> {
   const config = loadConfig();
+  const tracing = startTracing({ service: name });
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   const { databaseUrl, kafkaBrokers } = requireDistributed(config);
   const metrics = createMetricsRegistry({ service: name });
@@ -62,8 +66,15 @@ export async function runInternalService(
   const bus = createKafkaBus({
     brokers: kafkaBrokers,
     clientId: `${config.KAFKA_CLIENT_ID}-${name}-${config.VOP_INSTANCE_ID}`,
+    ...kafkaValueCodec(config),
   });
   const service = create({ config, logger, metrics, sql, keySql, bus });
+  // Every group the service subscribed, whether or not it names them for its health report.
+  registerLagMetrics(metrics, {
+    bus,
+    consumers: () => bus.subscribedGroups?.() ?? [],
+    outboxes: [],
+  });
 
   let ready = false;
   if (config.VOP_INTERNAL_SECRET === undefined)
@@ -106,6 +117,7 @@ export async function runInternalService(
     await bus.close();
     if (keySql !== sql) await keySql.close();
     await sql.close();
+    await tracing.shutdown();
     process.exit(0);
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));

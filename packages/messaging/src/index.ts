@@ -1,8 +1,10 @@
 export * from './types.js';
 export { createKafkaBus, type KafkaBusOptions } from './kafka/kafka-bus.js';
+export { schemaRegistryCodec, type ValueCodec } from './kafka/value-codec.js';
 export {
   createInProcessBus,
   type InProcessBus,
   type InProcessBusOptions,
 } from './in-process/in-process-bus.js';
 export { partitionFor } from './partitioner.js';
+export { deliverTraced, publishTraced, TRACEPARENT_HEADER } from './message-tracing.js';

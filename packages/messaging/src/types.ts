@@ -15,6 +15,12 @@ export interface IncomingMessage {
   headers: Record<string, string>;
 }
 
+export interface PartitionLag {
+  topic: string;
+  partition: number;
+  lag: number;
+}
+
 export interface TopicSpec {
   name: string;
   partitions: number;
@@ -98,5 +104,9 @@ export interface Bus {
    * it; optional so that a wrapper need not.
    */
   consumerLag?(groupId: string, topics: string[]): Promise<number>;
+  /** The groups subscribed through this bus and their topics (for the consumer_lag metric). */
+  subscribedGroups?(): Array<{ groupId: string; topics: string[] }>;
+  /** The same, per partition (for the consumer_lag metric). */
+  consumerLagByPartition?(groupId: string, topics: string[]): Promise<PartitionLag[]>;
   close(): Promise<void>;
 }

@@ -160,3 +160,35 @@ describe('routeLabel', () => {
     );
   });
 });
+
+describe('httpMetricsMiddleware with an error answered outside the router', () => {
+  it('labels a 404 for an unknown id with the whole template, mount path included', async () => {
+    const metrics = createMetricsRegistry({ service: 'gateway', collectDefaultMetrics: false });
+    const app = express();
+    app.use(httpMetricsMiddleware(metrics));
+    const router = express.Router();
+    router.get('/verify/:requestId', (_req, _res, next) => next(new Error('no such request')));
+    app.use('/api/v1', router);
+    app.use(((_error, _req, res, _next) => {
+      res.status(404).json({ error: 'not found' });
+    }) as express.ErrorRequestHandler);
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/verify/vrf_missing`);
+      assert.equal(response.status, 404);
+      const labelled = async (): Promise<string[]> =>
+        (await metrics.httpRequestsTotal.get()).values.map((value) => String(value.labels.route));
+      let routes = await labelled();
+      for (let turn = 0; turn < 100 && routes.length === 0; turn += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        routes = await labelled();
+      }
+      assert.deepEqual(routes, ['/api/v1/verify/:requestId']);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

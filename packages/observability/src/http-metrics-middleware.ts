@@ -37,6 +37,7 @@ export function httpMetricsMiddleware(
   } = {},
 ): (req: HttpRequestLike, res: HttpResponseLike, next: NextFunction) => void {
   return (req, res, next) => {
+    trackMatchedRoute(req);
     const startedAt = process.hrtime.bigint();
     let recorded = false;
     const record = (): void => {
@@ -44,7 +45,7 @@ export function httpMetricsMiddleware(
       recorded = true;
       const labels = {
         method: (req.method ?? 'UNKNOWN').toUpperCase(),
-        route: routeLabel(req, options.labelUnmatched),
+        route: matchedRouteLabel(req, options.labelUnmatched),
         status_code:
           res.writableFinished === false ? CLIENT_CLOSED_REQUEST : String(res.statusCode),
       };
@@ -58,6 +59,39 @@ export function httpMetricsMiddleware(
     res.once('close', record);
     next();
   };
+}
+
+const MATCHED_ROUTE = Symbol('matchedRoute');
+type Tracked = HttpRequestLike & { [MATCHED_ROUTE]?: { label?: string } };
+
+/**
+ * Remembers the whole template (mount path + route) at the moment Express matches a route. Express
+ * restores `baseUrl` when a router passes an error on, so by the time an error handler answers (a
+ * 404 for an unknown id) only the route's own part (`/verify/:requestId`) would be left.
+ */
+export function trackMatchedRoute(req: HttpRequestLike): void {
+  const tracked = req as Tracked;
+  if (tracked[MATCHED_ROUTE] !== undefined) return;
+  const matched: { label?: string } = {};
+  tracked[MATCHED_ROUTE] = matched;
+  let route = req.route;
+  Object.defineProperty(req, 'route', {
+    configurable: true,
+    enumerable: true,
+    get: () => route,
+    set: (value: HttpRequestLike['route']) => {
+      route = value;
+      if (routeTemplate(value?.path) !== undefined) matched.label = routeLabel(req);
+    },
+  });
+}
+
+/** The whole template of the route that handled the request (see trackMatchedRoute), else routeLabel. */
+export function matchedRouteLabel(
+  req: HttpRequestLike,
+  labelUnmatched?: (req: HttpRequestLike) => string | undefined,
+): string {
+  return (req as Tracked)[MATCHED_ROUTE]?.label ?? routeLabel(req, labelUnmatched);
 }
 
 export function routeLabel(

@@ -7,6 +7,7 @@ export {
   MATCHING_DURATION_BUCKETS_SECONDS,
 } from './service-metrics.js';
 export type {
+  GaugeDefinition,
   HistogramDefinition,
   HttpLabel,
   MetricDefinition,
@@ -16,9 +17,20 @@ export type {
 export {
   CLIENT_CLOSED_REQUEST,
   httpMetricsMiddleware,
+  matchedRouteLabel,
   routeLabel,
   UNMATCHED_ROUTE,
 } from './http-metrics-middleware.js';
 export type { HttpRequestLike, HttpResponseLike, NextFunction } from './http-metrics-middleware.js';
 export { metricsEndpoint } from './metrics-endpoint.js';
 export type { MetricsResponseLike } from './metrics-endpoint.js';
+export {
+  activeTraceIds,
+  activeTraceparent,
+  httpTracingMiddleware,
+  requestTraceContext,
+  requestTraceIds,
+  requestTraceparent,
+  startTracing,
+} from './tracing.js';
+export type { TracedRequest, Tracing } from './tracing.js';

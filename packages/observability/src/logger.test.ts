@@ -111,3 +111,28 @@ describe('createLogger', () => {
     assert.equal(err.cause.message, 'invalid input syntax for type uuid: "…"');
   });
 });
+
+describe('createLogger inside a span', () => {
+  it('writes the trace and span ids of the active span on every line', async () => {
+    const { startTracing } = await import('./tracing.js');
+    const { trace } = await import('@opentelemetry/api');
+    const tracing = startTracing({ service: 'test', env: {} });
+    try {
+      const { stream, lines } = capture();
+      const logger = createLogger({ service: 'gateway', destination: stream });
+      const ids = trace.getTracer('test').startActiveSpan('request', (span) => {
+        logger.info('inside');
+        span.end();
+        return span.spanContext();
+      });
+      logger.info('outside');
+      const [inside, outside] = lines();
+      assert.match(ids.traceId, /^[0-9a-f]{32}$/);
+      assert.equal(inside?.['trace_id'], ids.traceId);
+      assert.equal(inside?.['span_id'], ids.spanId);
+      assert.equal(outside?.['trace_id'], undefined);
+    } finally {
+      await tracing.shutdown();
+    }
+  });
+});

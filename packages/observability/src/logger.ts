@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { serializeError } from './error-serializer.js';
+import { activeTraceIds } from './tracing.js';
 
 export type { Logger } from 'pino';
 
@@ -58,6 +59,8 @@ export function createLogger(options: LoggerOptions): Logger {
       base: { service: options.service },
       redact: { paths: [...redactedLogPaths], censor: REDACTED },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The request's or event's trace, so a log line leads to its spans and back.
+      mixin: activeTraceIds,
       // Errors carry what they were given (a database's detail, a parser's input): see error-serializer.ts.
       serializers: { err: serializeError, error: serializeError },
       formatters: {

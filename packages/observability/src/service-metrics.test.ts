@@ -14,6 +14,18 @@ describe('createMetricsRegistry', () => {
     assert.match(text, /^process_cpu_user_seconds_total\{service="matching"\}/m);
   });
 
+  it('names no gauge like a counter (promtool check metrics)', async () => {
+    const metrics = createMetricsRegistry({ service: 'matching' });
+    const gauges = (await metrics.registry.getMetricsAsJSON())
+      .filter((metric) => String(metric.type) === 'gauge')
+      .map((metric) => metric.name);
+    assert.ok(gauges.includes('nodejs_active_handles'));
+    assert.deepEqual(
+      gauges.filter((name) => name.endsWith('_total')),
+      [],
+    );
+  });
+
   it('can leave out process metrics', async () => {
     const metrics = createMetricsRegistry({ service: 'matching', collectDefaultMetrics: false });
     assert.doesNotMatch(await metrics.registry.metrics(), /process_cpu_user_seconds_total/);
@@ -23,7 +35,7 @@ describe('createMetricsRegistry', () => {
     const metrics = createMetricsRegistry({ service: 'matching', collectDefaultMetrics: false });
     metrics.verificationOutcomes.inc({ family: 'vop', outcome: 'MTCH' });
     metrics.matchingDuration.observe(0.00004);
-    metrics.outboxLag.set(7);
+    metrics.outboxLag.set({ relay: 'matching-outbox' }, 7);
     metrics.consumerLag.set(
       { topic: 'vop.verification-requested.v1', partition: '0', group: 'matching' },
       3,
@@ -34,7 +46,7 @@ describe('createMetricsRegistry', () => {
       /^verification_outcomes_total\{family="vop",outcome="MTCH",service="matching"\} 1$/m,
     );
     assert.match(text, /^matching_duration_seconds_bucket\{le="0\.00005",service="matching"\} 1$/m);
-    assert.match(text, /^outbox_lag_events\{service="matching"\} 7$/m);
+    assert.match(text, /^outbox_lag_events\{relay="matching-outbox",service="matching"\} 7$/m);
     assert.match(
       text,
       /^consumer_lag\{topic="vop\.verification-requested\.v1",partition="0",group="matching",service="matching"\} 3$/m,

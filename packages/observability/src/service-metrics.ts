@@ -8,6 +8,11 @@ export interface MetricDefinition<Label extends string> {
   labelNames?: readonly Label[];
 }
 
+export interface GaugeDefinition<Label extends string> extends MetricDefinition<Label> {
+  /** Sets the gauge's values when scraped (e.g. lags read from Kafka or the database). */
+  collect?: (gauge: Gauge<Label>) => Promise<void> | void;
+}
+
 export interface HistogramDefinition<Label extends string> extends MetricDefinition<Label> {
   /** Upper bounds in the metric's unit (seconds for durations). */
   buckets?: number[];
@@ -24,8 +29,8 @@ export interface ServiceMetrics {
   readonly verificationOutcomes: Counter<'family' | 'outcome'>;
   /** matching_duration_seconds, one observation per decided verification; created on first use. */
   readonly matchingDuration: Histogram<never>;
-  /** outbox_lag_events: events stored but not yet published; created on first use. */
-  readonly outboxLag: Gauge<never>;
+  /** outbox_lag_events{relay}: events stored but not yet published; created on first use. */
+  readonly outboxLag: Gauge<'relay'>;
   /** consumer_lag{topic,partition,group}: messages behind the partition's end; created on first use. */
   readonly consumerLag: Gauge<'topic' | 'partition' | 'group'>;
   /** Returns the counter with this name, creating it on first use. */
@@ -33,7 +38,7 @@ export interface ServiceMetrics {
   /** Returns the histogram with this name, creating it on first use. */
   histogram<Label extends string = never>(definition: HistogramDefinition<Label>): Histogram<Label>;
   /** Returns the gauge with this name, creating it on first use. */
-  gauge<Label extends string = never>(definition: MetricDefinition<Label>): Gauge<Label>;
+  gauge<Label extends string = never>(definition: GaugeDefinition<Label>): Gauge<Label>;
 }
 
 export interface MetricsRegistryOptions {
@@ -53,12 +58,20 @@ export const MATCHING_DURATION_BUCKETS_SECONDS = [
   0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 ];
 
+const GAUGES_NAMED_LIKE_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
 /** A prom-client registry labelled with the service name, holding process metrics and the RED metrics. */
 export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service: options.service });
   if (options.collectDefaultMetrics ?? true) {
     collectDefaultMetrics({ register: registry });
+    // Gauges may not end in _total (promtool check metrics); their per-type gauges, summed, say the same.
+    for (const name of GAUGES_NAMED_LIKE_COUNTERS) registry.removeSingleMetric(name);
   }
 
   function getOrCreate<Metric>(
@@ -95,12 +108,19 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceM
           registers: [registry],
         }),
     );
-  const gauge = <Label extends string = never>(definition: MetricDefinition<Label>): Gauge<Label> =>
-    getOrCreate(
-      definition.name,
-      Gauge<Label>,
-      () => new Gauge<Label>({ ...labelled(definition), registers: [registry] }),
-    );
+  const gauge = <Label extends string = never>(definition: GaugeDefinition<Label>): Gauge<Label> =>
+    getOrCreate(definition.name, Gauge<Label>, () => {
+      const { collect } = definition;
+      return new Gauge<Label>({
+        ...labelled(definition),
+        registers: [registry],
+        ...(collect && {
+          async collect(this: Gauge<Label>) {
+            await collect(this);
+          },
+        }),
+      });
+    });
 
   const httpLabels: readonly HttpLabel[] = ['method', 'route', 'status_code'];
   const httpRequestsTotal = counter({
@@ -138,6 +158,7 @@ export function createMetricsRegistry(options: MetricsRegistryOptions): ServiceM
       return gauge({
         name: 'outbox_lag_events',
         help: 'Events in the event store not yet published to the bus',
+        labelNames: ['relay'],
       });
     },
     get consumerLag() {

@@ -52,5 +52,8 @@ export function parseEnvelope(message: IncomingMessage): IntegrationEnvelope {
       message,
       parsed.error.issues.map((issue) => issue.path.join('.')).join(', '),
     );
-  return parsed.data;
+  // The header holds the consumer's own span (see @vop/messaging message-tracing); the envelope's
+  // copy is the producer's cause, one hop earlier.
+  const traceparent = message.headers[TRACEPARENT_HEADER];
+  return traceparent === undefined ? parsed.data : { ...parsed.data, traceparent };
 }

@@ -1,6 +1,7 @@
 export * from './envelope.js';
 export * from './inbox.js';
 export * from './relay.js';
+export { registerLagMetrics, type LagSources } from './lag-metrics.js';
 export { Lease } from './lease.js';
 export { logHandlerError } from './handler-errors.js';
 export {

@@ -1,9 +1,10 @@
 import { loadConfig } from '@vop/config';
-import { createLogger } from '@vop/observability';
+import { createLogger, startTracing } from '@vop/observability';
 import { DEV_PKCS12_PASSWORD } from '@vop/pki';
 import { startEmbedded } from './embedded.js';
 
 const config = loadConfig();
+const tracing = startTracing({ service: 'vop-embedded' });
 const logger = createLogger({ service: 'vop-embedded', level: config.LOG_LEVEL });
 const service = await startEmbedded({ config, logger });
 
@@ -47,6 +48,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   await service.stop();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

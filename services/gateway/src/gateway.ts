@@ -14,6 +14,7 @@ import {
   OutboxRelay,
   migrateInbox,
   relayReadiness,
+  registerLagMetrics,
   serviceHealth,
   type ServiceHealth,
 } from '@vop/outbox';
@@ -198,6 +199,24 @@ export function createGateway(options: GatewayOptions): Gateway {
         })
       : undefined;
 
+  const healthSources = {
+    service: 'gateway',
+    sql,
+    bus,
+    topics: topicSpecs,
+    consumers: () => [
+      {
+        groupId: `${namespace}gateway-verification-results`,
+        topics: [topics.verificationCompleted],
+      },
+      {
+        groupId: `${namespace}gateway-waiters-${options.instanceId}`,
+        topics: [topics.verificationCompleted],
+      },
+    ],
+    outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
+  };
+  if (options.metrics) registerLagMetrics(options.metrics, healthSources);
   const edge = gatewayEdge({
     ...(options.metrics && { metrics: options.metrics }),
     ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),
@@ -228,24 +247,7 @@ export function createGateway(options: GatewayOptions): Gateway {
               version: SERVICE_VERSION,
               startedAt,
               principal,
-              gateway: () =>
-                serviceHealth({
-                  service: 'gateway',
-                  sql,
-                  bus,
-                  topics: topicSpecs,
-                  consumers: () => [
-                    {
-                      groupId: `${namespace}gateway-verification-results`,
-                      topics: [topics.verificationCompleted],
-                    },
-                    {
-                      groupId: `${namespace}gateway-waiters-${options.instanceId}`,
-                      topics: [topics.verificationCompleted],
-                    },
-                  ],
-                  outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
-                }),
+              gateway: () => serviceHealth(healthSources),
               local: options.serviceHealth ?? [],
               ...(options.forwarding && { remote: options.forwarding }),
             }),

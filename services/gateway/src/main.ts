@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startWithRetry } from '@vop/lifecycle';
+import { kafkaValueCodec, startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { createKafkaBus } from '@vop/messaging';
-import { createLogger, createMetricsRegistry } from '@vop/observability';
+import { createLogger, createMetricsRegistry, startTracing } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { createGateway } from './gateway.js';
 import { gatewaySecuritySettings } from './settings.js';
@@ -13,6 +13,7 @@ import type { AdminCertificateIdentity } from './security/client-certificate.js'
 
 /** Distributed run: one gateway process on real Postgres and Kafka. */
 const config = loadConfig();
+const tracing = startTracing({ service: 'gateway' });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 const { databaseUrl, kafkaBrokers } = requireDistributed(config);
 
@@ -76,6 +77,7 @@ const sql = createPostgresClient({
 const bus = createKafkaBus({
   brokers: kafkaBrokers,
   clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}`,
+  ...kafkaValueCodec(config),
 });
 const gateway = createGateway({
   sql,
@@ -118,6 +120,7 @@ async function shutdown(signal: string): Promise<void> {
   await server.close();
   await bus.close();
   await sql.close();
+  await tracing.shutdown();
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -11,6 +11,7 @@ import {
   OutboxRelay,
   relayReadiness,
   idempotentBatchHandler,
+  registerLagMetrics,
   serviceHealth,
   type ServiceHealth,
   logHandlerError,
@@ -105,25 +106,27 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       })(messages);
     };
 
+  const healthSources = {
+    service: 'matching',
+    sql,
+    bus,
+    topics: [topics.accountEvents, topics.verificationRequested].map((name) => ({
+      name,
+      partitions: TOPIC_PARTITIONS,
+    })),
+    consumers: () => [
+      { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
+      { groupId: `${namespace}matching-verifications`, topics: [topics.verificationRequested] },
+    ],
+    outboxes: [{ store, relayName: 'matching-outbox' }],
+  };
+  if (options.metrics) registerLagMetrics(options.metrics, healthSources);
+
   return {
     store,
     routers: [explainRoutes(matcher)],
     checkReady: async () => relayReadiness(relay),
-    health: () =>
-      serviceHealth({
-        service: 'matching',
-        sql,
-        bus,
-        topics: [topics.accountEvents, topics.verificationRequested].map((name) => ({
-          name,
-          partitions: TOPIC_PARTITIONS,
-        })),
-        consumers: () => [
-          { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
-          { groupId: `${namespace}matching-verifications`, topics: [topics.verificationRequested] },
-        ],
-        outboxes: [{ store, relayName: 'matching-outbox' }],
-      }),
+    health: () => serviceHealth(healthSources),
     async start() {
       try {
         await startParts();

@@ -1,3 +1,4 @@
+import { deliverTraced } from '../message-tracing.js';
 import { reportHandlerError, type Delivery } from '../delivery.js';
 import type { IncomingMessage, SubscribeOptions } from '../types.js';
 import { SlotLimiter } from './slot-limiter.js';
@@ -29,7 +30,7 @@ export class GroupMember {
   async handle(batch: IncomingMessage[]): Promise<void> {
     this.inFlight++;
     try {
-      await this.deliver(batch);
+      await deliverTraced(this.deliver, batch);
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.idleWaiters.length > 0) {

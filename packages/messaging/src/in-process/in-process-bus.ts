@@ -1,7 +1,15 @@
+import { publishTraced } from '../message-tracing.js';
 import { abortableDelay } from '../abortable-delay.js';
 import { deliveryFor } from '../delivery.js';
 import { partitionFor } from '../partitioner.js';
-import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
+import type {
+  Bus,
+  OutgoingMessage,
+  PartitionLag,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from '../types.js';
 import { GroupMember } from './group-member.js';
 import { PartitionCursor, type SettleWaiter } from './partition-cursor.js';
 import { PartitionLog } from './partition-log.js';
@@ -60,16 +68,28 @@ class MemoryBus implements InProcessBus {
     if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
   }
 
+  subscribedGroups(): Array<{ groupId: string; topics: string[] }> {
+    return [...this.groups.values()]
+      .filter((group) => group.members.some((member) => !member.closed))
+      .map((group) => ({ groupId: group.id, topics: [...group.cursorsByTopic.keys()] }));
+  }
+
   async consumerLag(groupId: string, topics: string[]): Promise<number> {
-    let lag = 0;
+    const partitions = await this.consumerLagByPartition(groupId, topics);
+    return partitions.reduce((sum, { lag }) => sum + lag, 0);
+  }
+
+  async consumerLagByPartition(groupId: string, topics: string[]): Promise<PartitionLag[]> {
+    const lags: PartitionLag[] = [];
     for (const name of topics) {
       const topic = this.topics.get(name);
       const cursors = this.groups.get(groupId)?.cursorsByTopic.get(name);
       topic?.logs.forEach((log, partition) => {
-        lag += log.endOffset - (cursors?.[partition]?.committed ?? log.startOffset);
+        const lag = log.endOffset - (cursors?.[partition]?.committed ?? log.startOffset);
+        lags.push({ topic: name, partition, lag });
       });
     }
-    return lag;
+    return lags;
   }
 
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
@@ -82,6 +102,10 @@ class MemoryBus implements InProcessBus {
 
   async publish(topicName: string, messages: OutgoingMessage[]): Promise<void> {
     this.assertOpen();
+    await publishTraced(topicName, messages, async (traced) => this.append(topicName, traced));
+  }
+
+  private append(topicName: string, messages: OutgoingMessage[]): void {
     const topic = this.topic(topicName);
     const touched = new Set<number>();
     for (const message of messages) {

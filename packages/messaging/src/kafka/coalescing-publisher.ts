@@ -1,10 +1,9 @@
 import type { Producer } from 'kafkajs';
-import type { OutgoingMessage } from '../types.js';
-import { approximateSize, toKafkaMessage } from './kafka-message.js';
+import { approximateSize, toKafkaMessage, type WireMessage } from './kafka-message.js';
 
 interface PendingPublish {
   readonly topic: string;
-  readonly messages: OutgoingMessage[];
+  readonly messages: WireMessage[];
   readonly size: number;
   resolve(): void;
   reject(error: unknown): void;
@@ -27,7 +26,7 @@ export class CoalescingPublisher {
 
   constructor(private readonly producer: () => Promise<Producer>) {}
 
-  publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
+  publish(topic: string, messages: WireMessage[]): Promise<void> {
     if (messages.length === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const size = messages.reduce((total, message) => total + approximateSize(message), 0);

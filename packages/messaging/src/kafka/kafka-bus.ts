@@ -1,10 +1,20 @@
 import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
-import type { Bus, OutgoingMessage, SubscribeOptions, Subscription, TopicSpec } from '../types.js';
+import type {
+  Bus,
+  OutgoingMessage,
+  PartitionLag,
+  SubscribeOptions,
+  Subscription,
+  TopicSpec,
+} from '../types.js';
 import { deliveryFor } from '../delivery.js';
 import { retryRetriable } from './retry-retriable.js';
 import { CoalescingPublisher } from './coalescing-publisher.js';
 import { kafkaLogCreator } from './kafka-log.js';
 import { KafkaSubscription } from './kafka-subscription.js';
+import { publishTraced } from '../message-tracing.js';
+import type { WireMessage } from './kafka-message.js';
+import type { ValueCodec } from './value-codec.js';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -15,6 +25,8 @@ export interface KafkaBusOptions {
   redeliveryDelayMs?: number;
   /** How long `subscribe` waits for its consumer to join the group. Default 60 s. */
   joinTimeoutMs?: number;
+  /** Encodes values on publish and decodes them on consume (e.g. schemaRegistryCodec); default: JSON text. */
+  valueCodec?: ValueCodec;
 }
 
 const LOG_LEVELS = {
@@ -34,6 +46,8 @@ class KafkaBus implements Bus {
   private readonly kafka: Kafka;
   private readonly publisher: CoalescingPublisher;
   private readonly subscriptions = new Set<KafkaSubscription>();
+  /** Per topic: resolves once the last publish is encoded and queued, so encoding keeps publish order. */
+  private readonly encoding = new Map<string, Promise<unknown>>();
   private producerConnection: Promise<Producer> | undefined;
   private adminConnection: Promise<Admin> | undefined;
   private closed = false;
@@ -95,7 +109,26 @@ class KafkaBus implements Bus {
 
   publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('bus is closed'));
-    return this.publisher.publish(topic, messages);
+    return publishTraced(topic, messages, (traced) => this.send(topic, traced));
+  }
+
+  private send(topic: string, messages: OutgoingMessage[]): Promise<void> {
+    const codec = this.options.valueCodec;
+    if (codec === undefined) return this.publisher.publish(topic, messages);
+    const previous = this.encoding.get(topic) ?? Promise.resolve();
+    const queued = previous
+      .catch(() => undefined)
+      .then(async () => {
+        const encoded: WireMessage[] = await Promise.all(
+          messages.map(async (message) => ({
+            ...message,
+            value: await codec.encode(topic, message.value),
+          })),
+        );
+        return { sent: this.publisher.publish(topic, encoded) };
+      });
+    this.encoding.set(topic, queued);
+    return queued.then(({ sent }) => sent);
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
@@ -106,6 +139,7 @@ class KafkaBus implements Bus {
       redeliveryDelayMs: this.options.redeliveryDelayMs ?? 100,
       maxRedeliveryDelayMs: 5_000,
       joinTimeoutMs: this.options.joinTimeoutMs ?? 60_000,
+      ...(this.options.valueCodec && { valueCodec: this.options.valueCodec }),
     });
     await subscription.start();
     if (this.closed) {
@@ -122,17 +156,33 @@ class KafkaBus implements Bus {
     };
   }
 
+  subscribedGroups(): Array<{ groupId: string; topics: string[] }> {
+    const groups = new Map<string, Set<string>>();
+    for (const subscription of this.subscriptions) {
+      const topics = groups.get(subscription.groupId) ?? new Set<string>();
+      for (const topic of subscription.topics) topics.add(topic);
+      groups.set(subscription.groupId, topics);
+    }
+    return [...groups].map(([groupId, topics]) => ({ groupId, topics: [...topics] }));
+  }
+
   async consumerLag(groupId: string, topics: string[]): Promise<number> {
+    const partitions = await this.consumerLagByPartition(groupId, topics);
+    return partitions.reduce((sum, { lag }) => sum + lag, 0);
+  }
+
+  async consumerLagByPartition(groupId: string, topics: string[]): Promise<PartitionLag[]> {
     const admin = await this.admin();
     const committed = await retryRetriable(() => admin.fetchOffsets({ groupId, topics }));
-    let lag = 0;
+    const lags: PartitionLag[] = [];
     for (const { topic, partitions } of committed) {
       for (const end of await retryRetriable(() => admin.fetchTopicOffsets(topic))) {
         const offset = Number(partitions.find((p) => p.partition === end.partition)?.offset ?? -1);
-        lag += Math.max(0, Number(end.high) - (offset >= 0 ? offset : Number(end.low)));
+        const lag = Math.max(0, Number(end.high) - (offset >= 0 ? offset : Number(end.low)));
+        lags.push({ topic, partition: end.partition, lag });
       }
     }
-    return lag;
+    return lags;
   }
 
   /** Kafka keeps what was published; there is nothing in memory to wait for. */

@@ -1,7 +1,10 @@
 import type { IHeaders, KafkaMessage, Message } from 'kafkajs';
 import type { IncomingMessage, OutgoingMessage } from '../types.js';
 
-export function toKafkaMessage(message: OutgoingMessage): Message {
+/** A message as the producer sends it: the value may be encoded (see value-codec.ts). */
+export type WireMessage = Omit<OutgoingMessage, 'value'> & { value: string | Buffer };
+
+export function toKafkaMessage(message: WireMessage): Message {
   return message.headers
     ? { key: message.key, value: message.value, headers: message.headers }
     : { key: message.key, value: message.value };
@@ -35,7 +38,7 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
 }
 
 /** Rough wire size of a message, to keep a coalesced produce request well under the broker's limit. */
-export function approximateSize(message: OutgoingMessage): number {
+export function approximateSize(message: WireMessage): number {
   let size = message.key.length + message.value.length + 64;
   if (message.headers) {
     for (const [name, value] of Object.entries(message.headers))

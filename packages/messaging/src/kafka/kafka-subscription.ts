@@ -1,8 +1,10 @@
+import { deliverTraced } from '../message-tracing.js';
 import type { Admin, Consumer, EachBatchPayload, Kafka } from 'kafkajs';
 import { abortableDelay } from '../abortable-delay.js';
 import { reportHandlerError, type Delivery } from '../delivery.js';
 import type { IncomingMessage, SubscribeOptions, Subscription } from '../types.js';
 import { toIncomingMessage } from './kafka-message.js';
+import type { ValueCodec } from './value-codec.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
 
@@ -12,6 +14,7 @@ export interface KafkaSubscriptionSettings {
   maxRedeliveryDelayMs: number;
   /** How long `subscribe` waits for the consumer to join its group. */
   joinTimeoutMs: number;
+  valueCodec?: ValueCodec;
 }
 
 /** Longest a handled message stays uncommitted on the happy path. */
@@ -28,6 +31,14 @@ export class KafkaSubscription implements Subscription {
   private readonly committer = new OffsetCommitter(COMMIT_INTERVAL_MS);
   private startOffsets: StartOffsets = new Map();
   private closing: Promise<void> | undefined;
+
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
+  get topics(): readonly string[] {
+    return this.options.topics;
+  }
 
   constructor(
     private readonly kafka: Kafka,
@@ -174,12 +185,16 @@ export class KafkaSubscription implements Subscription {
         const end = Math.min(start + maxBatchSize, fetched.length);
         const chunk: IncomingMessage[] = [];
         for (let index = start; index < end; index++) {
-          chunk.push(toIncomingMessage(batch.topic, batch.partition, fetched[index]!));
+          const message = toIncomingMessage(batch.topic, batch.partition, fetched[index]!);
+          const { valueCodec } = this.settings;
+          const raw = fetched[index]!.value;
+          const decoded = valueCodec && raw ? await valueCodec.decode(raw) : undefined;
+          chunk.push(decoded === undefined ? message : { ...message, value: decoded });
         }
         let handled = false;
         for (let attempt = 1; !handled; attempt++) {
           try {
-            await deliver(chunk);
+            await deliverTraced(deliver, chunk);
             handled = true;
           } catch (error) {
             reportHandlerError(this.options.onHandlerError, error, chunk, attempt);

@@ -1,0 +1,352 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { Kafka, logLevel } from 'kafkajs';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  eventually,
+  freePort,
+  germanIban,
+  httpsClient,
+  requireEnv,
+  startServiceProcess,
+  type HttpsClient,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@vop/testing';
+import { schemeRequest } from '../embedded/fixtures.js';
+import { startOtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../observability/otlp-receiver.js';
+import { prometheusPath, promtoolPath } from '../observability/prometheus.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
+/** The services behind the gateway, each with its internal listener and database. */
+const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics'] as const;
+
+const HOLDER = { iban: germanIban(424_242), name: 'Ingrid Bergström-Kowalczyk' };
+
+describe('observability of a distributed run (gateway and matching on real Kafka and PostgreSQL)', () => {
+  const processes: ServiceProcess[] = [];
+  const emitted: string[] = [];
+  const databases: TestDatabase[] = [];
+  let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let matchingDb: SqlClient;
+  let dataDir: string;
+  let gatewayPort: number;
+  const internalUrls = new Map<string, string>();
+  let matchingUrl: string;
+  let client: HttpsClient;
+  let admin: HttpsClient;
+  let pki: Awaited<ReturnType<typeof ensureDevPki>>;
+  let prometheus: ChildProcess | undefined;
+  let registryUrl: string;
+  const namespace = `obs-${randomUUID().slice(0, 8)}.`;
+  let traceId = '';
+  let callerSpanId = '';
+
+  before(async () => {
+    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    registryUrl = requireEnv('VOP_TEST_SCHEMA_REGISTRY_URL');
+    receiver = await startOtlpReceiver();
+    const gatewayDatabase = await createTestDatabase('obs_gateway');
+    databases.push(gatewayDatabase);
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-obs-'));
+    pki = await ensureDevPki(dataDir);
+    const common = {
+      KAFKA_BROKERS: brokers,
+      VOP_KAFKA_NAMESPACE: namespace,
+      SCHEMA_REGISTRY_URL: registryUrl,
+      VOP_DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+    };
+    const keep = (service: ServiceProcess): ServiceProcess => {
+      service.child.stdout?.on('data', (chunk: Buffer) => emitted.push(chunk.toString('utf8')));
+      service.child.stderr?.on('data', (chunk: Buffer) => emitted.push(chunk.toString('utf8')));
+      processes.push(service);
+      return service;
+    };
+    for (const service of INTERNAL_SERVICES) {
+      const database = await createTestDatabase(`obs_${service.replace('-', '_')}`);
+      databases.push(database);
+      if (service === 'matching')
+        matchingDb = createPostgresClient({ connectionString: database.url, max: 2 });
+      const port = await freePort();
+      internalUrls.set(service, `http://127.0.0.1:${port}`);
+      keep(
+        startServiceProcess(service, main(service), {
+          ...common,
+          DATABASE_URL: database.url,
+          VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
+          VOP_PORT: String(port),
+        }),
+      );
+    }
+    matchingUrl = internalUrls.get('matching')!;
+    gatewayPort = await freePort();
+    keep(
+      startServiceProcess('gateway', main('gateway'), {
+        ...common,
+        DATABASE_URL: gatewayDatabase.url,
+        VOP_PORT: String(gatewayPort),
+        VOP_SERVICE_URLS: JSON.stringify(Object.fromEntries(internalUrls)),
+      }),
+    );
+    const caPem = await readFile(pki.caPath, 'utf8');
+    const baseUrl = `https://127.0.0.1:${gatewayPort}`;
+    client = httpsClient({
+      baseUrl,
+      caPem,
+      certPem: await readFile(pki.clientCertPath, 'utf8'),
+      keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+    });
+    admin = httpsClient({
+      baseUrl,
+      caPem,
+      certPem: await readFile(pki.adminCertPath, 'utf8'),
+      keyPem: await readFile(pki.adminKeyPath, 'utf8'),
+    });
+    await eventually(
+      async () => {
+        for (const service of processes)
+          if (service.child.exitCode !== null)
+            throw new Error(`${service.name} exited:\n${service.output()}`);
+        if ((await client.get('/readyz').catch(() => undefined))?.status !== 200) return undefined;
+        for (const url of internalUrls.values())
+          if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status !== 200)
+            return undefined;
+        return true;
+      },
+      { timeoutMs: 120_000, intervalMs: 250, what: 'every service ready' },
+    );
+    const created = await admin.post('/accounts', HOLDER);
+    assert.equal(created.status, 201, created.text);
+    await eventually(
+      async () => {
+        const { rows } = await matchingDb.query<{ count: string }>(
+          `SELECT count(*)::text AS count FROM matching.accounts WHERE status = 'active'`,
+        );
+        return Number(rows[0]?.count) === 1 ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the account in the matching projection' },
+    );
+  });
+
+  after(async () => {
+    if (prometheus && prometheus.exitCode === null) {
+      prometheus.kill('SIGTERM');
+      await new Promise((resolve) => prometheus!.once('exit', resolve));
+    }
+    client?.close();
+    admin?.close();
+    await Promise.all(processes.map((service) => service.stop()));
+    await receiver?.close();
+    await matchingDb?.close();
+    for (const database of databases) await database.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('one verification is one trace: gateway SERVER → PRODUCER → matching CONSUMER → PRODUCER → gateway CONSUMER', async () => {
+    // A first check on a cold, loaded machine can miss the 3 s deadline (504): the trace is that of the
+    // first check answered, each attempt in a trace of its own.
+    const response = await eventually(
+      async () => {
+        traceId = randomBytes(16).toString('hex');
+        callerSpanId = randomBytes(8).toString('hex');
+        const answer = await client.post('/vop/verify', schemeRequest(HOLDER.name, HOLDER.iban), {
+          headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+        });
+        assert.ok([200, 504].includes(answer.status), answer.text);
+        return answer.status === 200 ? answer : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 100, what: 'a verification answered in time' },
+    );
+    assert.equal((response.body as { partyNameMatch: string }).partyNameMatch, 'MTCH');
+
+    const find = (spans: ReceivedSpan[], service: string, kind: number, topic?: string) =>
+      spans.find(
+        (span) =>
+          span.service === service &&
+          span.kind === kind &&
+          (topic === undefined ||
+            String(span.attributes['messaging.destination.name']).includes(topic)),
+      );
+    const chain = await eventually(
+      async () => {
+        const spans = receiver.spans.filter((span) => span.traceId === traceId);
+        const server = find(spans, 'gateway', SPAN_KIND.SERVER);
+        const requested = find(spans, 'gateway', SPAN_KIND.PRODUCER, 'verification-requested');
+        const consumed = find(spans, 'matching', SPAN_KIND.CONSUMER, 'verification-requested');
+        const completed = find(spans, 'matching', SPAN_KIND.PRODUCER, 'verification-completed');
+        const answered = find(spans, 'gateway', SPAN_KIND.CONSUMER, 'verification-completed');
+        return server && requested && consumed && completed && answered
+          ? { server, requested, consumed, completed, answered }
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the spans of the verification' },
+    );
+    assert.equal(chain.server.parentSpanId, callerSpanId, 'continues the caller trace');
+    assert.equal(chain.server.name, 'POST /vop/verify');
+    assert.equal(chain.server.attributes['http.route'], '/vop/verify');
+    assert.equal(chain.requested.parentSpanId, chain.server.spanId);
+    assert.equal(chain.consumed.parentSpanId, chain.requested.spanId);
+    assert.equal(chain.completed.parentSpanId, chain.consumed.spanId);
+    assert.equal(chain.answered.parentSpanId, chain.completed.spanId);
+
+    // The completion reaches every other consumer of its topic in the same trace, as their child.
+    const others = await eventually(
+      async () => {
+        const spans = receiver.spans.filter((span) => span.traceId === traceId);
+        const consumers = ['batch', 'webhook-dispatcher', 'analytics'].map((service) =>
+          find(spans, service, SPAN_KIND.CONSUMER, 'verification-completed'),
+        );
+        return consumers.every((span) => span !== undefined) ? consumers : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: 'the other consumers of the completion' },
+    );
+    for (const consumer of others) assert.equal(consumer!.parentSpanId, chain.completed.spanId);
+  });
+
+  it('events travel in the Confluent wire format, their schemas registered per topic', async () => {
+    const subjects = (await (await fetch(`${registryUrl}/subjects`)).json()) as string[];
+    for (const topic of ['vop.verification-requested.v1', 'vop.verification-completed.v1'])
+      assert.ok(subjects.includes(`${namespace}${topic}-value`), `${topic} has a subject`);
+    const kafka = new Kafka({
+      clientId: 'obs-raw',
+      brokers: requireEnv('VOP_TEST_KAFKA_BROKERS').split(','),
+      logLevel: logLevel.NOTHING,
+    });
+    const consumer = kafka.consumer({ groupId: `obs-raw-${randomUUID()}` });
+    const values: Buffer[] = [];
+    await consumer.connect();
+    try {
+      await consumer.subscribe({
+        topic: `${namespace}vop.verification-requested.v1`,
+        fromBeginning: true,
+      });
+      await consumer.run({
+        eachMessage: async ({ message }) => void (message.value && values.push(message.value)),
+      });
+      const [first] = await eventually(async () => (values.length > 0 ? values : undefined), {
+        timeoutMs: 60_000,
+        intervalMs: 200,
+        what: 'a raw verification request',
+      });
+      assert.equal(first![0], 0, 'the magic byte of the Confluent wire format');
+      const schema = (await (
+        await fetch(`${registryUrl}/schemas/ids/${first!.readInt32BE(1)}`)
+      ).json()) as {
+        schemaType: string;
+        schema: string;
+      };
+      assert.equal(schema.schemaType, 'JSON');
+      assert.match(schema.schema, /"eventId"/);
+    } finally {
+      await consumer.disconnect();
+    }
+  });
+
+  it('every service serves /metrics that promtool accepts without a warning, with lag gauges and whole route templates', async () => {
+    await client.get(`/verify/${randomUUID()}`);
+    const gatewayMetrics = (await client.get('/metrics')).text;
+    const served: Array<[string, string]> = [['gateway', gatewayMetrics]];
+    for (const [service, url] of internalUrls)
+      served.push([service, await (await fetch(`${url}/metrics`)).text()]);
+    for (const [service, text] of served) {
+      const checked = spawnSync(promtoolPath(), ['check', 'metrics'], {
+        input: text,
+        encoding: 'utf8',
+      });
+      assert.equal(checked.status, 0, `${service}: ${checked.stdout}${checked.stderr}`);
+      assert.equal((checked.stdout + checked.stderr).trim(), '', `${service}: no warning`);
+      assert.match(text, /^consumer_lag\{topic="[^"]+",partition="\d+",group="[^"]+"/m);
+      if (service === 'gateway' || service === 'matching')
+        assert.match(text, /^outbox_lag_events\{relay="[^"]+",service="[^"]+"\} \d+/m);
+    }
+    assert.match(
+      gatewayMetrics,
+      /route="\/verify\/:requestId\|\/api\/verify\/:requestId",status_code="404"/,
+    );
+    assert.doesNotMatch(gatewayMetrics, /route="\/:requestId"/);
+  });
+
+  it('a real Prometheus scrapes the gateway over mutual TLS and matching, and sees both up', async () => {
+    const port = await freePort();
+    const config = path.join(dataDir, 'prometheus.yml');
+    await writeFile(
+      config,
+      [
+        'global: { scrape_interval: 1s, scrape_timeout: 1s }',
+        'scrape_configs:',
+        '  - job_name: gateway',
+        '    scheme: https',
+        `    tls_config: { ca_file: "${pki.caPath}", cert_file: "${pki.clientCertPath}", key_file: "${pki.clientKeyPath}" }`,
+        `    static_configs: [{ targets: ["127.0.0.1:${gatewayPort}"] }]`,
+        '  - job_name: matching',
+        `    static_configs: [{ targets: ["${new URL(matchingUrl).host}"] }]`,
+        '',
+      ].join('\n'),
+    );
+    prometheus = spawn(
+      prometheusPath(),
+      [
+        `--config.file=${config}`,
+        `--storage.tsdb.path=${path.join(dataDir, 'tsdb')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: 'ignore' },
+    );
+    const health = await eventually(
+      async () => {
+        const answer = await fetch(`http://127.0.0.1:${port}/api/v1/targets`).catch(
+          () => undefined,
+        );
+        if (answer?.status !== 200) return undefined;
+        const { data } = (await answer.json()) as {
+          data: { activeTargets: Array<{ labels: { job: string }; health: string }> };
+        };
+        const byJob = Object.fromEntries(
+          data.activeTargets.map((target) => [target.labels.job, target.health]),
+        );
+        return byJob['gateway'] === 'up' && byJob['matching'] === 'up' ? byJob : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'Prometheus targets up' },
+    );
+    assert.deepEqual(health, { gateway: 'up', matching: 'up' });
+  });
+
+  it('log lines carry trace ids, and no name or IBAN reaches the logs, metrics or spans', async () => {
+    // Wait until the spans of every request so far are exported.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const logLines = emitted
+      .join('')
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.ok(
+      logLines.some((line) => line['trace_id'] === traceId),
+      'a log line of the verification carries its trace id',
+    );
+    const metrics = await Promise.all(
+      [...internalUrls.values()].map(async (url) => (await fetch(`${url}/metrics`)).text()),
+    );
+    const everything = [
+      emitted.join(''),
+      receiver.rawBodies.join('\n'),
+      (await client.get('/metrics')).text,
+      ...metrics,
+    ].join('\n');
+    assert.ok(everything.length > 10_000, 'the run emitted logs, spans and metrics');
+    for (const secret of [HOLDER.iban, HOLDER.name, 'Bergström', 'Kowalczyk'])
+      assert.ok(!everything.includes(secret), `${secret} must not be emitted`);
+  });
+});

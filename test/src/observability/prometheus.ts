@@ -1,0 +1,46 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function installed(what: 'promtool' | 'server'): string {
+  const script = path.join(repoRoot, 'infra/local/prometheus.sh');
+  execFileSync('bash', [script, 'install'], { stdio: 'inherit' });
+  return execFileSync('bash', [script, what], { encoding: 'utf8' }).trim();
+}
+
+/** Debian's promtool, installed into the cache by infra/local/prometheus.sh when missing. */
+export function promtoolPath(): string {
+  return installed('promtool');
+}
+
+export function prometheusPath(): string {
+  return installed('server');
+}
+
+/**
+ * Every metric family name the services serve (with the _bucket/_count/_sum series of histograms),
+ * as registered in code: packages/observability, the lag gauges, matching, batch and webhooks.
+ */
+export function servedMetricNames(): Set<string> {
+  const histograms = [
+    'http_request_duration_seconds',
+    'matching_duration_seconds',
+    'webhook_attempt_duration_seconds',
+  ];
+  return new Set([
+    'up',
+    'http_requests_total',
+    'verification_outcomes_total',
+    'verification_reasons_total',
+    'consumer_lag',
+    'outbox_lag_events',
+    'batch_entries_answered_total',
+    'webhook_attempts_total',
+    'webhook_deliveries_total',
+    'webhook_dead_letters_total',
+    'webhook_queue_depth',
+    ...histograms.flatMap((name) => [name, `${name}_bucket`, `${name}_count`, `${name}_sum`]),
+  ]);
+}
