@@ -85,7 +85,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           topic: topics.verificationCompleted,
           groupPrefix: namespace,
           commands,
-          clock,
           logger,
           ...(answered && { onAnswered: (count: number) => answered.inc(count) }),
         }),

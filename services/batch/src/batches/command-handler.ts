@@ -20,8 +20,10 @@ import {
 import {
   answersOfJudgements,
   findBatch,
+  insertBatchEntries,
   insertSubmittedBatch,
   recordEntryAnswers,
+  type Answer,
 } from './status-read-model.js';
 import { entriesDigest } from './submission.js';
 
@@ -134,10 +136,18 @@ export function batchCommands(options: BatchCommandsOptions) {
         })),
         { tx },
       );
-      await insertSubmittedBatch(
+      const form = 'iban';
+      await insertSubmittedBatch(tx, schema, {
+        participant,
+        batchId,
+        form,
+        total: entries.length,
+        submittedAt,
+      });
+      await insertBatchEntries(
         tx,
         schema,
-        { participant, batchId, form: 'iban', submittedAt },
+        { participant, batchId },
         entries.map((entry) => entry.id),
       );
     });
@@ -162,10 +172,18 @@ export function batchCommands(options: BatchCommandsOptions) {
       judgements,
     } as const;
     const accepted = await submit(participant, command, async (tx) => {
-      await insertSubmittedBatch(
+      const form = 'account-number';
+      await insertSubmittedBatch(tx, schema, {
+        participant,
+        batchId,
+        form,
+        total: entries.length,
+        submittedAt,
+      });
+      await insertBatchEntries(
         tx,
         schema,
-        { participant, batchId, form: 'account-number', submittedAt },
+        { participant, batchId },
         numbered.map(({ entryId }) => entryId),
       );
       await recordEntryAnswers(
@@ -178,28 +196,51 @@ export function batchCommands(options: BatchCommandsOptions) {
     return { batchId, ...accepted };
   }
 
-  /** Appends BatchCompleted for batches whose last entry was just answered (in that transaction). */
-  async function completeBatches(
-    tx: SqlExecutor,
-    done: { participant: string; batchId: string; successful: number; failed: number }[],
-  ): Promise<void> {
-    for (const { participant, batchId, successful, failed } of done) {
+  /**
+   * Records the ends of batch entries (completions and failures) in the caller's transaction: the read
+   * model keeps the first end of each entry, the batch's stream records those as BatchEntriesAnswered
+   * (what the read models are rebuilt from), and a batch whose last entry this was gets BatchCompleted.
+   */
+  async function answerEntries(tx: SqlExecutor, answers: Answer[]): Promise<number> {
+    const answeredAt = clock().toISOString();
+    const { fresh, finished } = await recordEntryAnswers(tx, schema, answers, answeredAt);
+    const byBatch = new Map<string, { participant: string; batchId: string; answers: Answer[] }>();
+    for (const answer of fresh) {
+      const key = batchStreamId(answer.participant, answer.batchId);
+      const { participant, batchId } = answer;
+      const batch = byBatch.get(key) ?? { participant, batchId, answers: [] };
+      batch.answers.push(answer);
+      byBatch.set(key, batch);
+    }
+    for (const { participant, batchId, answers: batchAnswers } of byBatch.values()) {
+      const event: BatchEvent = {
+        type: 'BatchEntriesAnswered',
+        data: {
+          batchId,
+          answers: batchAnswers.map(({ participant: _p, batchId: _b, ...answer }) => answer),
+          answeredAt,
+        },
+      };
+      // recordEntryAnswers holds the batch's row lock: no other answerer appends to this stream now.
+      await store.append(batchStreamId(participant, batchId), [event], {
+        tx,
+        expectedVersion: 'any',
+      });
+    }
+    for (const { participant, batchId, successful, failed } of finished) {
       const streamId = batchStreamId(participant, batchId);
       const { state, version } = await loadBatch(store, streamId, tx);
       if (state.status !== 'submitted') continue;
       const events = decideBatch(
-        {
-          type: 'CompleteBatch',
-          counts: { successful, failed },
-          completedAt: clock().toISOString(),
-        },
+        { type: 'CompleteBatch', counts: { successful, failed }, completedAt: answeredAt },
         state,
       );
       await store.append(streamId, events, { tx, expectedVersion: version });
     }
+    return fresh.length;
   }
 
-  return { submitIbanBatch, submitAccountNumberBatch, completeBatches };
+  return { submitIbanBatch, submitAccountNumberBatch, answerEntries };
 }
 
 export type BatchCommands = ReturnType<typeof batchCommands>;
