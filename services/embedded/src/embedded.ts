@@ -83,6 +83,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     bus,
     logger: logger.child({ component: 'batch' }),
     metrics,
+    entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
   });
   const gateway = createGateway({
     sql,

@@ -8,6 +8,7 @@ import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { requestVerification, verificationStreamId } from '@vop/verifications';
 import type { AccountNumberJudge } from './account-number-judge.js';
+import type { EntryBudget } from './entry-budget.js';
 import {
   batchStreamId,
   decideBatch,
@@ -31,6 +32,8 @@ export interface BatchCommandsOptions {
   store: EventStore;
   cipher: FieldCipher;
   judgeAccountNumbers: AccountNumberJudge;
+  /** Live deployments: entries drawn from the participant's budget before a new batch is recorded. */
+  entryBudget?: EntryBudget;
   clock: () => Date;
   newId: () => string;
 }
@@ -53,7 +56,7 @@ async function loadBatch(
  * to the batch topic, keyed by IBAN) and the read-model rows, all in one transaction.
  */
 export function batchCommands(options: BatchCommandsOptions) {
-  const { store, cipher, clock, newId } = options;
+  const { store, cipher, clock, newId, entryBudget } = options;
   const schema = store.schema;
 
   /** Runs a submission; a concurrent identical one loses the race and is then judged idempotent. */
@@ -71,6 +74,8 @@ export function batchCommands(options: BatchCommandsOptions) {
         const row = await findBatch(store.sql, schema, participant, batchId);
         return { status: row?.status ?? 'PENDING', created: false };
       }
+      // A resubmission (no events) draws nothing; a refused or failed one gives its draw back.
+      await entryBudget?.draw(participant, command.batch.total);
       try {
         await store.sql.transaction(async (tx) => {
           await store.startStreams([{ streamId, events }], { tx });
@@ -79,6 +84,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         const completed = events.some((event) => event.type === 'BatchCompleted');
         return { status: completed ? 'COMPLETED' : 'PENDING', created: true };
       } catch (error) {
+        await entryBudget?.refund(participant, command.batch.total);
         if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
       }
     }
