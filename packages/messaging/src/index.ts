@@ -6,3 +6,4 @@ export {
   type InProcessBusOptions,
 } from './in-process/in-process-bus.js';
 export { partitionFor } from './partitioner.js';
+export { PriorityGate } from './priority-gate.js';

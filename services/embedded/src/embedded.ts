@@ -9,7 +9,7 @@ import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
 import { startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
-import { createInProcessBus } from '@vop/messaging';
+import { createInProcessBus, PriorityGate } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
@@ -57,6 +57,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   ]);
   // One registry for the one process: both services' metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
+  // One database connection for every service: batch work yields to single checks across services.
+  const priorityGate = new PriorityGate();
   const matching = createMatchingService({
     sql,
     bus,
@@ -64,6 +66,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     matcher: options.matcher ?? createNameMatcher(),
     metrics,
     instanceId: EMBEDDED_INSTANCE_ID,
+    priorityGate,
   });
   const webhooks = createWebhookDispatcher({
     sql,
@@ -84,6 +87,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     logger: logger.child({ component: 'batch' }),
     metrics,
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
+    priorityGate,
   });
   const gateway = createGateway({
     sql,

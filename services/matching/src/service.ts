@@ -6,7 +6,7 @@ import {
   topicNames,
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
+import { PriorityGate, type Bus, type IncomingMessage, type Subscription } from '@vop/messaging';
 import {
   OutboxRelay,
   relayReadiness,
@@ -54,6 +54,8 @@ export interface MatchingServiceOptions {
   /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
   keySql?: SqlClient;
   clock?: () => Date;
+  /** Single checks before batch entries; shared with the batch service in the embedded run. */
+  priorityGate?: PriorityGate;
 }
 
 export interface MatchingService {
@@ -92,6 +94,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
+  const gate = options.priorityGate ?? new PriorityGate();
   /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
   const decideBatchOf =
     (consumer: string) =>
@@ -177,20 +180,22 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
         topics: [topics.verificationRequested],
         partitionsConsumedConcurrently: 8,
-        batchHandler: decideBatchOf('verification-decisions'),
+        batchHandler: (messages) =>
+          gate.high(() => decideBatchOf('verification-decisions')(messages)),
       }),
     );
-    // Batch entries: their own topic and group, fewer partitions at a time and smaller batches, so a
-    // 10,000-entry batch takes a share of matching and single checks never wait behind it.
+    // Batch entries: their own topic and group, in small units that start only while no single check
+    // is being decided (or after a short wait), one at a time: a single check waits behind one unit
+    // at most, and a 10,000-entry batch still moves while single checks keep coming.
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-batch-verifications`,
         onHandlerError: logHandlerError(logger, 'batch-verification-decisions'),
         topics: [topics.verificationRequestedBatch],
         partitionsConsumedConcurrently: 2,
-        // Short transactions, so single checks interleave with a batch (one PGlite connection embedded).
         maxBatchSize: 100,
-        batchHandler: decideBatchOf('batch-verification-decisions'),
+        batchHandler: (messages) =>
+          gate.low(() => decideBatchOf('batch-verification-decisions')(messages)),
       }),
     );
     await relay.start();

@@ -1,6 +1,6 @@
 import { parseVerificationTerminal } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
-import type { Bus, Subscription } from '@vop/messaging';
+import type { Bus, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import type { BatchCommands } from './command-handler.js';
@@ -20,26 +20,30 @@ export async function subscribeToBatchProgress(options: {
   commands: BatchCommands;
   logger: Logger;
   onAnswered?: (count: number) => void;
+  priorityGate?: PriorityGate;
 }): Promise<Subscription> {
-  const { bus, sql, schema, commands, logger } = options;
+  const { bus, sql, schema, commands, logger, priorityGate } = options;
+  const progress = idempotentBatchHandler({
+    sql,
+    schema,
+    consumer: 'batch-progress',
+    applyBatch: async (envelopes, tx) => {
+      const answers = envelopes
+        .map((envelope) => answerOf(parseVerificationTerminal(envelope.type, envelope.data)))
+        .filter((answer) => answer !== undefined);
+      if (answers.length === 0) return;
+      const answered = await commands.answerEntries(tx, answers);
+      options.onAnswered?.(answered);
+    },
+  });
   return bus.subscribe({
     groupId: `${options.groupPrefix}batch-progress`,
     onHandlerError: logHandlerError(logger, 'batch-progress'),
     topics: [options.topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
-    batchHandler: idempotentBatchHandler({
-      sql,
-      schema,
-      consumer: 'batch-progress',
-      applyBatch: async (envelopes, tx) => {
-        const answers = envelopes
-          .map((envelope) => answerOf(parseVerificationTerminal(envelope.type, envelope.data)))
-          .filter((answer) => answer !== undefined);
-        if (answers.length === 0) return;
-        const answered = await commands.answerEntries(tx, answers);
-        options.onAnswered?.(answered);
-      },
-    }),
+    batchHandler: priorityGate
+      ? (messages) => priorityGate.low(() => progress(messages))
+      : progress,
   });
 }
