@@ -21,7 +21,7 @@ async function turns(count: number): Promise<void> {
 
 describe('priority gate', () => {
   it('given a single check in flight, when batch work comes, then it starts only once the check ends', async () => {
-    const gate = new PriorityGate(60_000);
+    const gate = new PriorityGate({ maxWaitMs: 60_000 });
     const single = heldWork();
     const singleDone = gate.high(single.run);
     const batch = heldWork();
@@ -37,7 +37,7 @@ describe('priority gate', () => {
   });
 
   it('given single checks that never stop, when batch work waits, then it starts after the longest wait', async () => {
-    const gate = new PriorityGate(5);
+    const gate = new PriorityGate({ maxWaitMs: 5 });
     const single = heldWork();
     const singleDone = gate.high(single.run);
     const ran = await gate.low(async () => 'batch unit ran');
@@ -82,5 +82,30 @@ describe('priority gate', () => {
     assert.equal(await gate.high(async () => 'single ran'), 'single ran');
     batch.release();
     await batchDone;
+  });
+
+  it('given single checks active, when batch units follow each other, then each rests in proportion to the last', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 0, lowShare: 0.001 });
+    await gate.high(async () => undefined);
+    await gate.low(() => new Promise((resolve) => setTimeout(resolve, 2)));
+    // 2 ms of batch work at a 0.1 % share: the next unit rests about 2 s.
+    const second = heldWork();
+    const secondDone = gate.low(second.run);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(second.started, false);
+    second.release();
+    await secondDone;
+    assert.equal(second.started, true);
+  });
+
+  it('given no single check lately, when batch units follow each other, then they run back to back', async () => {
+    const gate = new PriorityGate({ lowShare: 0.001 });
+    await gate.low(() => new Promise((resolve) => setTimeout(resolve, 2)));
+    const second = heldWork();
+    const secondDone = gate.low(second.run);
+    await turns(20);
+    assert.equal(second.started, true);
+    second.release();
+    await secondDone;
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, PriorityGate, Subscription } from '@vop/messaging';
+import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
@@ -31,8 +31,6 @@ export interface BatchServiceOptions {
   entryBudget?: EntryBudgetSettings;
   clock?: () => Date;
   newId?: () => string;
-  /** Embedded: the gate matching's single checks hold; batch progress yields to them. */
-  priorityGate?: PriorityGate;
 }
 
 export interface BatchService {
@@ -95,7 +93,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           groupPrefix: namespace,
           commands,
           logger,
-          ...(options.priorityGate && { priorityGate: options.priorityGate }),
           ...(answered && { onAnswered: (count: number) => answered.inc(count) }),
         }),
       );

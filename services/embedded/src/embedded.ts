@@ -13,6 +13,7 @@ import { createInProcessBus, PriorityGate } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
+import { backgroundConsumersYield, singleChecksFirst } from './single-checks-first.js';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -47,7 +48,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const sql = await createPgliteClient(
     options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
   );
-  const bus = createInProcessBus();
+  // One database connection and one thread for every service: batch and background work yield to
+  // single checks from the edge on, at half the time while they come (single-checks-first.ts).
+  const priorityGate = new PriorityGate({ lowShare: 0.5, maxWaitMs: 10 });
+  const bus = backgroundConsumersYield(createInProcessBus(), priorityGate);
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
   const [certPem, keyPem, caPem, adminCertPem] = await Promise.all([
     read(pki.serverCertPath),
@@ -57,8 +61,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   ]);
   // One registry for the one process: both services' metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
-  // One database connection for every service: batch work yields to single checks across services.
-  const priorityGate = new PriorityGate();
   const matching = createMatchingService({
     sql,
     bus,
@@ -87,7 +89,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     logger: logger.child({ component: 'batch' }),
     metrics,
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
-    priorityGate,
   });
   const gateway = createGateway({
     sql,
@@ -119,7 +120,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   await batch.start();
   await gateway.start();
   const server = await startHttpsServer({
-    handler: gateway.app,
+    handler: singleChecksFirst(priorityGate, gateway.app),
     host: config.VOP_HOST,
     port: config.VOP_PORT,
     certPem,

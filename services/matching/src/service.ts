@@ -184,16 +184,16 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           gate.high(() => decideBatchOf('verification-decisions')(messages)),
       }),
     );
-    // Batch entries: their own topic and group, in small units that start only while no single check
-    // is being decided (or after a short wait), one at a time: a single check waits behind one unit
-    // at most, and a 10,000-entry batch still moves while single checks keep coming.
+    // Batch entries: their own topic and group, in small units through the priority gate (one at a
+    // time, at a bounded share of the time while single checks come): a single check waits behind
+    // one unit at most, and a 10,000-entry batch still moves while single checks keep coming.
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-batch-verifications`,
         onHandlerError: logHandlerError(logger, 'batch-verification-decisions'),
         topics: [topics.verificationRequestedBatch],
         partitionsConsumedConcurrently: 2,
-        maxBatchSize: 100,
+        maxBatchSize: 50,
         batchHandler: (messages) =>
           gate.low(() => decideBatchOf('batch-verification-decisions')(messages)),
       }),

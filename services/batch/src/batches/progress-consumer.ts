@@ -1,6 +1,6 @@
 import { parseVerificationTerminal } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
-import type { Bus, PriorityGate, Subscription } from '@vop/messaging';
+import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import type { BatchCommands } from './command-handler.js';
@@ -20,9 +20,8 @@ export async function subscribeToBatchProgress(options: {
   commands: BatchCommands;
   logger: Logger;
   onAnswered?: (count: number) => void;
-  priorityGate?: PriorityGate;
 }): Promise<Subscription> {
-  const { bus, sql, schema, commands, logger, priorityGate } = options;
+  const { bus, sql, schema, commands, logger } = options;
   const progress = idempotentBatchHandler({
     sql,
     schema,
@@ -42,8 +41,6 @@ export async function subscribeToBatchProgress(options: {
     topics: [options.topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
-    batchHandler: priorityGate
-      ? (messages) => priorityGate.low(() => progress(messages))
-      : progress,
+    batchHandler: progress,
   });
 }
