@@ -6,7 +6,7 @@ import {
   topicNames,
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import { PriorityGate, type Bus, type IncomingMessage, type Subscription } from '@vop/messaging';
+import type { Bus, IncomingMessage, PriorityGate, Subscription } from '@vop/messaging';
 import {
   OutboxRelay,
   relayReadiness,
@@ -54,7 +54,7 @@ export interface MatchingServiceOptions {
   /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
   keySql?: SqlClient;
   clock?: () => Date;
-  /** Single checks before batch entries; shared with the batch service in the embedded run. */
+  /** Embedded: single checks before batch entries, through the gate the whole process shares. */
   priorityGate?: PriorityGate;
 }
 
@@ -94,9 +94,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
   });
   const subscriptions: Subscription[] = [];
-  // Its own process (distributed): batch units take three quarters of the time while single checks
-  // come, so a 10,000-entry batch stays within its 10 s; the embedded run passes a stricter gate.
-  const gate = options.priorityGate ?? new PriorityGate({ lowShare: 0.75 });
+  const gate = options.priorityGate;
   /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
   const decideBatchOf =
     (consumer: string) =>
@@ -176,28 +174,31 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         }),
       }),
     );
+    const decideSingles = decideBatchOf('verification-decisions');
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-verifications`,
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
         topics: [topics.verificationRequested],
         partitionsConsumedConcurrently: 8,
-        batchHandler: (messages) =>
-          gate.high(() => decideBatchOf('verification-decisions')(messages)),
+        batchHandler: gate ? (messages) => gate.high(() => decideSingles(messages)) : decideSingles,
       }),
     );
-    // Batch entries: their own topic and group, in small units through the priority gate (one at a
-    // time, at a bounded share of the time while single checks come): a single check waits behind
-    // one unit at most, and a 10,000-entry batch still moves while single checks keep coming.
+    // Batch entries: their own topic and group. In its own process (distributed), two partitions at a
+    // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
+    // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
+    // 3.5 times slower batches and no better single checks distributed (bench/RESULTS.md §4).
+    const decideBatchEntries = decideBatchOf('batch-verification-decisions');
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-batch-verifications`,
         onHandlerError: logHandlerError(logger, 'batch-verification-decisions'),
         topics: [topics.verificationRequestedBatch],
         partitionsConsumedConcurrently: 2,
-        maxBatchSize: 50,
-        batchHandler: (messages) =>
-          gate.low(() => decideBatchOf('batch-verification-decisions')(messages)),
+        maxBatchSize: gate ? 50 : 100,
+        batchHandler: gate
+          ? (messages) => gate.low(() => decideBatchEntries(messages))
+          : decideBatchEntries,
       }),
     );
     await relay.start();
