@@ -11,10 +11,11 @@ import {
 
 const PAGE = 1000;
 
-/** Where the replay stands: entries numbered so far, and submission times, per batch. */
+/** Where the replay stands: entries numbered so far, submission times, and completions, per batch. */
 interface ReplayState {
   entryCounts: Map<string, number>;
   submittedAt: Map<string, string>;
+  completions: { participant: string; batchId: string; status: string; completedAt: string }[];
 }
 
 const batchKey = (participant: string, batchId: string): string =>
@@ -34,7 +35,7 @@ export async function rebuildBatchReadModels(
   await migrateBatchReadModels(sql, schema);
   await sql.query(`TRUNCATE ${schema}.batch_entries, ${schema}.batches`);
   const counted = { batches: 0, answers: 0 };
-  const state: ReplayState = { entryCounts: new Map(), submittedAt: new Map() };
+  const state: ReplayState = { entryCounts: new Map(), submittedAt: new Map(), completions: [] };
   for (let checkpoint = START; ;) {
     const { events, checkpoint: next } = await store.readAll({ after: checkpoint, limit: PAGE });
     await sql.transaction(async (tx) => {
@@ -66,6 +67,15 @@ export async function rebuildBatchReadModels(
     if (events.length < PAGE) break;
     checkpoint = next;
   }
+  // Concurrent partitions answer one batch in transactions the replay order (by transaction id) may
+  // swap: the last answers replayed need not be the ones that completed it. Its BatchCompleted says.
+  await sql.query(
+    `UPDATE ${schema}.batches AS b SET status = c.status, completed_at = c."completedAt"::timestamptz
+       FROM jsonb_to_recordset($1::jsonb)
+            AS c(participant text, "batchId" text, status text, "completedAt" text)
+      WHERE b.participant = c.participant AND b.batch_id = c."batchId"`,
+    [JSON.stringify(state.completions)],
+  );
   return counted;
 }
 
@@ -108,7 +118,10 @@ async function projectBatchEvent(
       const { fresh } = await recordEntryAnswers(tx, schema, entries, answeredAt);
       return fresh.length;
     }
-    case 'BatchCompleted':
+    case 'BatchCompleted': {
+      const { batchId, status, completedAt } = event.data;
+      state.completions.push({ participant, batchId, status, completedAt });
       return 0;
+    }
   }
 }
