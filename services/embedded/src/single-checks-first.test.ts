@@ -29,7 +29,7 @@ describe('embedded: background consumers yield to single checks', () => {
     const subscriptions = [
       await consumer('gateway-waiters-e1'),
       await consumer('analytics-projections-g1'),
-      await consumer('gateway-verification-results'),
+      await consumer('batch-progress'),
     ];
     let endSingleCheck!: () => void;
     const singleCheck = gate.high(() => new Promise<void>((resolve) => (endSingleCheck = resolve)));
@@ -45,7 +45,7 @@ describe('embedded: background consumers yield to single checks', () => {
       await until(() => seen.length === 3);
       assert.deepEqual([...seen].sort(), [
         'analytics-projections-g1',
-        'gateway-verification-results',
+        'batch-progress',
         'gateway-waiters-e1',
       ]);
     } finally {
