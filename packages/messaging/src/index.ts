@@ -8,3 +8,4 @@ export {
 } from './in-process/in-process-bus.js';
 export { partitionFor } from './partitioner.js';
 export { deliverTraced, publishTraced, TRACEPARENT_HEADER } from './message-tracing.js';
+export { PriorityGate } from './priority-gate.js';

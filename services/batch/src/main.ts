@@ -10,5 +10,6 @@ await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }
     namespace: config.VOP_KAFKA_NAMESPACE,
     metrics,
     keySql,
+    entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
   }),
 );

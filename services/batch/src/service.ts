@@ -8,6 +8,7 @@ import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { type AccountNumberJudge, unknownAccountJudge } from './batches/account-number-judge.js';
 import { batchCommands } from './batches/command-handler.js';
+import { createEntryBudget, type EntryBudgetSettings } from './batches/entry-budget.js';
 import { subscribeToBatchProgress } from './batches/progress-consumer.js';
 import { batchRoutes } from './batches/routes.js';
 import { migrateBatchReadModels } from './batches/status-read-model.js';
@@ -26,6 +27,8 @@ export interface BatchServiceOptions {
   keySql?: SqlClient;
   /** Form 1 entries (account number + sort code); default: every account unknown (no family D yet). */
   judgeAccountNumbers?: AccountNumberJudge;
+  /** Live deployments draw batch entries from the participant's live budget (entry-budget.ts). */
+  entryBudget?: EntryBudgetSettings;
   clock?: () => Date;
   newId?: () => string;
 }
@@ -46,10 +49,13 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const clock = options.clock ?? (() => new Date());
   const store = new EventStore(sql, { schema });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
+  const entryBudget =
+    options.entryBudget && createEntryBudget({ sql, schema, settings: options.entryBudget });
   const commands = batchCommands({
     store,
     cipher,
     judgeAccountNumbers: options.judgeAccountNumbers ?? unknownAccountJudge,
+    ...(entryBudget && { entryBudget }),
     clock,
     newId: options.newId ?? randomUUID,
   });
@@ -74,6 +80,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       await migrateInbox(sql, schema);
       await migrateBatchReadModels(sql, schema);
       await keys.migrate();
+      await entryBudget?.migrate();
       await bus.ensureTopics(
         Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
       );
@@ -85,7 +92,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           topic: topics.verificationCompleted,
           groupPrefix: namespace,
           commands,
-          clock,
           logger,
           ...(answered && { onAnswered: (count: number) => answered.inc(count) }),
         }),

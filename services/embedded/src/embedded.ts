@@ -9,10 +9,11 @@ import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
 import { startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
-import { createInProcessBus } from '@vop/messaging';
+import { createInProcessBus, PriorityGate } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
+import { backgroundConsumersYield, singleChecksFirst } from './single-checks-first.js';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -47,7 +48,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const sql = await createPgliteClient(
     options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
   );
-  const bus = createInProcessBus();
+  // One database connection and one thread for every service: batch and background work yield to
+  // single checks from the edge on, at half the time while they come (single-checks-first.ts).
+  const priorityGate = new PriorityGate({ lowShare: 0.5, maxWaitMs: 10 });
+  const bus = backgroundConsumersYield(createInProcessBus(), priorityGate);
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
   const [certPem, keyPem, caPem, adminCertPem, caKeyPem] = await Promise.all([
     read(pki.serverCertPath),
@@ -65,6 +69,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     matcher: options.matcher ?? createNameMatcher(),
     metrics,
     instanceId: EMBEDDED_INSTANCE_ID,
+    priorityGate,
   });
   const webhooks = createWebhookDispatcher({
     sql,
@@ -84,6 +89,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     bus,
     logger: logger.child({ component: 'batch' }),
     metrics,
+    entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
   });
   const gateway = createGateway({
     sql,
@@ -117,7 +123,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   await batch.start();
   await gateway.start();
   const server = await startHttpsServer({
-    handler: gateway.app,
+    handler: singleChecksFirst(priorityGate, gateway.app),
     host: config.VOP_HOST,
     port: config.VOP_PORT,
     certPem,

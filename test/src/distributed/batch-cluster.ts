@@ -32,6 +32,8 @@ export interface BatchCluster {
   namespace: string;
   brokers: string;
   batchDb: SqlClient;
+  /** The batch service's DATABASE_URL (for its commands, e.g. the rebuild). */
+  batchDatabaseUrl: string;
   /** Every process, by name (gateway, matching-1, matching-2, batch). */
   processes: Map<string, ServiceProcess>;
   /** Starts (or starts again, after a kill) the named process with its own environment. */
@@ -175,6 +177,7 @@ export async function startBatchCluster(options: {
     namespace,
     brokers,
     batchDb,
+    batchDatabaseUrl: batchDatabase.url,
     processes,
     start,
     outputs: () =>

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Topics } from '@vop/contracts';
 import { createKafkaBus } from '@vop/messaging';
+import type { SqlExecutor } from '@vop/event-store';
 import { eventually } from '@vop/testing';
 import {
   assertAnsweredOnce,
@@ -10,6 +15,22 @@ import {
   startBatchCluster,
   type BatchCluster,
 } from './batch-cluster.js';
+
+const rebuildCommand = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../services/batch/dist/rebuild.js',
+);
+
+/** Every row of the batch read models, in a stable order. */
+async function batchReadModels(sql: SqlExecutor) {
+  const { rows: batches } = await sql.query(
+    `SELECT * FROM batch.batches ORDER BY participant, batch_id`,
+  );
+  const { rows: entries } = await sql.query(
+    `SELECT * FROM batch.batch_entries ORDER BY participant, batch_id, seq`,
+  );
+  return { batches, entries };
+}
 
 describe('distributed batches: gateway, two matching instances, the batch service, real Kafka and PostgreSQL', () => {
   let cluster: BatchCluster;
@@ -84,5 +105,23 @@ describe('distributed batches: gateway, two matching instances, the batch servic
     });
     assert.equal(form1.status, 202, form1.text);
     await batchCompleted(cluster.client, form1.body.batchId);
+  });
+
+  it('the rebuild command (PostgreSQL): with the batch service stopped, the read models come back the same from its events', async () => {
+    const before = await batchReadModels(cluster.batchDb);
+    assert.ok(before.batches.length >= 3, 'the batches of the tests above');
+    await cluster.processes.get('batch')?.stop();
+    await cluster.batchDb.query(`UPDATE batch.batches SET status = 'PENDING', processed = 0`);
+    await cluster.batchDb.query(`UPDATE batch.batch_entries SET outcome = NULL`);
+
+    const { stdout } = await promisify(execFile)(process.execPath, [rebuildCommand], {
+      env: { ...process.env, DATABASE_URL: cluster.batchDatabaseUrl },
+    });
+
+    assert.match(stdout, new RegExp(`${before.batches.length} batches`));
+    assert.deepEqual(await batchReadModels(cluster.batchDb), before);
+    cluster.start('batch');
+    const status = await batchCompleted(cluster.client, 'dist-1');
+    assert.equal(status.progress.processed, 2000);
   });
 });

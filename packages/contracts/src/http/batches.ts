@@ -84,15 +84,21 @@ export const BatchStatus = z
   .openapi('BatchStatus');
 export type BatchStatus = z.infer<typeof BatchStatus>;
 
-/** One entry's answer: the outcome words of README.md's outcome table (batch column). */
+/**
+ * One entry's answer: the outcome words of README.md's outcome table (batch column), or ERROR for an
+ * entry whose verification could not be completed (reason VERIFICATION_TIMEOUT or VERIFICATION_ERROR).
+ */
 export const BatchResult = z
   .object({
     id: z.string(),
-    result: z.enum(['MATCH', 'PARTIAL_MATCH', 'NO_MATCH']),
+    result: z.enum(['MATCH', 'PARTIAL_MATCH', 'NO_MATCH', 'ERROR']),
     confidence: z.enum(['HIGH', 'MEDIUM', 'LOW']),
     /** Only on a close match. */
     matchedName: z.string().optional(),
-    /** NAME_MISMATCH on NO_MATCH, ACCOUNT_NOT_FOUND_OR_CLOSED when the account is unknown or closed. */
+    /**
+     * NAME_MISMATCH on NO_MATCH, ACCOUNT_NOT_FOUND_OR_CLOSED when the account is unknown or closed;
+     * VERIFICATION_TIMEOUT or VERIFICATION_ERROR on ERROR.
+     */
     reason: z.string().optional(),
   })
   .openapi('BatchResult');

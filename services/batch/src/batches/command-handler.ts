@@ -8,6 +8,7 @@ import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { requestVerification, verificationStreamId } from '@vop/verifications';
 import type { AccountNumberJudge } from './account-number-judge.js';
+import type { EntryBudget } from './entry-budget.js';
 import {
   batchStreamId,
   decideBatch,
@@ -20,8 +21,10 @@ import {
 import {
   answersOfJudgements,
   findBatch,
+  insertBatchEntries,
   insertSubmittedBatch,
   recordEntryAnswers,
+  type Answer,
 } from './status-read-model.js';
 import { entriesDigest } from './submission.js';
 
@@ -29,6 +32,8 @@ export interface BatchCommandsOptions {
   store: EventStore;
   cipher: FieldCipher;
   judgeAccountNumbers: AccountNumberJudge;
+  /** Live deployments: entries drawn from the participant's budget before a new batch is recorded. */
+  entryBudget?: EntryBudget;
   clock: () => Date;
   newId: () => string;
 }
@@ -51,7 +56,7 @@ async function loadBatch(
  * to the batch topic, keyed by IBAN) and the read-model rows, all in one transaction.
  */
 export function batchCommands(options: BatchCommandsOptions) {
-  const { store, cipher, clock, newId } = options;
+  const { store, cipher, clock, newId, entryBudget } = options;
   const schema = store.schema;
 
   /** Runs a submission; a concurrent identical one loses the race and is then judged idempotent. */
@@ -69,6 +74,8 @@ export function batchCommands(options: BatchCommandsOptions) {
         const row = await findBatch(store.sql, schema, participant, batchId);
         return { status: row?.status ?? 'PENDING', created: false };
       }
+      // A resubmission (no events) draws nothing; a refused or failed one gives its draw back.
+      await entryBudget?.draw(participant, command.batch.total);
       try {
         await store.sql.transaction(async (tx) => {
           await store.startStreams([{ streamId, events }], { tx });
@@ -77,6 +84,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         const completed = events.some((event) => event.type === 'BatchCompleted');
         return { status: completed ? 'COMPLETED' : 'PENDING', created: true };
       } catch (error) {
+        await entryBudget?.refund(participant, command.batch.total);
         if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
       }
     }
@@ -134,10 +142,18 @@ export function batchCommands(options: BatchCommandsOptions) {
         })),
         { tx },
       );
-      await insertSubmittedBatch(
+      const form = 'iban';
+      await insertSubmittedBatch(tx, schema, {
+        participant,
+        batchId,
+        form,
+        total: entries.length,
+        submittedAt,
+      });
+      await insertBatchEntries(
         tx,
         schema,
-        { participant, batchId, form: 'iban', submittedAt },
+        { participant, batchId },
         entries.map((entry) => entry.id),
       );
     });
@@ -162,10 +178,18 @@ export function batchCommands(options: BatchCommandsOptions) {
       judgements,
     } as const;
     const accepted = await submit(participant, command, async (tx) => {
-      await insertSubmittedBatch(
+      const form = 'account-number';
+      await insertSubmittedBatch(tx, schema, {
+        participant,
+        batchId,
+        form,
+        total: entries.length,
+        submittedAt,
+      });
+      await insertBatchEntries(
         tx,
         schema,
-        { participant, batchId, form: 'account-number', submittedAt },
+        { participant, batchId },
         numbered.map(({ entryId }) => entryId),
       );
       await recordEntryAnswers(
@@ -178,28 +202,51 @@ export function batchCommands(options: BatchCommandsOptions) {
     return { batchId, ...accepted };
   }
 
-  /** Appends BatchCompleted for batches whose last entry was just answered (in that transaction). */
-  async function completeBatches(
-    tx: SqlExecutor,
-    done: { participant: string; batchId: string; successful: number; failed: number }[],
-  ): Promise<void> {
-    for (const { participant, batchId, successful, failed } of done) {
+  /**
+   * Records the ends of batch entries (completions and failures) in the caller's transaction: the read
+   * model keeps the first end of each entry, the batch's stream records those as BatchEntriesAnswered
+   * (what the read models are rebuilt from), and a batch whose last entry this was gets BatchCompleted.
+   */
+  async function answerEntries(tx: SqlExecutor, answers: Answer[]): Promise<number> {
+    const answeredAt = clock().toISOString();
+    const { fresh, finished } = await recordEntryAnswers(tx, schema, answers, answeredAt);
+    const byBatch = new Map<string, { participant: string; batchId: string; answers: Answer[] }>();
+    for (const answer of fresh) {
+      const key = batchStreamId(answer.participant, answer.batchId);
+      const { participant, batchId } = answer;
+      const batch = byBatch.get(key) ?? { participant, batchId, answers: [] };
+      batch.answers.push(answer);
+      byBatch.set(key, batch);
+    }
+    for (const { participant, batchId, answers: batchAnswers } of byBatch.values()) {
+      const event: BatchEvent = {
+        type: 'BatchEntriesAnswered',
+        data: {
+          batchId,
+          answers: batchAnswers.map(({ participant: _p, batchId: _b, ...answer }) => answer),
+          answeredAt,
+        },
+      };
+      // recordEntryAnswers holds the batch's row lock: no other answerer appends to this stream now.
+      await store.append(batchStreamId(participant, batchId), [event], {
+        tx,
+        expectedVersion: 'any',
+      });
+    }
+    for (const { participant, batchId, successful, failed } of finished) {
       const streamId = batchStreamId(participant, batchId);
       const { state, version } = await loadBatch(store, streamId, tx);
       if (state.status !== 'submitted') continue;
       const events = decideBatch(
-        {
-          type: 'CompleteBatch',
-          counts: { successful, failed },
-          completedAt: clock().toISOString(),
-        },
+        { type: 'CompleteBatch', counts: { successful, failed }, completedAt: answeredAt },
         state,
       );
       await store.append(streamId, events, { tx, expectedVersion: version });
     }
+    return fresh.length;
   }
 
-  return { submitIbanBatch, submitAccountNumberBatch, completeBatches };
+  return { submitIbanBatch, submitAccountNumberBatch, answerEntries };
 }
 
 export type BatchCommands = ReturnType<typeof batchCommands>;

@@ -73,6 +73,25 @@ describe('batch decider', () => {
       .then([completedEvent]);
   });
 
+  it('given a submitted batch, when its last entry ends and some failed, then BatchCompleted COMPLETED with the failed count', () => {
+    spec
+      .given([{ type: 'BatchSubmitted', data: submitted }])
+      .when({ type: 'CompleteBatch', counts: { successful: 1, failed: 2 }, completedAt })
+      .then([{ ...completedEvent, data: { ...completedEvent.data, successful: 1, failed: 2 } }]);
+  });
+
+  it('given a submitted batch, when every entry failed, then BatchCompleted with status FAILED', () => {
+    spec
+      .given([{ type: 'BatchSubmitted', data: submitted }])
+      .when({ type: 'CompleteBatch', counts: { successful: 0, failed: 3 }, completedAt })
+      .then([
+        {
+          ...completedEvent,
+          data: { ...completedEvent.data, status: 'FAILED', successful: 0, failed: 3 },
+        },
+      ]);
+  });
+
   it('given a completed batch, when it completes again, then it is refused', () => {
     spec
       .given([{ type: 'BatchSubmitted', data: submitted }, completedEvent])

@@ -21,9 +21,25 @@ export interface BatchSubmittedData {
   submittedAt: string;
 }
 
+/**
+ * One entry's end as recorded by the batch (the first end of each entry only): a matcher outcome, or
+ * FAILED with the failure's reason. `matchedName` stays encrypted, as the completion carried it.
+ */
+export interface EntryAnswer {
+  entryId: string;
+  outcome: string;
+  score: number;
+  matchedName?: string;
+  reasons: string[];
+}
+
 export type BatchEvent =
   | { type: 'BatchSubmitted'; data: BatchSubmittedData }
   | { type: 'BatchEntriesJudged'; data: { batchId: string; judgements: EntryJudgement[] } }
+  | {
+      type: 'BatchEntriesAnswered';
+      data: { batchId: string; answers: EntryAnswer[]; answeredAt: string };
+    }
   | { type: 'BatchCompleted'; data: BatchCompletedData };
 
 export type BatchState =
@@ -67,9 +83,11 @@ function completed(
   completedAt: string,
 ): BatchEvent {
   const { batchId, participant, total, submittedAt } = submitted;
+  // A batch whose every entry failed is FAILED; one answered entry makes it COMPLETED.
+  const status = counts.failed >= total ? 'FAILED' : 'COMPLETED';
   return {
     type: 'BatchCompleted',
-    data: { batchId, participant, status: 'COMPLETED', total, ...counts, submittedAt, completedAt },
+    data: { batchId, participant, status, total, ...counts, submittedAt, completedAt },
   };
 }
 
@@ -106,6 +124,7 @@ export function evolveBatch(state: BatchState, event: BatchEvent): BatchState {
     case 'BatchSubmitted':
       return state.status === 'none' ? { status: 'submitted', submitted: event.data } : state;
     case 'BatchEntriesJudged':
+    case 'BatchEntriesAnswered':
       return state;
     case 'BatchCompleted':
       return state.status === 'submitted' ? { ...state, status: 'completed' } : state;

@@ -1,15 +1,15 @@
-import { parseVerificationCompleted } from '@vop/contracts';
+import { parseVerificationTerminal } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import type { BatchCommands } from './command-handler.js';
-import { answerOf, recordEntryAnswers } from './status-read-model.js';
+import { answerOf } from './status-read-model.js';
 
 /**
- * Batch progress from verification-completed: each completion of a batch entry answers its entry
- * once (the inbox records its id in the same transaction), and the batch whose last entry it was
- * completes there too (BatchCompleted, published by the outbox relay).
+ * Batch progress from the completions topic: the first end of each batch entry (a completion, or a
+ * failure) answers it once (the inbox records the message ids in the same transaction), and the
+ * batch whose last entry it was completes there too (BatchCompleted, published by the outbox relay).
  */
 export async function subscribeToBatchProgress(options: {
   bus: Bus;
@@ -18,30 +18,29 @@ export async function subscribeToBatchProgress(options: {
   topic: string;
   groupPrefix: string;
   commands: BatchCommands;
-  clock: () => Date;
   logger: Logger;
   onAnswered?: (count: number) => void;
 }): Promise<Subscription> {
-  const { bus, sql, schema, commands, clock, logger } = options;
+  const { bus, sql, schema, commands, logger } = options;
+  const progress = idempotentBatchHandler({
+    sql,
+    schema,
+    consumer: 'batch-progress',
+    applyBatch: async (envelopes, tx) => {
+      const answers = envelopes
+        .map((envelope) => answerOf(parseVerificationTerminal(envelope.type, envelope.data)))
+        .filter((answer) => answer !== undefined);
+      if (answers.length === 0) return;
+      const answered = await commands.answerEntries(tx, answers);
+      options.onAnswered?.(answered);
+    },
+  });
   return bus.subscribe({
     groupId: `${options.groupPrefix}batch-progress`,
     onHandlerError: logHandlerError(logger, 'batch-progress'),
     topics: [options.topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
-    batchHandler: idempotentBatchHandler({
-      sql,
-      schema,
-      consumer: 'batch-progress',
-      applyBatch: async (envelopes, tx) => {
-        const answers = envelopes
-          .map((envelope) => answerOf(parseVerificationCompleted(envelope.type, envelope.data)))
-          .filter((answer) => answer !== undefined);
-        if (answers.length === 0) return;
-        const done = await recordEntryAnswers(tx, schema, answers, clock().toISOString());
-        await commands.completeBatches(tx, done);
-        options.onAnswered?.(answers.length);
-      },
-    }),
+    batchHandler: progress,
   });
 }

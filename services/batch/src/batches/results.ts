@@ -6,13 +6,18 @@ import {
   type NameMatchOutcome,
 } from '@vop/contracts';
 import type { FieldCipher } from '@vop/personal-data';
-import type { EntryRow } from './status-read-model.js';
+import { FAILED_OUTCOME, type EntryRow } from './status-read-model.js';
 
 /**
  * One entry's answer in the batch words of README.md's outcome table: the holder's name only on a
- * close match (decrypted here; gone once the holder was erased), a reason on NO_MATCH.
+ * close match (decrypted here; gone once the holder was erased), a reason on NO_MATCH and ERROR.
  */
 export function renderBatchResult(row: EntryRow, matchedName: string | undefined): BatchResult {
+  // A failed entry has no score: LOW keeps `confidence` present for every result, as clients expect.
+  if (row.outcome === FAILED_OUTCOME) {
+    const reason = row.reasons?.[0] === 'TIMEOUT' ? 'VERIFICATION_TIMEOUT' : 'VERIFICATION_ERROR';
+    return { id: row.entry_id, result: 'ERROR', confidence: 'LOW', reason };
+  }
   const outcome = row.outcome as NameMatchOutcome;
   return {
     id: row.entry_id,

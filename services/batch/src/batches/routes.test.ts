@@ -8,6 +8,7 @@ import { germanIban, httpSpec } from '@vop/testing';
 import { unknownAccountJudge } from './account-number-judge.js';
 import { batchCommands } from './command-handler.js';
 import { batchStreamId } from './decider.js';
+import { createEntryBudget, type EntryBudgetSettings } from './entry-budget.js';
 import { batchRoutes } from './routes.js';
 import { migrateBatchReadModels } from './status-read-model.js';
 
@@ -20,38 +21,44 @@ const participant: Principal = {
   admin: false,
 };
 
-const batchSpec = httpSpec({
-  setup: async () => {
-    const sql = await createPgliteClient({});
-    const store = new EventStore(sql, { schema: SCHEMA });
-    const { keys, cipher } = createPersonalData(sql);
-    await keys.migrate();
-    await store.migrate();
-    await migrateBatchReadModels(sql, SCHEMA);
-    let id = 0;
-    const newId = () => `00000000-0000-4000-8000-${String(++id).padStart(12, '0')}`;
-    const commands = batchCommands({
-      store,
-      cipher,
-      judgeAccountNumbers: unknownAccountJudge,
-      clock: () => fixedDate,
-      newId,
-    });
-    const app = createHttpApp({
-      logger: createLogger({ service: 'spec', level: 'silent' }),
-      respondingPsp: 'COBADEFFXXX',
-      beforeRoutes: [
-        (_req, res, next) => {
-          setPrincipal(res, participant);
-          next();
-        },
-        authorizeByFamily,
-      ],
-      routers: [batchRoutes({ commands, sql, schema: SCHEMA, cipher })],
-    });
-    return { store, app, close: () => sql.close() };
-  },
-});
+/** The batch routes in process; with `entryBudget`, as a live deployment with those limits. */
+const batchSpecWith = (entryBudget?: EntryBudgetSettings) =>
+  httpSpec({
+    setup: async () => {
+      const sql = await createPgliteClient({});
+      const store = new EventStore(sql, { schema: SCHEMA });
+      const { keys, cipher } = createPersonalData(sql);
+      await keys.migrate();
+      await store.migrate();
+      await migrateBatchReadModels(sql, SCHEMA);
+      let id = 0;
+      const newId = () => `00000000-0000-4000-8000-${String(++id).padStart(12, '0')}`;
+      const budget =
+        entryBudget && createEntryBudget({ sql, schema: SCHEMA, settings: entryBudget });
+      const commands = batchCommands({
+        store,
+        cipher,
+        judgeAccountNumbers: unknownAccountJudge,
+        ...(budget && { entryBudget: budget }),
+        clock: () => fixedDate,
+        newId,
+      });
+      const app = createHttpApp({
+        logger: createLogger({ service: 'spec', level: 'silent' }),
+        respondingPsp: 'COBADEFFXXX',
+        beforeRoutes: [
+          (_req, res, next) => {
+            setPrincipal(res, participant);
+            next();
+          },
+          authorizeByFamily,
+        ],
+        routers: [batchRoutes({ commands, sql, schema: SCHEMA, cipher })],
+      });
+      return { store, app, close: () => sql.close() };
+    },
+  });
+const batchSpec = batchSpecWith();
 
 const verifications = [
   { id: 'e-1', iban: germanIban(1), name: 'Erika Mustermann' },
@@ -144,4 +151,58 @@ describe('batch routes (in process)', () => {
         }),
       )
       .then({ status: 415, events: [] }));
+
+  describe('live rate budget: batch entries', () => {
+    // 1 live check a minute: 60 batch entries an hour.
+    const liveSpec = batchSpecWith({ environment: 'live', livePerMinute: { default: 1 } });
+    const entries = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        id: `e-${index}`,
+        iban: germanIban(index),
+        name: 'Erika Mustermann',
+      }));
+
+    it('given 50 of 60 entries drawn, when a 20-entry batch is posted, then 429 with Retry-After and nothing of it recorded', () =>
+      liveSpec
+        .given([])
+        .when(async (request) => {
+          const first = await request.post('/api/v1/batch', {
+            batchId: 'fits',
+            verifications: entries(50),
+          });
+          assert.equal(first.status, 202);
+          return request.post('/api/v1/batch', { batchId: 'over', verifications: entries(20) });
+        })
+        .then({
+          status: 429,
+          body: (body: { error: string; action: string }) => {
+            assert.equal(body.error, 'RATE_LIMIT_EXCEEDED');
+            assert.match(body.action, /fewer entries/);
+          },
+          headers: { 'retry-after': '3600' },
+          events: (events: RecordedEvent[]) =>
+            assert.deepEqual(
+              events
+                .filter((event) => event.type === 'BatchSubmitted')
+                .map((event) => (event.data as { batchId: string }).batchId),
+              ['fits'],
+            ),
+        }));
+
+    it('given the budget spent by a batch, when the same batch is posted again, then 202 (a resubmission draws nothing) and a 10-entry batch still fits', () =>
+      liveSpec
+        .given([])
+        .when(async (request) => {
+          const body = { batchId: 'fits', verifications: entries(50) };
+          assert.equal((await request.post('/api/v1/batch', body)).status, 202);
+          assert.equal((await request.post('/api/v1/batch', body)).status, 202);
+          return request.post('/api/v1/batch', { batchId: 'more', verifications: entries(10) });
+        })
+        .then({
+          status: 202,
+          body: { batchId: 'more', status: 'PENDING' },
+          events: (events: RecordedEvent[]) =>
+            assert.equal(events.filter((event) => event.type === 'BatchSubmitted').length, 2),
+        }));
+  });
 });

@@ -39,6 +39,10 @@ function participantOf(res: Response): string {
   return participant;
 }
 
+/** Results are ready once every entry has ended: COMPLETED, or FAILED (every entry failed). */
+const isFinished = (status: BatchRow['status']): boolean =>
+  status === 'COMPLETED' || status === 'FAILED';
+
 function renderStatus(row: BatchRow): BatchStatus {
   return {
     batchId: row.batch_id,
@@ -49,7 +53,7 @@ function renderStatus(row: BatchRow): BatchStatus {
       successful: row.successful,
       failed: row.failed,
     },
-    resultsReady: row.status === 'COMPLETED',
+    resultsReady: isFinished(row.status),
   };
 }
 
@@ -104,7 +108,7 @@ export function batchRoutes(options: BatchRoutesOptions): Router {
 
   router.get('/api/v1/batch/:batchId/results', async (req, res) => {
     const batch = await batchOf(req, res);
-    if (batch.status !== 'COMPLETED') {
+    if (!isFinished(batch.status)) {
       res.setHeader('Retry-After', '1');
       res.status(202).json({ batchId: batch.batch_id, status: batch.status });
       return;

@@ -1,11 +1,12 @@
 import { describe, it } from 'node:test';
-import type { VerificationCompletedData } from '@vop/contracts';
+import type { VerificationCompletedData, VerificationFailedData } from '@vop/contracts';
 import type { SqlExecutor } from '@vop/event-store';
 import { projectionSpec } from '@vop/testing';
 import {
   answerOf,
   entriesPage,
   findBatch,
+  insertBatchEntries,
   insertSubmittedBatch,
   migrateBatchReadModels,
   recordEntryAnswers,
@@ -18,21 +19,25 @@ const submittedAt = '2026-03-01T09:00:00.000Z';
 
 type Given =
   | { type: 'Submitted'; entryIds: string[] }
-  | { type: 'VerificationCompleted'; data: VerificationCompletedData };
+  | { type: 'VerificationCompleted'; data: VerificationCompletedData }
+  | { type: 'VerificationFailed'; data: VerificationFailedData };
 
 const spec = projectionSpec<Given>({
   migrate: (sql) => migrateBatchReadModels(sql, SCHEMA),
   project: async (tx, events) => {
     for (const event of events) {
-      if (event.type === 'Submitted')
-        await insertSubmittedBatch(
-          tx,
-          SCHEMA,
-          { participant, batchId, form: 'iban', submittedAt },
-          event.entryIds,
-        );
-      else {
-        const answer = answerOf(event.data);
+      if (event.type === 'Submitted') {
+        const total = event.entryIds.length;
+        await insertSubmittedBatch(tx, SCHEMA, {
+          participant,
+          batchId,
+          form: 'iban',
+          total,
+          submittedAt,
+        });
+        await insertBatchEntries(tx, SCHEMA, { participant, batchId }, event.entryIds);
+      } else {
+        const answer = answerOf(event);
         await recordEntryAnswers(tx, SCHEMA, answer ? [answer] : [], submittedAt);
       }
     }
@@ -51,6 +56,20 @@ function completion(entryId: string, outcome: 'MTCH' | 'NMTC'): Given {
       participant,
       batch: { batchId, entryId },
       completedAt: submittedAt,
+    },
+  };
+}
+
+function failure(entryId: string): Given {
+  return {
+    type: 'VerificationFailed',
+    data: {
+      verificationId: '6c8f4d2b-0e3a-4f9c-b2d4-8a7f6e5d4c3b',
+      family: 'batch',
+      reason: 'TIMEOUT',
+      participant,
+      batch: { batchId, entryId },
+      failedAt: submittedAt,
     },
   };
 }
@@ -108,5 +127,73 @@ describe('batch status read model', () => {
       .given([{ type: 'Submitted', entryIds: ['a'] }])
       .when([{ type: 'VerificationCompleted', data }])
       .then(async (sql) => (await status(sql))?.processed, 0);
+  });
+
+  it('given a submitted batch, when one entry fails and the other completes, then COMPLETED with one failed', async () => {
+    await spec
+      .given([{ type: 'Submitted', entryIds: ['a', 'b'] }])
+      .when([failure('a'), completion('b', 'MTCH')])
+      .then(
+        async (sql) => ({
+          batch: await status(sql),
+          outcomes: (await entriesPage(sql, SCHEMA, { participant, batchId }, 0, 10)).map((row) => [
+            row.outcome,
+            row.reasons,
+          ]),
+        }),
+        {
+          batch: {
+            batch_id: batchId,
+            status: 'COMPLETED',
+            total: 2,
+            processed: 2,
+            successful: 1,
+            failed: 1,
+          },
+          outcomes: [
+            ['FAILED', ['TIMEOUT']],
+            ['MTCH', []],
+          ],
+        },
+      );
+  });
+
+  it('given a submitted batch, when every entry fails, then it is FAILED', async () => {
+    await spec
+      .given([{ type: 'Submitted', entryIds: ['a', 'b'] }])
+      .when([failure('a'), failure('b')])
+      .then(status, {
+        batch_id: batchId,
+        status: 'FAILED',
+        total: 2,
+        processed: 2,
+        successful: 0,
+        failed: 2,
+      });
+  });
+
+  it('given a completed entry, when its failure comes after, then the first end wins', async () => {
+    await spec
+      .given([{ type: 'Submitted', entryIds: ['a', 'b'] }, completion('a', 'NMTC')])
+      .when([failure('a'), failure('b')])
+      .then(
+        async (sql) => ({
+          batch: await status(sql),
+          outcomes: (await entriesPage(sql, SCHEMA, { participant, batchId }, 0, 10)).map(
+            (row) => row.outcome,
+          ),
+        }),
+        {
+          batch: {
+            batch_id: batchId,
+            status: 'COMPLETED',
+            total: 2,
+            processed: 2,
+            successful: 1,
+            failed: 1,
+          },
+          outcomes: ['NMTC', 'FAILED'],
+        },
+      );
   });
 });

@@ -1,4 +1,4 @@
-import type { BatchStatusValue, VerificationCompletedData } from '@vop/contracts';
+import type { BatchStatusValue, VerificationTerminal } from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { BatchForm, EntryJudgement } from './decider.js';
 
@@ -41,27 +41,47 @@ export interface BatchRow {
   failed: number;
 }
 
-/** Inline, in the transaction that records the submission: the batch and its entries, none answered. */
+/** Inline, in the transaction that records the submission: the batch, none of its entries answered. */
 export async function insertSubmittedBatch(
   tx: SqlExecutor,
   schema: string,
-  batch: { participant: string; batchId: string; form: BatchForm; submittedAt: string },
-  entryIds: string[],
+  batch: {
+    participant: string;
+    batchId: string;
+    form: BatchForm;
+    total: number;
+    submittedAt: string;
+  },
 ): Promise<void> {
-  const { participant, batchId, form, submittedAt } = batch;
+  const { participant, batchId, form, total, submittedAt } = batch;
   await tx.query(
     `INSERT INTO ${schema}.batches (participant, batch_id, form, status, total, submitted_at)
      VALUES ($1, $2, $3, 'PENDING', $4, $5)`,
-    [participant, batchId, form, entryIds.length, submittedAt],
-  );
-  await tx.query(
-    `INSERT INTO ${schema}.batch_entries (participant, batch_id, seq, entry_id)
-     SELECT $1, $2, ordinality, id FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS e(id, ordinality)`,
-    [participant, batchId, JSON.stringify(entryIds)],
+    [participant, batchId, form, total, submittedAt],
   );
 }
 
-type Answer = {
+/** A batch's entries in submission order, numbered on from `after` (the entries already there). */
+export async function insertBatchEntries(
+  tx: SqlExecutor,
+  schema: string,
+  key: { participant: string; batchId: string },
+  entryIds: string[],
+  after = 0,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${schema}.batch_entries (participant, batch_id, seq, entry_id)
+     SELECT $1, $2, $4 + ordinality, id
+       FROM jsonb_array_elements_text($3::jsonb) WITH ORDINALITY AS e(id, ordinality)`,
+    [key.participant, key.batchId, JSON.stringify(entryIds), after],
+  );
+}
+
+/** Outcome of an entry whose verification ended with VerificationFailed; its reason is in `reasons`. */
+export const FAILED_OUTCOME = 'FAILED';
+
+/** One entry's end: a matcher outcome, or FAILED_OUTCOME with the failure's reason. */
+export type Answer = {
   participant: string;
   batchId: string;
   entryId: string;
@@ -71,69 +91,111 @@ type Answer = {
   reasons: string[];
 };
 
+export interface FinishedBatch {
+  participant: string;
+  batchId: string;
+  status: 'COMPLETED' | 'FAILED';
+  successful: number;
+  failed: number;
+}
+
 /**
- * Answers entries not answered before (a redelivered completion changes nothing) and counts them on
- * their batches, in a fixed order of batches so concurrent partitions never deadlock. Returns the
- * batches whose every entry is now answered, marked COMPLETED here once.
+ * Answers entries not answered before (the first end of an entry wins: a redelivered completion, or a
+ * failure after a completion, changes nothing) and counts them on their batches, in a fixed order of
+ * batches so concurrent partitions never deadlock. Returns the answers that took effect and the
+ * batches whose every entry is now answered: FAILED when every entry failed, else COMPLETED.
  */
 export async function recordEntryAnswers(
   tx: SqlExecutor,
   schema: string,
   answers: Answer[],
-  completedAt: string,
-): Promise<{ participant: string; batchId: string; successful: number; failed: number }[]> {
-  if (answers.length === 0) return [];
-  const { rows } = await tx.query<{ participant: string; batch_id: string }>(
+  answeredAt: string,
+): Promise<{ fresh: Answer[]; finished: FinishedBatch[] }> {
+  const keyOf = (participant: string, batchId: string, entryId: string) =>
+    JSON.stringify([participant, batchId, entryId]);
+  const firsts = new Map<string, Answer>();
+  for (const answer of answers) {
+    const key = keyOf(answer.participant, answer.batchId, answer.entryId);
+    if (!firsts.has(key)) firsts.set(key, answer);
+  }
+  if (firsts.size === 0) return { fresh: [], finished: [] };
+  const { rows } = await tx.query<{ participant: string; batch_id: string; entry_id: string }>(
     `UPDATE ${schema}.batch_entries AS e
         SET outcome = a.outcome, score = a.score, matched_name = a."matchedName", reasons = a.reasons
        FROM jsonb_to_recordset($1::jsonb) AS a(participant text, "batchId" text, "entryId" text,
             outcome text, score double precision, "matchedName" text, reasons jsonb)
       WHERE e.participant = a.participant AND e.batch_id = a."batchId" AND e.entry_id = a."entryId"
         AND e.outcome IS NULL
-  RETURNING e.participant, e.batch_id`,
-    [JSON.stringify(answers)],
+  RETURNING e.participant, e.batch_id, e.entry_id`,
+    [JSON.stringify([...firsts.values()])],
   );
-  const counts = new Map<string, { participant: string; batchId: string; answered: number }>();
-  for (const row of rows) {
-    const key = JSON.stringify([row.participant, row.batch_id]);
+  const updated = new Set(rows.map((row) => keyOf(row.participant, row.batch_id, row.entry_id)));
+  const fresh = [...firsts.entries()].filter(([key]) => updated.has(key)).map(([, a]) => a);
+  const counts = new Map<
+    string,
+    { participant: string; batchId: string; ok: number; failed: number }
+  >();
+  for (const answer of fresh) {
+    const key = JSON.stringify([answer.participant, answer.batchId]);
     const count = counts.get(key) ?? {
-      participant: row.participant,
-      batchId: row.batch_id,
-      answered: 0,
+      participant: answer.participant,
+      batchId: answer.batchId,
+      ok: 0,
+      failed: 0,
     };
-    count.answered += 1;
+    if (answer.outcome === FAILED_OUTCOME) count.failed += 1;
+    else count.ok += 1;
     counts.set(key, count);
   }
-  const done: { participant: string; batchId: string; successful: number; failed: number }[] = [];
+  const finished: FinishedBatch[] = [];
   for (const key of [...counts.keys()].sort()) {
-    const { participant, batchId, answered } = counts.get(key) as {
+    const { participant, batchId, ok, failed } = counts.get(key) as {
       participant: string;
       batchId: string;
-      answered: number;
+      ok: number;
+      failed: number;
     };
-    const { rows: updated } = await tx.query<{ successful: number; failed: number }>(
+    const { rows: batches } = await tx.query<{
+      successful: number;
+      failed: number;
+      status: string;
+    }>(
       `UPDATE ${schema}.batches
-          SET processed = processed + $3, successful = successful + $3,
-              status = CASE WHEN processed + $3 >= total THEN 'COMPLETED' ELSE 'PROCESSING' END,
-              completed_at = CASE WHEN processed + $3 >= total THEN $4::timestamptz END
+          SET processed = processed + $3 + $4, successful = successful + $3, failed = failed + $4,
+              status = CASE WHEN processed + $3 + $4 < total THEN 'PROCESSING'
+                            WHEN failed + $4 >= total THEN 'FAILED' ELSE 'COMPLETED' END,
+              completed_at = CASE WHEN processed + $3 + $4 >= total THEN $5::timestamptz END
         WHERE participant = $1 AND batch_id = $2
     RETURNING successful, failed, status`,
-      [participant, batchId, answered, completedAt],
+      [participant, batchId, ok, failed, answeredAt],
     );
-    const batch = updated[0] as { successful: number; failed: number; status?: string } | undefined;
-    if (batch?.status === 'COMPLETED')
-      done.push({ participant, batchId, successful: batch.successful, failed: batch.failed });
+    const batch = batches[0];
+    if (batch?.status === 'COMPLETED' || batch?.status === 'FAILED')
+      finished.push({
+        participant,
+        batchId,
+        status: batch.status,
+        successful: batch.successful,
+        failed: batch.failed,
+      });
   }
-  return done;
+  return { fresh, finished };
 }
 
-/** The answers a completion gives its batch entry; a completion of a single check gives none. */
-export function answerOf(completed: VerificationCompletedData): Answer | undefined {
-  if (completed.batch === undefined) return undefined;
+/** The answer a verification's end gives its batch entry; the end of a single check gives none. */
+export function answerOf(terminal: VerificationTerminal): Answer | undefined {
+  const { data } = terminal;
+  if (data.batch === undefined) return undefined;
+  const entry = {
+    participant: data.participant ?? '',
+    batchId: data.batch.batchId,
+    entryId: data.batch.entryId,
+  };
+  if (terminal.type === 'VerificationFailed')
+    return { ...entry, outcome: FAILED_OUTCOME, score: 0, reasons: [terminal.data.reason] };
+  const completed = terminal.data;
   return {
-    participant: completed.participant ?? '',
-    batchId: completed.batch.batchId,
-    entryId: completed.batch.entryId,
+    ...entry,
     outcome: completed.outcome,
     score: completed.score,
     ...(completed.matchedName !== undefined && { matchedName: completed.matchedName }),

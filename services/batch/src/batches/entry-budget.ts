@@ -1,0 +1,113 @@
+import { migrateSchema, type SqlClient } from '@vop/event-store';
+import { ApiError } from '@vop/http';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+const TABLE = 'entry_budgets';
+const HOUR_SECONDS = 3600;
+
+export interface EntryBudgetSettings {
+  environment: 'test' | 'live';
+  /** VOP_RATE_LIMITS: live verifications per participant per minute; `default` for the others. */
+  livePerMinute: Record<string, number>;
+}
+
+/**
+ * Batch entries count against the participant's live verification budget (VOP_RATE_LIMITS, per
+ * minute) spread over an hour: a participant allowed N checks a minute submits up to 60 × N batch
+ * entries an hour. Drawn here, not at the gateway, because only the batch service knows a streamed
+ * submission's size before it records it.
+ */
+export interface EntryBudget {
+  migrate(): Promise<void>;
+  /** Draws `entries` points, or throws 429 RATE_LIMIT_EXCEEDED with Retry-After (nothing drawn). */
+  draw(participant: string, entries: number): Promise<void>;
+  /** Gives back what a submission drew when it was not recorded after all. */
+  refund(participant: string, entries: number): Promise<void>;
+}
+
+function exceeded(perHour: number, msBeforeNext: number): ApiError {
+  return new ApiError(
+    429,
+    'RATE_LIMIT_EXCEEDED',
+    `The batch has more entries than remain of the participant's ${perHour} batch entries an hour`,
+    {
+      retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
+      action: 'Retry after the time given, or submit fewer entries',
+    },
+  );
+}
+
+/** Undefined outside live deployments, or when no live limit applies (as the gateway's budgets). */
+export function createEntryBudget(options: {
+  sql: SqlClient;
+  schema: string;
+  settings: EntryBudgetSettings;
+}): EntryBudget | undefined {
+  const { sql, schema, settings } = options;
+  if (settings.environment !== 'live') return undefined;
+  const limiters = new Map<number, RateLimiterAbstract>();
+  const perHourOf = (participant: string): number | undefined => {
+    const perMinute = settings.livePerMinute[participant] ?? settings.livePerMinute.default;
+    return perMinute === undefined ? undefined : perMinute * 60;
+  };
+  const limiterFor = (points: number): RateLimiterAbstract => {
+    let limiter = limiters.get(points);
+    if (!limiter) {
+      const common = { keyPrefix: `entries-${points}`, points, duration: HOUR_SECONDS };
+      // One table shared by every batch instance (PostgreSQL); in memory in the embedded run.
+      limiter =
+        sql.kind === 'postgres'
+          ? new RateLimiterPostgres({
+              ...common,
+              storeClient: {
+                query: (query: { text: string; values?: unknown[] }) =>
+                  sql.query(query.text, query.values ?? []),
+              },
+              storeType: 'pool',
+              schemaName: schema,
+              tableName: TABLE,
+              tableCreated: true,
+              clearExpiredByTimeout: false,
+            })
+          : new RateLimiterMemory(common);
+      limiters.set(points, limiter);
+    }
+    return limiter;
+  };
+  return {
+    async migrate() {
+      if (sql.kind !== 'postgres') return;
+      await migrateSchema(sql, schema, [
+        `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
+           key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
+      ]);
+    },
+    async draw(participant, entries) {
+      const perHour = perHourOf(participant);
+      if (perHour === undefined) return;
+      const limiter = limiterFor(perHour);
+      // A refused batch draws nothing: consume alone would count the refused points too.
+      const current = await limiter.get(participant);
+      if (current && current.consumedPoints + entries > perHour)
+        throw exceeded(perHour, current.msBeforeNext);
+      if (entries > perHour) throw exceeded(perHour, HOUR_SECONDS * 1000);
+      try {
+        await limiter.consume(participant, entries);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        // A concurrent submission drew first: give back what this one added, and refuse it.
+        await limiter.reward(participant, entries);
+        throw exceeded(perHour, rejection.msBeforeNext);
+      }
+    },
+    async refund(participant, entries) {
+      const perHour = perHourOf(participant);
+      if (perHour !== undefined) await limiterFor(perHour).reward(participant, entries);
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setImmediate as turn } from 'node:timers/promises';
+import { createInProcessBus, PriorityGate } from '@vop/messaging';
+import { backgroundConsumersYield } from './single-checks-first.js';
+
+/** Polls until the condition holds (a generous deadline: the machine may be loaded). */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('embedded: background consumers yield to single checks', () => {
+  it('given a single check in flight, when a message comes, then the single-check path gets it and read models wait', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 60_000 });
+    const bus = backgroundConsumersYield(createInProcessBus(), gate);
+    const seen: string[] = [];
+    const consumer = (groupId: string) =>
+      bus.subscribe({
+        groupId,
+        topics: ['completions'],
+        batchHandler: async () => {
+          seen.push(groupId);
+        },
+      });
+    const subscriptions = [
+      await consumer('gateway-waiters-e1'),
+      await consumer('analytics-projections-g1'),
+      await consumer('batch-progress'),
+    ];
+    let endSingleCheck!: () => void;
+    const singleCheck = gate.high(() => new Promise<void>((resolve) => (endSingleCheck = resolve)));
+    try {
+      await bus.publish('completions', [{ key: 'v-1', value: '{}' }]);
+      await until(() => seen.includes('gateway-waiters-e1'));
+      for (let index = 0; index < 20; index += 1) await turn();
+      assert.deepEqual(seen, ['gateway-waiters-e1']);
+
+      endSingleCheck();
+      await singleCheck;
+
+      await until(() => seen.length === 3);
+      assert.deepEqual([...seen].sort(), [
+        'analytics-projections-g1',
+        'batch-progress',
+        'gateway-waiters-e1',
+      ]);
+    } finally {
+      for (const subscription of subscriptions) await subscription.close();
+      await bus.close();
+    }
+  });
+});

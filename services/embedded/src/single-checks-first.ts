@@ -1,0 +1,59 @@
+import type { RequestListener } from 'node:http';
+import { familyFor } from '@vop/http';
+import type { Bus, PriorityGate, SubscribeOptions } from '@vop/messaging';
+
+const SINGLE_CHECK_FAMILIES = new Set(['scheme', 'epc', 'immediate', 'simple', 'request-result']);
+
+/**
+ * The embedded edge: a single check holds the gate's high priority from its request until its
+ * response is done, so batch and background work yield to it in this one process.
+ */
+export function singleChecksFirst(gate: PriorityGate, app: RequestListener): RequestListener {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method !== 'POST' || !SINGLE_CHECK_FAMILIES.has(familyFor(path, req.method).name)) {
+      app(req, res);
+      return;
+    }
+    void gate.high(
+      () =>
+        new Promise<void>((resolve) => {
+          res.once('close', resolve);
+          app(req, res);
+        }),
+    );
+  };
+}
+
+/**
+ * Consumers no single check waits for (analytics, batch progress, webhook deliveries): their units go
+ * through the gate's low priority, one at a time. On the one PGlite connection, a single check's
+ * statement then queues behind one such unit at most instead of one per consumer. A single check's own
+ * path is left alone: matching's decisions, the gateway's waiters, and its results read model (a
+ * verification answered is readable at GET /verify/{id} at once); matching's batch units are gated there.
+ */
+const BACKGROUND_GROUPS = [/^analytics-/, /^webhook-dispatcher$/, /^batch-progress$/];
+
+export function backgroundConsumersYield(bus: Bus, gate: PriorityGate): Bus {
+  const yielding = (options: SubscribeOptions): SubscribeOptions => {
+    if (!BACKGROUND_GROUPS.some((pattern) => pattern.test(options.groupId))) return options;
+    if (options.batchHandler) {
+      const { batchHandler } = options;
+      return { ...options, batchHandler: (messages) => gate.low(() => batchHandler(messages)) };
+    }
+    const { handler } = options;
+    return { ...options, handler: (message) => gate.low(() => handler(message)) };
+  };
+  return {
+    durable: bus.durable,
+    ensureTopics: (topics) => bus.ensureTopics(topics),
+    publish: (topic, messages) => bus.publish(topic, messages),
+    subscribe: (options) => bus.subscribe(yielding(options)),
+    settled: () => bus.settled(),
+    ...(bus.consumerLag && {
+      consumerLag: (groupId: string, topics: string[]) =>
+        (bus.consumerLag as NonNullable<Bus['consumerLag']>)(groupId, topics),
+    }),
+    close: () => bus.close(),
+  };
+}
