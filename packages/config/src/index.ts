@@ -53,6 +53,13 @@ export const ServiceConfig = z.object({
    */
   VOP_OWN_BICS: commaList.optional(),
   VOP_VERIFY_DEADLINE_MS: z.coerce.number().int().positive().default(2000),
+  /**
+   * A synchronous verification (scheme, EPC, immediate, account number) still without an outcome this
+   * long after its request ends as failed (TIMEOUT): `verification.failure`, and a late outcome is ignored.
+   */
+  VOP_VERIFICATION_FAIL_AFTER_MS: z.coerce.number().int().positive().default(30_000),
+  /** The same for a request/result verification, whose caller fetches the result later. */
+  VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS: z.coerce.number().int().positive().default(1_200_000),
   VOP_TLS_CERT: z.string().optional(),
   VOP_TLS_KEY: z.string().optional(),
   VOP_TLS_CA: z.string().optional(),
