@@ -13,7 +13,12 @@ import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } fr
 import type { Router } from 'express';
 import { createAddressGuard } from './address-guard/address-guard.js';
 import { webhookNoticeFor } from './deliveries/payload.js';
-import { enqueueDeliveries, migrateDeliveries, type NewDelivery } from './deliveries/queue.js';
+import {
+  enqueueDeliveries,
+  firstEndsOf,
+  migrateDeliveries,
+  type NewDelivery,
+} from './deliveries/queue.js';
 import { deliveryRoutes } from './deliveries/routes.js';
 import { createSender } from './deliveries/sender.js';
 import { createDeliveryWorker, type DeliveryHandoff } from './deliveries/worker.js';
@@ -124,9 +129,20 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     tx: SqlExecutor,
     handoff: DeliveryHandoff,
   ): Promise<void> {
-    const notices = envelopes.flatMap((envelope) => {
+    const all = envelopes.flatMap((envelope) => {
       const notice = webhookNoticeFor(envelope);
       return notice ? [{ envelope, notice }] : [];
+    });
+    if (all.length === 0) return;
+    const firsts = await firstEndsOf(
+      tx,
+      schema,
+      all.flatMap(({ notice }) => notice.endsVerification ?? []),
+    );
+    const notices = all.filter(({ notice }) => {
+      if (notice.endsVerification === undefined) return true;
+      // Taken once: a second end of the same verification in this batch is dropped too.
+      return firsts.delete(notice.endsVerification);
     });
     if (notices.length === 0) return;
     const subscribers = await subscriptionsOf(tx, schema, [
