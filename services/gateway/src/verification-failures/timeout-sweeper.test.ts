@@ -3,7 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import type { VerificationFamily } from '@vop/contracts';
 import type { EventStore, SqlClient } from '@vop/event-store';
 import { createLogger } from '@vop/observability';
-import { requestVerification, verificationRecorder, verificationStreamId } from '@vop/verifications';
+import {
+  requestVerification,
+  verificationRecorder,
+  verificationStreamId,
+} from '@vop/verifications';
 import { freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import {
   insertPendingVerifications,

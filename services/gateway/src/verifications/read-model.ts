@@ -160,9 +160,7 @@ export async function findEndedVerifications(
     `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status <> 'PENDING'`,
     [`{${ids.join(',')}}`],
   );
-  return rows
-    .map(endOf)
-    .filter((end): end is VerificationTerminal => end !== undefined);
+  return rows.map(endOf).filter((end): end is VerificationTerminal => end !== undefined);
 }
 
 /** The end a row records, if it ended. */

@@ -137,7 +137,12 @@ function verificationsSpec(
           matching === 'cannot decide'
             ? {
                 type: 'VerificationFailed',
-                data: { verificationId: id, family: 'scheme', reason: 'ERROR', failedAt: completedAt },
+                data: {
+                  verificationId: id,
+                  family: 'scheme',
+                  reason: 'ERROR',
+                  failedAt: completedAt,
+                },
               }
             : {
                 type: 'VerificationCompleted',

@@ -57,7 +57,8 @@ export class CompletionWaiters {
     if (overdue.length === 0) return;
     this.sweeping = true;
     try {
-      for (const end of await this.options.lookup(overdue)) this.settle(end.data.verificationId, end);
+      for (const end of await this.options.lookup(overdue))
+        this.settle(end.data.verificationId, end);
     } catch {
       // The next sweep tries again; the deadline bounds the wait.
     } finally {

@@ -92,7 +92,11 @@ export function createVerificationDecider(options: {
         };
       }
       if (command.type === 'CompleteVerification')
-        command.completion = await protectMatchedName(cipher, command.completion, account?.accountId);
+        command.completion = await protectMatchedName(
+          cipher,
+          command.completion,
+          account?.accountId,
+        );
       const events = decideVerification(command, requested).map(({ type, data }) => ({
         type,
         data,

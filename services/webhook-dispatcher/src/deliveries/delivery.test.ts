@@ -86,7 +86,12 @@ describe('webhook deliveries to real receivers on 127.0.0.1', () => {
       participant: 'PSP-ENDS',
       failedAt: '2026-01-01T00:20:00.000Z',
     });
-    await harness.publish('verificationCompleted', failedId, 'VerificationFailed', failure(failedId));
+    await harness.publish(
+      'verificationCompleted',
+      failedId,
+      'VerificationFailed',
+      failure(failedId),
+    );
     // The late completion of the failed one, then a completed one whose failure comes late.
     await harness.complete('PSP-ENDS', { verificationId: failedId });
     const completedId = await harness.complete('PSP-ENDS');
