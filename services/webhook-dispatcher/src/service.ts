@@ -10,6 +10,7 @@ import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { createAddressGuard } from './address-guard/address-guard.js';
 import { webhookNoticeFor } from './deliveries/payload.js';
@@ -24,6 +25,7 @@ import { createSender } from './deliveries/sender.js';
 import { createDeliveryWorker, type DeliveryHandoff } from './deliveries/worker.js';
 import { migrateRegistrations } from './registrations/read-model.js';
 import { registrationRoutes } from './registrations/routes.js';
+import { encryptPlainSecrets, secretProtection } from './registrations/secret-protection.js';
 import type { WebhookSettings } from './settings.js';
 
 export const WEBHOOK_SCHEMA = 'webhooks';
@@ -33,6 +35,8 @@ const MAX_RETRY_AFTER_MS = 10 * 60 * 60 * 1000;
 
 export interface WebhookDispatcherOptions {
   sql: SqlClient;
+  /** The database of the personal-data key store (VOP_KEYSTORE_DATABASE_URL); default `sql`. */
+  keySql?: SqlClient;
   bus: Bus;
   logger: Logger;
   settings: WebhookSettings;
@@ -95,9 +99,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     allowedNetworks: settings.allowedNetworks,
   });
   const sender = createSender({ guard, timeoutMs: settings.attemptTimeoutMs });
+  const personalData = createPersonalData(options.keySql ?? sql);
+  const secrets = secretProtection(personalData.cipher);
   const worker = createDeliveryWorker({
     store,
     sender,
+    revealSecret: secrets.reveal,
     logger,
     metrics: options.metrics,
     policy: { delaysMs: settings.retryDelaysMs, jitter: 0.2, maxRetryAfterMs: MAX_RETRY_AFTER_MS },
@@ -195,12 +202,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     routers: [
       // The dead-letter list is mounted before /webhooks/{id} would take "dead-letters" as an id.
       deliveryRoutes({ store, clock, onRedelivery: () => worker.wake() }),
-      registrationRoutes({ store, guard, clock }),
+      registrationRoutes({ store, guard, secrets, clock }),
     ],
     async start() {
       await store.migrate();
       await migrateInbox(sql, schema);
       await migrateRegistrations(sql, schema);
+      await personalData.keys.migrate();
+      const encrypted = await encryptPlainSecrets(store, secrets);
+      if (encrypted > 0) logger.info({ encrypted }, 'plain-text webhook secrets encrypted');
       await migrateDeliveries(sql, schema);
       await bus.ensureTopics(
         [topics.verificationCompleted, topics.batchEvents, topics.webhookDeadLetters].map(

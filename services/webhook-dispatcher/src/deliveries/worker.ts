@@ -17,6 +17,8 @@ import { signedHeaders, type SendResult, type Sender } from './sender.js';
 export interface DeliveryWorkerOptions {
   store: EventStore;
   sender: Sender;
+  /** The signing secret from its stored (encrypted) form. */
+  revealSecret: (stored: string) => Promise<string>;
   logger: Logger;
   metrics?: ServiceMetrics | undefined;
   policy: RetryPolicy;
@@ -149,7 +151,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   /** `sent` is called once the receiver has answered (or not): its slot is free from then on. */
   async function attempt(delivery: ClaimedDelivery, sent: () => void): Promise<void> {
     const attemptedAt = clock();
-    const headers = signedHeaders(delivery.secret, delivery.id, attemptedAt, delivery.payload);
+    const secret = await options.revealSecret(delivery.secret);
+    const headers = signedHeaders(secret, delivery.id, attemptedAt, delivery.payload);
     const started = performance.now();
     const result = await sender.send(delivery.url, headers, delivery.payload);
     const latencyMs = Math.round(performance.now() - started);
