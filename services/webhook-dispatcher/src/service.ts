@@ -17,6 +17,8 @@ import { webhookNoticeFor } from './deliveries/payload.js';
 import {
   enqueueDeliveries,
   firstEndsOf,
+  leasedByOthers,
+  lockRegistrations,
   migrateDeliveries,
   type NewDelivery,
 } from './deliveries/queue.js';
@@ -101,9 +103,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const sender = createSender({ guard, timeoutMs: settings.attemptTimeoutMs });
   const personalData = createPersonalData(options.keySql ?? sql);
   const secrets = secretProtection(personalData.cipher);
+  const instanceId = randomUUID();
   const worker = createDeliveryWorker({
     store,
     sender,
+    instanceId,
     revealSecret: secrets.reveal,
     logger,
     metrics: options.metrics,
@@ -156,10 +160,23 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       ...new Set(notices.map(({ notice }) => notice.participant)),
     ]);
     const now = clock();
-    const queued = notices.flatMap(({ envelope, notice }) =>
-      (subscribers.get(notice.participant) ?? [])
-        .filter((registration) => registration.events.includes(notice.event))
-        .map((registration) => ({
+    const targets = notices.map(({ envelope, notice }) => ({
+      envelope,
+      notice,
+      registrations: (subscribers.get(notice.participant) ?? []).filter((registration) =>
+        registration.events.includes(notice.event),
+      ),
+    }));
+    const webhookIds = [
+      ...new Set(targets.flatMap(({ registrations }) => registrations.map(({ id }) => id))),
+    ];
+    // Leases are taken under the registrations' locks: the bound holds across instances.
+    await lockRegistrations(tx, schema, webhookIds);
+    const heldElsewhere = await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
+    const queued = targets.flatMap(({ envelope, notice, registrations }) =>
+      registrations.map((registration) => {
+        const leaseUntil = handoff.reserve(registration.id, heldElsewhere.get(registration.id));
+        return {
           registration,
           delivery: {
             id: randomUUID(),
@@ -167,9 +184,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             sourceEventId: envelope.eventId,
             eventType: notice.event,
             payload: JSON.stringify(notice.payload),
-            leaseUntil: handoff.reserve(registration.id),
+            leaseUntil,
+            leaseOwner: leaseUntil === null ? null : instanceId,
           } satisfies NewDelivery,
-        })),
+        };
+      }),
     );
     const inserted = await enqueueDeliveries(
       tx,
