@@ -126,7 +126,7 @@ export const ServiceConfig = z.object({
   VOP_WEBHOOK_RETRY_SCHEDULE_MS: commaList
     .pipe(z.array(z.string().regex(/^\d+$/).transform(Number)))
     .default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
-  /** Attempts in flight to one registration at once, per dispatcher instance. */
+  /** Attempts in flight to one registration at once, across all dispatcher instances. */
   VOP_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(16),
   /** Attempts in flight at once, per dispatcher instance. */
   VOP_WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(64),
