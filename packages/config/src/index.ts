@@ -53,6 +53,13 @@ export const ServiceConfig = z.object({
    */
   VOP_OWN_BICS: commaList.optional(),
   VOP_VERIFY_DEADLINE_MS: z.coerce.number().int().positive().default(2000),
+  /**
+   * A synchronous verification (scheme, EPC, immediate, account number) still without an outcome this
+   * long after its request ends as failed (TIMEOUT): `verification.failure`, and a late outcome is ignored.
+   */
+  VOP_VERIFICATION_FAIL_AFTER_MS: z.coerce.number().int().positive().default(30_000),
+  /** The same for a request/result verification, whose caller fetches the result later. */
+  VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS: z.coerce.number().int().positive().default(1_200_000),
   VOP_TLS_CERT: z.string().optional(),
   VOP_TLS_KEY: z.string().optional(),
   VOP_TLS_CA: z.string().optional(),
@@ -122,7 +129,7 @@ export const ServiceConfig = z.object({
   VOP_WEBHOOK_RETRY_SCHEDULE_MS: commaList
     .pipe(z.array(z.string().regex(/^\d+$/).transform(Number)))
     .default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
-  /** Attempts in flight to one registration at once, per dispatcher instance. */
+  /** Attempts in flight to one registration at once, across all dispatcher instances. */
   VOP_WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().positive().default(16),
   /** Attempts in flight at once, per dispatcher instance. */
   VOP_WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(64),

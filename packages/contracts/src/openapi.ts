@@ -8,6 +8,7 @@ import {
 } from './http/accounts.js';
 import { FlatError, NestedError, SchemeError } from './http/errors.js';
 import {
+  VerificationFailure,
   VerificationPending,
   VerificationReceipt,
   VerificationResult,
@@ -199,7 +200,7 @@ export function buildOpenApiDocument(
     summary: 'Request/result verification: fetch',
     request: { params: requestId },
     responses: {
-      200: json(VerificationResult, 'Result'),
+      200: json(z.union([VerificationResult, VerificationFailure]), 'Result, or the failure'),
       202: json(VerificationPending, 'Not ready; see Retry-After'),
       404: json(FlatError, 'Unknown id'),
     },
@@ -210,7 +211,7 @@ export function buildOpenApiDocument(
     summary: 'Request/result verification: fetch',
     request: { params: requestId },
     responses: {
-      200: json(VerificationResult, 'Result'),
+      200: json(z.union([VerificationResult, VerificationFailure]), 'Result, or the failure'),
       202: json(VerificationPending, 'Not ready; see Retry-After'),
       404: json(FlatError, 'Unknown id'),
     },

@@ -59,7 +59,11 @@ import {
 import { SchemeDirectory } from './scheme-directory/scheme-directory.js';
 import { subscribeToCompletions } from './verifications/completion-consumers.js';
 import {
-  findCompletedVerifications,
+  createTimeoutSweeper,
+  DEFAULT_FAILURE_LIMITS,
+} from './verification-failures/timeout-sweeper.js';
+import {
+  findEndedVerifications,
   insertPendingVerifications,
   migrateVerificationsReadModel,
 } from './verifications/read-model.js';
@@ -121,7 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const topicSpecs = Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS }));
   const store = new EventStore(sql, { schema });
   const waiters = new CompletionWaiters({
-    lookup: (ids) => findCompletedVerifications(sql, schema, ids),
+    lookup: (ids) => findEndedVerifications(sql, schema, ids),
   });
   const relay = new OutboxRelay({
     store,
@@ -149,6 +153,12 @@ export function createGateway(options: GatewayOptions): Gateway {
           now: clock,
         })
       : undefined;
+  const timeoutSweeper = createTimeoutSweeper({
+    store,
+    limits: security.verificationFailures ?? DEFAULT_FAILURE_LIMITS,
+    logger: logger.child({ component: 'verification-timeouts' }),
+    clock,
+  });
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
   const personalData = createPersonalData(sql);
   const accountWrites = {
@@ -310,6 +320,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await testToolkit?.stop();
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await testAccountSweeper?.stop();
+      await timeoutSweeper.stop();
       typedNameRetention.stop();
       schemeDirectory.stop();
       await relay.stop();
@@ -369,6 +380,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
     await relay.start();
     testAccountSweeper?.start();
+    timeoutSweeper.start();
     typedNameRetention.start();
     logger.info({ instanceId: options.instanceId }, 'gateway started');
   }

@@ -2,6 +2,10 @@ import type { ServiceConfig } from '@vop/config';
 import type { SchemeParticipant } from '@vop/contracts';
 import { DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER } from '@vop/pki';
 import type { TestAccountRetention } from './accounts/test-account-sweeper.js';
+import {
+  DEFAULT_FAILURE_LIMITS,
+  type VerificationFailureLimits,
+} from './verification-failures/timeout-sweeper.js';
 import type { RateLimitSettings } from './security/rate-limit-policy.js';
 
 export interface GatewaySecuritySettings {
@@ -17,6 +21,8 @@ export interface GatewaySecuritySettings {
    * every partyAgent is answered and no directory is seeded; the directory check still applies.
    */
   schemeDirectory?: SchemeDirectorySettings;
+  /** When a verification without an outcome ends as failed (default: DEFAULT_FAILURE_LIMITS). */
+  verificationFailures?: VerificationFailureLimits;
 }
 
 export interface SchemeDirectorySettings {
@@ -66,6 +72,11 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       sweepIntervalMs: config.VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS,
     },
     typedNameRetentionMs: config.VOP_TYPED_NAME_RETENTION_MS,
+    verificationFailures: {
+      ...DEFAULT_FAILURE_LIMITS,
+      synchronousMs: config.VOP_VERIFICATION_FAIL_AFTER_MS,
+      deferredMs: config.VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS,
+    },
     schemeDirectory: schemeDirectorySettings(config),
     ...(config.VOP_PROFILE === 'development' &&
       config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),

@@ -85,6 +85,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     cipher,
     clock: options.clock ?? (() => new Date()),
     ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+    onUndecidable: (verificationId, error) =>
+      // The error's message may quote the names compared: only its kind is logged.
+      logger.error(
+        { errorName: error instanceof Error ? error.name : typeof error, verificationId },
+        'verification could not be decided; it ends as failed',
+      ),
   });
   const relay = new OutboxRelay({
     store,

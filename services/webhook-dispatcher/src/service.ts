@@ -10,15 +10,24 @@ import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { createAddressGuard } from './address-guard/address-guard.js';
 import { webhookNoticeFor } from './deliveries/payload.js';
-import { enqueueDeliveries, migrateDeliveries, type NewDelivery } from './deliveries/queue.js';
+import {
+  enqueueDeliveries,
+  firstEndsOf,
+  leasedByOthers,
+  lockRegistrations,
+  migrateDeliveries,
+  type NewDelivery,
+} from './deliveries/queue.js';
 import { deliveryRoutes } from './deliveries/routes.js';
 import { createSender } from './deliveries/sender.js';
 import { createDeliveryWorker, type DeliveryHandoff } from './deliveries/worker.js';
 import { migrateRegistrations } from './registrations/read-model.js';
 import { registrationRoutes } from './registrations/routes.js';
+import { encryptPlainSecrets, secretProtection } from './registrations/secret-protection.js';
 import type { WebhookSettings } from './settings.js';
 
 export const WEBHOOK_SCHEMA = 'webhooks';
@@ -28,6 +37,8 @@ const MAX_RETRY_AFTER_MS = 10 * 60 * 60 * 1000;
 
 export interface WebhookDispatcherOptions {
   sql: SqlClient;
+  /** The database of the personal-data key store (VOP_KEYSTORE_DATABASE_URL); default `sql`. */
+  keySql?: SqlClient;
   bus: Bus;
   logger: Logger;
   settings: WebhookSettings;
@@ -90,9 +101,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     allowedNetworks: settings.allowedNetworks,
   });
   const sender = createSender({ guard, timeoutMs: settings.attemptTimeoutMs });
+  const personalData = createPersonalData(options.keySql ?? sql);
+  const secrets = secretProtection(personalData.cipher);
+  const instanceId = randomUUID();
   const worker = createDeliveryWorker({
     store,
     sender,
+    instanceId,
+    revealSecret: secrets.reveal,
     logger,
     metrics: options.metrics,
     policy: { delaysMs: settings.retryDelaysMs, jitter: 0.2, maxRetryAfterMs: MAX_RETRY_AFTER_MS },
@@ -124,19 +140,43 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     tx: SqlExecutor,
     handoff: DeliveryHandoff,
   ): Promise<void> {
-    const notices = envelopes.flatMap((envelope) => {
+    const all = envelopes.flatMap((envelope) => {
       const notice = webhookNoticeFor(envelope);
       return notice ? [{ envelope, notice }] : [];
+    });
+    if (all.length === 0) return;
+    const firsts = await firstEndsOf(
+      tx,
+      schema,
+      all.flatMap(({ notice }) => notice.endsVerification ?? []),
+    );
+    const notices = all.filter(({ notice }) => {
+      if (notice.endsVerification === undefined) return true;
+      // Taken once: a second end of the same verification in this batch is dropped too.
+      return firsts.delete(notice.endsVerification);
     });
     if (notices.length === 0) return;
     const subscribers = await subscriptionsOf(tx, schema, [
       ...new Set(notices.map(({ notice }) => notice.participant)),
     ]);
     const now = clock();
-    const queued = notices.flatMap(({ envelope, notice }) =>
-      (subscribers.get(notice.participant) ?? [])
-        .filter((registration) => registration.events.includes(notice.event))
-        .map((registration) => ({
+    const targets = notices.map(({ envelope, notice }) => ({
+      envelope,
+      notice,
+      registrations: (subscribers.get(notice.participant) ?? []).filter((registration) =>
+        registration.events.includes(notice.event),
+      ),
+    }));
+    const webhookIds = [
+      ...new Set(targets.flatMap(({ registrations }) => registrations.map(({ id }) => id))),
+    ];
+    // Leases are taken under the registrations' locks: the bound holds across instances.
+    await lockRegistrations(tx, schema, webhookIds);
+    const heldElsewhere = await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
+    const queued = targets.flatMap(({ envelope, notice, registrations }) =>
+      registrations.map((registration) => {
+        const leaseUntil = handoff.reserve(registration.id, heldElsewhere.get(registration.id));
+        return {
           registration,
           delivery: {
             id: randomUUID(),
@@ -144,9 +184,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             sourceEventId: envelope.eventId,
             eventType: notice.event,
             payload: JSON.stringify(notice.payload),
-            leaseUntil: handoff.reserve(registration.id),
+            leaseUntil,
+            leaseOwner: leaseUntil === null ? null : instanceId,
           } satisfies NewDelivery,
-        })),
+        };
+      }),
     );
     const inserted = await enqueueDeliveries(
       tx,
@@ -179,12 +221,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     routers: [
       // The dead-letter list is mounted before /webhooks/{id} would take "dead-letters" as an id.
       deliveryRoutes({ store, clock, onRedelivery: () => worker.wake() }),
-      registrationRoutes({ store, guard, clock }),
+      registrationRoutes({ store, guard, secrets, clock }),
     ],
     async start() {
       await store.migrate();
       await migrateInbox(sql, schema);
       await migrateRegistrations(sql, schema);
+      await personalData.keys.migrate();
+      const encrypted = await encryptPlainSecrets(store, secrets);
+      if (encrypted > 0) logger.info({ encrypted }, 'plain-text webhook secrets encrypted');
       await migrateDeliveries(sql, schema);
       await bus.ensureTopics(
         [topics.verificationCompleted, topics.batchEvents, topics.webhookDeadLetters].map(

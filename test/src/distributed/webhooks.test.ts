@@ -28,6 +28,7 @@ const main = (service: string) => path.join(repoRoot, `services/${service}/dist/
 const INTERNAL_SECRET = randomUUID() + randomUUID();
 const SECRET = 'a-distributed-receiver-secret';
 const VERIFICATIONS = 60;
+const DEFERRED_FAIL_AFTER_MS = 30_000;
 
 describe('distributed run: the webhook dispatcher as its own process behind the gateway', () => {
   const processes: ServiceProcess[] = [];
@@ -100,6 +101,8 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
         ...common,
         DATABASE_URL: gatewayDatabase.url,
         VOP_PORT: String(gatewayPort),
+        // Long enough for every request of the first test to complete on a loaded machine.
+        VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS: String(DEFERRED_FAIL_AFTER_MS),
         VOP_SERVICE_URLS: JSON.stringify({
           matching: `http://127.0.0.1:${matchingPort}`,
           'webhook-dispatcher': `http://127.0.0.1:${dispatcherPort}`,
@@ -213,5 +216,57 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     const log = await client.get(`/webhooks/${webhookId}/deliveries?status=delivered&limit=500`);
     assert.equal(log.status, 200);
     assert.equal(log.body.total, VERIFICATIONS);
+  });
+
+  it('with matching stopped, a request ends as failed (TIMEOUT) after its limit and is delivered as a signed verification.failure', async () => {
+    const failures: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const failureReceiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        failures.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => failureReceiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (failureReceiver.address() as AddressInfo).port;
+      const created = await client.post('/webhooks', {
+        url: `http://127.0.0.1:${port}/failures`,
+        events: ['verification.failure'],
+        secret: SECRET,
+      });
+      assert.equal(created.status, 201, created.text);
+      await (processes[0] as ServiceProcess).stop();
+      const receipt = await client.post('/verify', {
+        name: 'Kai Webhook',
+        iban: germanIban(424_242),
+      });
+      assert.equal(receipt.status, 201, receipt.text);
+      const requestId = receipt.body.request_id as string;
+
+      const delivery = await eventually(
+        async () =>
+          failures.find((request) => JSON.parse(request.body).data.request_id === requestId),
+        { timeoutMs: DEFERRED_FAIL_AFTER_MS + 60_000, intervalMs: 500, what: 'the failure' },
+      );
+      const verifier = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' });
+      const payload = verifier.verify(delivery.body, delivery.headers as never) as {
+        type: string;
+        data: Record<string, unknown>;
+      };
+      assert.equal(payload.type, 'verification.failure');
+      assert.equal(payload.data.reason, 'TIMEOUT');
+      assert.equal(payload.data.family, 'request-result');
+      const result = await eventually(async () => {
+        const response = await client.get(`/verify/${requestId}`);
+        return response.status === 200 ? response : undefined;
+      });
+      assert.equal(result.body.status, 'FAILED');
+      assert.equal(result.body.reason, 'TIMEOUT');
+    } finally {
+      failureReceiver.closeAllConnections();
+      await new Promise((resolve) => failureReceiver.close(resolve));
+    }
   });
 });

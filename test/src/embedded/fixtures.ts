@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '@vop/config';
 import { startEmbedded, type EmbeddedService } from '@vop/embedded';
 import type { DevPki } from '@vop/pki';
+import type { NameMatcher } from '@vop/matching';
 import { createLogger } from '@vop/observability';
 import { httpsClient, type HttpsClient } from '@vop/testing';
 
@@ -60,7 +61,13 @@ export interface RunningEmbedded {
 
 /** The embedded service on a free port, with a data folder of its own. */
 export async function runEmbedded(
-  options: { dataDir?: string; inMemory?: boolean; env?: Record<string, string> } = {},
+  options: {
+    dataDir?: string;
+    inMemory?: boolean;
+    env?: Record<string, string>;
+    /** Replaces the name matcher (e.g. one that cannot decide some names). */
+    matcher?: NameMatcher;
+  } = {},
 ): Promise<RunningEmbedded> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'vop-embedded-')));
   const config = loadConfig({
@@ -73,6 +80,7 @@ export async function runEmbedded(
     config,
     logger: createLogger({ service: 'test', level: 'silent' }),
     inMemory: options.inMemory ?? true,
+    ...(options.matcher && { matcher: options.matcher }),
   });
   const client = httpsClient({ baseUrl: service.url, ...(await participantTls(service.pki)) });
   const admin = httpsClient({ baseUrl: service.url, ...(await adminTls(service.pki)) });

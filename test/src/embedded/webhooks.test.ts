@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually, germanIban } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
+import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import { runEmbedded, type RunningEmbedded } from './fixtures.js';
 
 const SECRET = 'whsec_' + Buffer.from('an embedded receiver secret!').toString('base64');
@@ -89,5 +90,86 @@ describe('embedded default: webhooks through the public edge', () => {
     const missing = await embedded.client.get('/webhooks/6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b');
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error.code, 'WEBHOOK_NOT_FOUND');
+  });
+});
+
+/** Matching as deployed, except that it cannot decide names containing "Undecidable". */
+function matcherFailingOn(word: string): NameMatcher {
+  const matcher = createNameMatcher();
+  return {
+    match(typedName, holder) {
+      if (typedName.includes(word)) throw new Error(`cannot decide ${typedName}`);
+      return matcher.match(typedName, holder);
+    },
+  };
+}
+
+describe('embedded default: a verification matching cannot decide ends as failed', () => {
+  let embedded: RunningEmbedded;
+  let receiver: http.Server;
+  let receiverUrl: string;
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const secret = 'an-embedded-failure-receiver-secret';
+
+  before(async () => {
+    embedded = await runEmbedded({
+      env: { VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' },
+      matcher: matcherFailingOn('Undecidable'),
+    });
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/failures`;
+  });
+  after(async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+    await embedded.stop();
+  });
+
+  it('delivers a signed verification.failure (reason ERROR), and GET /verify shows it failed', async () => {
+    const created = await embedded.client.post('/webhooks', {
+      url: receiverUrl,
+      events: ['verification.failure'],
+      secret,
+    });
+    assert.equal(created.status, 201, created.text);
+    const iban = germanIban(31_338);
+    assert.equal(
+      (await embedded.admin.post('/accounts', { iban, name: 'Undecidable Payee' })).status,
+      201,
+    );
+    const receipt = await embedded.client.post('/verify', { name: 'Undecidable Payee', iban });
+    assert.equal(receipt.status, 201);
+    const requestId = receipt.body.request_id as string;
+
+    const request = await eventually(async () => received[0], { what: 'a failure delivery' });
+    const verifier = new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+    const payload = verifier.verify(request.body, request.headers as never) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    assert.equal(payload.type, 'verification.failure');
+    assert.deepEqual(
+      { ...payload.data, completed_at: undefined },
+      { request_id: requestId, family: 'request-result', reason: 'ERROR', completed_at: undefined },
+    );
+    assert.doesNotMatch(request.body, /Undecidable|DE\d{20}/);
+
+    const result = await eventually(
+      async () => {
+        const response = await embedded.client.get(`/verify/${requestId}`);
+        return response.status === 200 ? response : undefined;
+      },
+      { what: 'the failed result' },
+    );
+    assert.equal(result.body.status, 'FAILED');
+    assert.equal(result.body.reason, 'ERROR');
   });
 });

@@ -32,6 +32,18 @@ export const VerificationPending = z
   .object({ request_id: z.uuid(), status: z.literal('PENDING') })
   .openapi('VerificationPending');
 
+/** A verification that could not be completed (it will not get an outcome): retry with a new request. */
+export const VerificationFailure = z
+  .object({
+    request_id: z.uuid(),
+    status: z.literal('FAILED'),
+    reason: z.enum(['TIMEOUT', 'ERROR']),
+    failed_at: z.iso.datetime(),
+    created_at: z.iso.datetime(),
+  })
+  .openapi('VerificationFailure');
+export type VerificationFailure = z.infer<typeof VerificationFailure>;
+
 /** `GET /verify/{id}` accepts the bare UUID and the `vrf_<uuid>` form of the immediate family. */
 export const VerificationIdParam = z
   .string()

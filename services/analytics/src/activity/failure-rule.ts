@@ -2,7 +2,8 @@ import type { VerificationFamily } from '@vop/contracts';
 
 /**
  * Design §4: "failed" means could not be completed (as `verification.failure`), never a no-match.
- * A verification is failed when no outcome arrived within its family's limit: the specification's
+ * A verification is failed when it ended with VerificationFailed, or when no outcome arrived within
+ * its family's limit (so one still pending is counted before the gateway's sweeper fails it): the specification's
  * 3 s timeout for the synchronous families, the longest batch processing time (20 min) for the
  * asynchronous ones (request/result and batch entries), whose callers fetch the result later.
  */
@@ -22,13 +23,15 @@ export function limitSql(): string {
 /** SQL: the verification has (so far) no outcome within its limit; `now` is a placeholder like `$2`. */
 export function failedSql(now: string): string {
   const limit = `${limitSql()} * interval '1 millisecond'`;
-  return `(v.outcome IS NULL AND v.requested_at + ${limit} <= ${now}
+  return `(v.failure_reason IS NOT NULL
+           OR v.outcome IS NULL AND v.requested_at + ${limit} <= ${now}
            OR v.outcome IS NOT NULL AND v.response_ms > ${limitSql()})`;
 }
 
 /** SQL: the outcome a verification counts under: its outcome, else FAILED past its limit, else PENDING. */
 export function usageOutcomeSql(now: string): string {
   const limit = `${limitSql()} * interval '1 millisecond'`;
-  return `(CASE WHEN v.outcome IS NOT NULL THEN v.outcome
+  return `(CASE WHEN v.failure_reason IS NOT NULL THEN 'FAILED'
+                WHEN v.outcome IS NOT NULL THEN v.outcome
                 WHEN v.requested_at + ${limit} <= ${now} THEN 'FAILED' ELSE 'PENDING' END)`;
 }

@@ -49,6 +49,11 @@ function completed(n: number, outcome: string, time: string, family = 'scheme'):
   return { type: 'VerificationCompleted', data };
 }
 
+function failed(n: number, time: string, family = 'scheme'): AnalyticsEvent {
+  const data = { verificationId: id(n), family, reason: 'TIMEOUT', failedAt: at(time) };
+  return { type: 'VerificationFailed', data };
+}
+
 function opened(revision: number, holderType = 'person'): AnalyticsEvent {
   const data = {
     accountId: ACCOUNT,
@@ -147,6 +152,39 @@ describe('analytics projections', () => {
         failed: 2,
         averageResponseMs: 400,
       });
+  });
+
+  it('given a deferred request that failed, then admin figures and usage count it as failed', async () => {
+    const deferred = { family: 'request-result' };
+    await spec
+      .given([requested(1, '10:00:00', deferred), requested(2, '10:00:00', deferred)])
+      .when([failed(1, '10:00:30', 'request-result'), completed(2, 'NMTC', '10:00:01')])
+      .then(
+        async (sql) => ({
+          figures: await requestFigures(sql, SCHEMA, { from: window.from, now }),
+          usage: (await usageReport(sql, SCHEMA, { ...window, granularity: 'day', now })).totals
+            .byOutcome,
+        }),
+        {
+          figures: { total: 2, successful: 1, failed: 1, averageResponseMs: 1000 },
+          usage: { FAILED: 1, NMTC: 1 },
+        },
+      );
+  });
+
+  it('given a failed verification, when its completion arrives late, then it stays failed (the first end wins)', async () => {
+    const outcomes = (sql: SqlExecutor) =>
+      usageReport(sql, SCHEMA, { ...window, granularity: 'day', now }).then(
+        (report) => report.totals.byOutcome,
+      );
+    await spec
+      .given([requested(1, '10:00:00'), failed(1, '10:00:30')])
+      .when([completed(1, 'MTCH', '10:00:40')])
+      .then(outcomes, { FAILED: 1 });
+    await spec
+      .given([requested(1, '10:00:00'), completed(1, 'MTCH', '10:00:01')])
+      .when([failed(1, '10:00:30')])
+      .then(outcomes, { MTCH: 1 });
   });
 
   it('given answered verifications, then match rates give counts and shares, by holder type', async () => {

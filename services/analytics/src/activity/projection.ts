@@ -2,6 +2,7 @@ import {
   parseAccountEvent,
   parseBatchCompleted,
   parseVerificationCompleted,
+  parseVerificationFailed,
   parseVerificationRequested,
 } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
@@ -10,6 +11,7 @@ import { migrateBatchesReadModel, projectBatchCompleted } from '../batches/read-
 import {
   migrateActivityReadModel,
   projectVerificationCompleted,
+  projectVerificationFailed,
   projectVerificationRequested,
 } from './read-model.js';
 
@@ -40,6 +42,9 @@ export async function projectAnalyticsEvents(
         break;
       case 'VerificationCompleted':
         await projectVerificationCompleted(tx, schema, parseVerificationCompleted(type, data));
+        break;
+      case 'VerificationFailed':
+        await projectVerificationFailed(tx, schema, parseVerificationFailed(type, data));
         break;
       case 'AccountOpened':
       case 'AccountUpdated':

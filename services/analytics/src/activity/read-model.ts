@@ -1,10 +1,14 @@
-import type { VerificationCompletedData, VerificationRequestedData } from '@vop/contracts';
+import type {
+  VerificationCompletedData,
+  VerificationFailedData,
+  VerificationRequestedData,
+} from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { ibanPseudonym } from './iban-pseudonym.js';
 
 /**
- * One row per verification, from its request and its completion (two topics, either may come
- * first). The typed name stays as it travelled: encrypted under its day's key, so the retention job
+ * One row per verification, from its request and its end (two topics, either may come first). The
+ * end is a completion or a failure; the first one read wins and a later one is ignored. The typed name stays as it travelled: encrypted under its day's key, so the retention job
  * that destroys the key makes it unreadable here too. No full IBAN: a pseudonym and the masked form.
  */
 export async function migrateActivityReadModel(sql: SqlClient, schema: string): Promise<void> {
@@ -23,6 +27,8 @@ export async function migrateActivityReadModel(sql: SqlClient, schema: string): 
          completed_at timestamptz,
          response_ms integer
        )`,
+    // Set when the verification ended without an outcome (VerificationFailed): it counts as failed.
+    `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failure_reason text`,
     `CREATE INDEX IF NOT EXISTS verifications_requested_at ON ${schema}.verifications (requested_at)`,
     `CREATE INDEX IF NOT EXISTS verifications_iban ON ${schema}.verifications (iban_hash, requested_at)`,
   ]);
@@ -72,7 +78,8 @@ export async function projectVerificationCompleted(
      ON CONFLICT (verification_id) DO UPDATE SET outcome = EXCLUDED.outcome, score = EXCLUDED.score,
        completed_at = EXCLUDED.completed_at,
        participant = coalesce(v.participant, EXCLUDED.participant),
-       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id)`,
+       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id)
+     WHERE v.failure_reason IS NULL`,
     [
       completed.verificationId,
       completed.family,
@@ -86,4 +93,29 @@ export async function projectVerificationCompleted(
   await tx.query(`UPDATE ${table} SET response_ms = ${RESPONSE_MS} WHERE verification_id = $1`, [
     completed.verificationId,
   ]);
+}
+
+/** A failure ends the verification without an outcome, unless it ended already. */
+export async function projectVerificationFailed(
+  tx: SqlExecutor,
+  schema: string,
+  failed: VerificationFailedData,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, failure_reason, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6)
+     ON CONFLICT (verification_id) DO UPDATE SET failure_reason = EXCLUDED.failure_reason,
+       completed_at = EXCLUDED.completed_at,
+       participant = coalesce(v.participant, EXCLUDED.participant),
+       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id)
+     WHERE v.outcome IS NULL AND v.failure_reason IS NULL`,
+    [
+      failed.verificationId,
+      failed.family,
+      failed.participant ?? null,
+      failed.batch?.batchId ?? null,
+      failed.reason,
+      failed.failedAt,
+    ],
+  );
 }

@@ -1,13 +1,13 @@
-import { parseVerificationCompleted } from '@vop/contracts';
+import { parseVerificationTerminal } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError, parseEnvelope } from '@vop/outbox';
-import { recordCompletedVerifications } from './read-model.js';
+import { firstEnds, recordVerificationEnds } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 
 /**
- * Two readers of verification-completed: the shared, durable results read model (one group for all
+ * Two readers of the completions topic (completions and failures, the first end of a verification wins): the shared, durable results read model (one group for all
  * gateway instances, each event applied once) and this instance's own group that wakes its waiting callers.
  */
 export async function subscribeToCompletions(options: {
@@ -32,11 +32,11 @@ export async function subscribeToCompletions(options: {
       schema,
       consumer: 'verification-results',
       applyBatch: async (envelopes, tx) => {
-        const completions = envelopes.map((envelope) =>
-          parseVerificationCompleted(envelope.type, envelope.data),
+        const ends = firstEnds(
+          envelopes.map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
         );
-        await recordCompletedVerifications(tx, schema, completions);
-        for (const completed of completions) waiters.notify(completed);
+        await recordVerificationEnds(tx, schema, ends);
+        for (const end of ends) waiters.notify(end);
       },
     }),
   });
@@ -49,7 +49,7 @@ export async function subscribeToCompletions(options: {
     batchHandler: async (messages) => {
       for (const message of messages) {
         const envelope = parseEnvelope(message);
-        waiters.notify(parseVerificationCompleted(envelope.type, envelope.data));
+        waiters.notify(parseVerificationTerminal(envelope.type, envelope.data));
       }
     },
   });

@@ -3,17 +3,19 @@ import { describe, it } from 'node:test';
 import type {
   VerificationCompletedData,
   VerificationEvent,
+  VerificationFailedData,
   VerificationRequestedData,
+  VerificationTerminal,
 } from '@vop/contracts';
 import type { SqlExecutor } from '@vop/event-store';
 import { projectionSpec } from '@vop/testing';
 import {
   completedDataOf,
-  findCompletedVerifications,
+  findEndedVerifications,
   findVerification,
   insertPendingVerifications,
   migrateVerificationsReadModel,
-  recordCompletedVerifications,
+  recordVerificationEnds,
 } from './read-model.js';
 
 const SCHEMA = 'gateway';
@@ -28,22 +30,22 @@ const unknown = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
  */
 async function projectVerificationEvents(tx: SqlExecutor, events: readonly VerificationEvent[]) {
   let requested: VerificationRequestedData[] = [];
-  let completed: VerificationCompletedData[] = [];
+  let ended: VerificationTerminal[] = [];
   const flush = async () => {
     if (requested.length > 0) {
       await insertPendingVerifications(tx, SCHEMA, requested);
     }
-    if (completed.length > 0) await recordCompletedVerifications(tx, SCHEMA, completed);
+    await recordVerificationEnds(tx, SCHEMA, ended);
     requested = [];
-    completed = [];
+    ended = [];
   };
   for (const event of events) {
     if (event.type === 'VerificationRequested') {
-      if (completed.length > 0) await flush();
+      if (ended.length > 0) await flush();
       requested.push(event.data);
-    } else if (event.type === 'VerificationCompleted') {
+    } else {
       if (requested.length > 0) await flush();
-      completed.push(event.data);
+      ended.push(event);
     }
   }
   await flush();
@@ -87,8 +89,20 @@ const unmatched: VerificationCompletedData = {
   reasons: [],
   completedAt: '2026-01-01T00:00:02.000Z',
 };
-const completed = (data: VerificationCompletedData): VerificationEvent => ({
+const completed = (data: VerificationCompletedData): VerificationTerminal => ({
   type: 'VerificationCompleted',
+  data,
+});
+
+const timedOut: VerificationFailedData = {
+  verificationId: first,
+  family: 'scheme',
+  reason: 'TIMEOUT',
+  participant: PARTICIPANT,
+  failedAt: '2026-01-01T00:00:30.000Z',
+};
+const failed = (data: VerificationFailedData): VerificationTerminal => ({
+  type: 'VerificationFailed',
   data,
 });
 
@@ -113,6 +127,8 @@ const pendingRow = (id: string, requestedAt: string) => ({
   requested_at: new Date(requestedAt),
   completed_at: null,
   participant: PARTICIPANT,
+  failure_reason: null,
+  failed_at: null,
 });
 
 describe('gateway verifications read model', () => {
@@ -140,6 +156,8 @@ describe('gateway verifications read model', () => {
           requested_at: new Date('2026-01-01T00:00:00.000Z'),
           completed_at: new Date('2026-01-01T00:00:01.250Z'),
           participant: PARTICIPANT,
+          failure_reason: null,
+          failed_at: null,
         },
       ]);
   });
@@ -151,7 +169,10 @@ describe('gateway verifications read model', () => {
         requested(second, '2026-01-01T00:00:00.500Z'),
       ])
       .when([completed(matched)])
-      .then((sql) => findCompletedVerifications(sql, SCHEMA, [first, second, unknown]), [matched]);
+      .then(
+        (sql) => findEndedVerifications(sql, SCHEMA, [first, second, unknown]),
+        [completed(matched)],
+      );
   });
 
   it('given requested ones, when they complete, then completedDataOf returns them', async () => {
@@ -179,5 +200,40 @@ describe('gateway verifications read model', () => {
       .given([requested(first, '2026-01-01T00:00:00.000Z')])
       .when([completed({ ...matched, verificationId: unknown })])
       .then(allRows, [pendingRow(first, '2026-01-01T00:00:00.000Z')]);
+  });
+
+  it('given a requested one, when it fails, then its row is FAILED with the reason', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z')])
+      .when([failed(timedOut)])
+      .then(allRows, [
+        {
+          ...pendingRow(first, '2026-01-01T00:00:00.000Z'),
+          status: 'FAILED',
+          failure_reason: 'TIMEOUT',
+          failed_at: new Date('2026-01-01T00:00:30.000Z'),
+        },
+      ]);
+  });
+
+  it('given a failed one, when its completion comes late, then it stays failed', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z'), failed(timedOut)])
+      .when([completed(matched)])
+      .then((sql) => findEndedVerifications(sql, SCHEMA, [first]), [failed(timedOut)]);
+  });
+
+  it('given a completed one, when a failure follows, then it stays completed', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z'), completed(matched)])
+      .when([failed(timedOut)])
+      .then((sql) => findEndedVerifications(sql, SCHEMA, [first]), [completed(matched)]);
+  });
+
+  it('given a requested one, when a failure and a completion arrive in one batch, then the first wins', async () => {
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z')])
+      .when([failed(timedOut), completed(matched)])
+      .then((sql) => findEndedVerifications(sql, SCHEMA, [first]), [failed(timedOut)]);
   });
 });

@@ -1,14 +1,17 @@
 import type {
   VerificationCompletedData,
+  VerificationFailedData,
+  VerificationFailureReason,
   VerificationFamily,
   VerificationRequestedData,
+  VerificationTerminal,
 } from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 export interface VerificationRow {
   id: string;
   family: VerificationFamily;
-  status: 'PENDING' | 'COMPLETED';
+  status: 'PENDING' | 'COMPLETED' | 'FAILED';
   outcome: VerificationCompletedData['outcome'] | null;
   score: number | null;
   matched_name: string | null;
@@ -18,6 +21,8 @@ export interface VerificationRow {
   completed_at: Date | string | null;
   /** The participant that asked; only it (or the admin) reads the result. */
   participant: string | null;
+  failure_reason: VerificationFailureReason | null;
+  failed_at: Date | string | null;
 }
 
 export async function migrateVerificationsReadModel(sql: SqlClient, schema: string): Promise<void> {
@@ -35,6 +40,11 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
          completed_at timestamptz
        )`,
     `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS participant text`,
+    `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failure_reason text`,
+    `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failed_at timestamptz`,
+    // The failure sweeper's candidates: few rows, since a verification leaves PENDING within seconds.
+    `CREATE INDEX IF NOT EXISTS verifications_pending ON ${schema}.verifications (requested_at)
+       WHERE status = 'PENDING'`,
   ]);
 }
 
@@ -59,7 +69,35 @@ export async function insertPendingVerifications(
   );
 }
 
-/** One statement for a batch of completions. */
+/**
+ * The ends read from the completions topic, in topic order: the first end of a verification wins
+ * (a completion or a failure), a later one is ignored. One statement per kind of end.
+ */
+export async function recordVerificationEnds(
+  tx: SqlExecutor,
+  schema: string,
+  ends: readonly VerificationTerminal[],
+): Promise<void> {
+  const firsts = firstEnds(ends);
+  const completions = firsts.flatMap((end) =>
+    end.type === 'VerificationCompleted' ? [end.data] : [],
+  );
+  const failures = firsts.flatMap((end) => (end.type === 'VerificationFailed' ? [end.data] : []));
+  await recordCompletedVerifications(tx, schema, completions);
+  await recordFailedVerifications(tx, schema, failures);
+}
+
+/** The first end of each verification in a batch, in order. */
+export function firstEnds(ends: readonly VerificationTerminal[]): VerificationTerminal[] {
+  const seen = new Set<string>();
+  return ends.filter((end) => {
+    if (seen.has(end.data.verificationId)) return false;
+    seen.add(end.data.verificationId);
+    return true;
+  });
+}
+
+/** One statement for a batch of completions; a verification that ended already keeps its end. */
 export async function recordCompletedVerifications(
   tx: SqlExecutor,
   schema: string,
@@ -72,17 +110,33 @@ export async function recordCompletedVerifications(
             id_match = c."idMatch", completed_at = c."completedAt"
        FROM jsonb_to_recordset($1::jsonb) AS c("verificationId" uuid, outcome text, score double precision, "matchedName" text,
             reasons jsonb, "idMatch" text, "completedAt" timestamptz)
-      WHERE v.id = c."verificationId" AND v.id = ANY($2::uuid[])`,
+      WHERE v.id = c."verificationId" AND v.id = ANY($2::uuid[]) AND v.status = 'PENDING'`,
     // The array lets the planner look the rows up by primary key instead of scanning the table.
-    [
-      JSON.stringify(completions),
-      `{${completions.map((completed) => completed.verificationId).join(',')}}`,
-    ],
+    [JSON.stringify(completions), idArray(completions)],
   );
 }
 
+/** One statement for a batch of failures; a verification that ended already keeps its end. */
+export async function recordFailedVerifications(
+  tx: SqlExecutor,
+  schema: string,
+  failures: VerificationFailedData[],
+): Promise<void> {
+  if (failures.length === 0) return;
+  await tx.query(
+    `UPDATE ${schema}.verifications AS v
+        SET status = 'FAILED', failure_reason = f.reason, failed_at = f."failedAt"
+       FROM jsonb_to_recordset($1::jsonb) AS f("verificationId" uuid, reason text, "failedAt" timestamptz)
+      WHERE v.id = f."verificationId" AND v.id = ANY($2::uuid[]) AND v.status = 'PENDING'`,
+    [JSON.stringify(failures), idArray(failures)],
+  );
+}
+
+const idArray = (ends: readonly { verificationId: string }[]): string =>
+  `{${ends.map((end) => end.verificationId).join(',')}}`;
+
 const VERIFICATION_COLUMNS =
-  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at, participant';
+  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at, participant, failure_reason, failed_at';
 
 export async function findVerification(
   sql: SqlExecutor,
@@ -96,19 +150,36 @@ export async function findVerification(
   return rows[0];
 }
 
-/** The completed ones among these verifications, by primary key. */
-export async function findCompletedVerifications(
+/** The ended ones (completed or failed) among these verifications, by primary key. */
+export async function findEndedVerifications(
   sql: SqlExecutor,
   schema: string,
   ids: string[],
-): Promise<VerificationCompletedData[]> {
+): Promise<VerificationTerminal[]> {
   const { rows } = await sql.query<VerificationRow>(
-    `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status = 'COMPLETED'`,
+    `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status <> 'PENDING'`,
     [`{${ids.join(',')}}`],
   );
-  return rows
-    .map(completedDataOf)
-    .filter((completed): completed is VerificationCompletedData => completed !== undefined);
+  return rows.map(endOf).filter((end): end is VerificationTerminal => end !== undefined);
+}
+
+/** The end a row records, if it ended. */
+export function endOf(row: VerificationRow): VerificationTerminal | undefined {
+  const completed = completedDataOf(row);
+  if (completed) return { type: 'VerificationCompleted', data: completed };
+  const failed = failedDataOf(row);
+  return failed && { type: 'VerificationFailed', data: failed };
+}
+
+export function failedDataOf(row: VerificationRow): VerificationFailedData | undefined {
+  if (row.status !== 'FAILED' || row.failure_reason === null) return undefined;
+  return {
+    verificationId: row.id,
+    family: row.family,
+    reason: row.failure_reason,
+    ...(row.participant !== null && { participant: row.participant }),
+    failedAt: new Date(row.failed_at ?? Date.now()).toISOString(),
+  };
 }
 
 export function completedDataOf(row: VerificationRow): VerificationCompletedData | undefined {

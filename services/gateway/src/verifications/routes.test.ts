@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  parseVerificationCompleted,
   parseVerificationRequested,
+  parseVerificationTerminal,
   VerificationEvent,
   type VerificationCompletedData,
   type VerificationRequestedData,
+  type VerificationTerminal,
 } from '@vop/contracts';
 import type { EventStore, NewEvent, RecordedEvent, SqlExecutor } from '@vop/event-store';
 import type { Principal } from '@vop/http';
@@ -21,10 +22,10 @@ import {
 } from '@vop/verifications';
 import { appAs, freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import {
-  findCompletedVerifications,
+  findEndedVerifications,
   insertPendingVerifications,
   migrateVerificationsReadModel,
-  recordCompletedVerifications,
+  recordVerificationEnds,
 } from './read-model.js';
 import { createLogger } from '@vop/observability';
 import { requesterCheck } from '../scheme-directory/requester-check.js';
@@ -108,14 +109,19 @@ async function matchingAnswer(
  * without it, no answer ever comes.
  */
 function verificationsSpec(
-  options: { matching?: Outcome; deadlineMs?: number; as?: Principal; directory?: boolean } = {},
+  options: {
+    matching?: Outcome | 'cannot decide';
+    deadlineMs?: number;
+    as?: Principal;
+    directory?: boolean;
+  } = {},
 ) {
   return httpSpec({
     setup: async () => {
       const { sql, store, cipher } = await freshGatewayStore();
       await migrateVerificationsReadModel(sql, SCHEMA);
       const waiters = new CompletionWaiters({
-        lookup: (ids) => findCompletedVerifications(sql, SCHEMA, ids),
+        lookup: (ids) => findEndedVerifications(sql, SCHEMA, ids),
       });
       const recordRequest = verificationRecorder({
         store,
@@ -127,10 +133,24 @@ function verificationsSpec(
         await recordRequest(request);
         if (matching === undefined) return;
         const id = request.data.verificationId;
-        const completion = await matchingAnswer(store, cipher, id, matching);
+        const end: VerificationTerminal =
+          matching === 'cannot decide'
+            ? {
+                type: 'VerificationFailed',
+                data: {
+                  verificationId: id,
+                  family: 'scheme',
+                  reason: 'ERROR',
+                  failedAt: completedAt,
+                },
+              }
+            : {
+                type: 'VerificationCompleted',
+                data: await matchingAnswer(store, cipher, id, matching),
+              };
         // As the gateway's two completion consumers: the results read model, then the waiter.
-        await sql.transaction((tx) => recordCompletedVerifications(tx, SCHEMA, [completion]));
-        waiters.notify(completion);
+        await sql.transaction((tx) => recordVerificationEnds(tx, SCHEMA, [end]));
+        waiters.notify(end);
       };
       const logger = createLogger({ service: 'spec', level: 'silent' });
       const directory = new SchemeDirectory({ store, environment: 'test', logger });
@@ -154,8 +174,7 @@ function verificationsSpec(
           if (type === 'VerificationRequested') {
             await insertPendingVerifications(tx, SCHEMA, [parseVerificationRequested(type, data)]);
           } else {
-            const completion = parseVerificationCompleted(type, data);
-            await recordCompletedVerifications(tx, SCHEMA, [completion]);
+            await recordVerificationEnds(tx, SCHEMA, [parseVerificationTerminal(type, data)]);
           }
         }
       };
@@ -184,8 +203,10 @@ async function assertOneRequest(
 const requestedAt = '2026-03-01T09:00:00.000Z';
 const givenId = '1e2d3c4b-5a69-4788-97a6-b5c4d3e2f1a0';
 
+const failedAt = '2026-03-01T09:20:00.000Z';
+
 /** A request-result verification as the gateway stores it (names encrypted), maybe answered. */
-function givenVerification(outcome?: Outcome) {
+function givenVerification(outcome?: Outcome | 'failed') {
   return async ({ cipher }: { cipher: FieldCipher }): Promise<GivenStream[]> => {
     const requested = await protectTypedName(cipher, {
       verificationId: givenId,
@@ -196,7 +217,10 @@ function givenVerification(outcome?: Outcome) {
       requestedAt,
     });
     const events: NewEvent[] = [{ type: 'VerificationRequested', data: requested }];
-    if (outcome !== undefined) {
+    if (outcome === 'failed') {
+      const failure = { verificationId: givenId, family: 'request-result', reason: 'TIMEOUT' };
+      events.push({ type: 'VerificationFailed', data: { ...failure, failedAt } });
+    } else if (outcome !== undefined) {
       const answer = {
         verificationId: givenId,
         family: 'request-result' as const,
@@ -281,6 +305,35 @@ describe('verification routes (HTTP spec)', () => {
           });
         },
         events: [],
+      });
+  });
+
+  it('given a verification that failed, when it is read, then 200 FAILED with the reason', async () => {
+    await verificationsSpec()
+      .given(givenVerification('failed'))
+      .when((request) => request.get(`/verify/${givenId}`))
+      .then({
+        status: 200,
+        body: {
+          request_id: givenId,
+          status: 'FAILED',
+          reason: 'TIMEOUT',
+          failed_at: failedAt,
+          created_at: requestedAt,
+        },
+        events: [],
+      });
+  });
+
+  it('given nothing, when matching cannot decide a scheme request, then 503 naming the request', async () => {
+    await verificationsSpec({ matching: 'cannot decide' })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
+      .then({
+        status: 503,
+        headers: { 'X-Verification-ID': fixedUuid },
+        body: (body: SchemeErrorBody) => assert.equal(body.error.category, 'TECHNICAL_ERROR'),
+        events: (events) => assert.equal(events.length, 1),
       });
   });
 

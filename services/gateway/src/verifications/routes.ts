@@ -6,6 +6,7 @@ import {
   SchemeVerifyRequest,
   VerificationIdParam,
   VerifyRequest,
+  type VerificationFailure,
 } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import {
@@ -21,7 +22,12 @@ import { revealMatchedName } from '@vop/personal-data';
 import { Router, type Response } from 'express';
 import type { RequesterCheck } from '../scheme-directory/requester-check.js';
 import { epcHeaderRefusal } from './epc-request-headers.js';
-import { completedDataOf, findVerification, type VerificationRow } from './read-model.js';
+import {
+  completedDataOf,
+  failedDataOf,
+  findVerification,
+  type VerificationRow,
+} from './read-model.js';
 import { synchronousVerifier, type SynchronousVerifierOptions } from './synchronous.js';
 
 export interface VerificationRoutesOptions extends SynchronousVerifierOptions {
@@ -134,6 +140,18 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
     const row = await findVerification(store.sql, store.schema, id);
     // Another participant's verification is not found, as if it did not exist.
     if (!row || !mayRead(principalOf(res), row)) throw unknownVerification();
+    const requestedAt = new Date(row.requested_at).toISOString();
+    const failed = failedDataOf(row);
+    if (failed) {
+      res.json({
+        request_id: row.id,
+        status: 'FAILED',
+        reason: failed.reason,
+        failed_at: failed.failedAt,
+        created_at: requestedAt,
+      } satisfies VerificationFailure);
+      return;
+    }
     const completed = completedDataOf(row);
     if (!completed) {
       res.setHeader('Retry-After', '1');
@@ -141,7 +159,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
       return;
     }
     const revealed = await revealMatchedName(cipher, completed);
-    res.json(renderRequestResultResponse(revealed, new Date(row.requested_at).toISOString()));
+    res.json(renderRequestResultResponse(revealed, requestedAt));
   });
 
   return router;

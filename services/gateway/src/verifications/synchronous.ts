@@ -1,4 +1,8 @@
-import type { VerificationCompletedData, VerificationRequestedData } from '@vop/contracts';
+import type {
+  VerificationCompletedData,
+  VerificationFailureReason,
+  VerificationRequestedData,
+} from '@vop/contracts';
 import { errors, principalOf } from '@vop/http';
 import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
 import {
@@ -19,6 +23,13 @@ export interface SynchronousVerifierOptions {
   deadlineMs: number;
   clock: () => Date;
   newId: () => string;
+}
+
+/** A verification that could not be completed, in the family's error format (the edge renders it). */
+function failureError(reason: VerificationFailureReason): Error {
+  return reason === 'TIMEOUT'
+    ? errors.timeout('The verification could not be completed in time; retry the request')
+    : errors.unavailable('The verification could not be completed; retry the request');
 }
 
 /** What every family that answers at once shares: building the request, recording it, awaiting the outcome. */
@@ -55,9 +66,10 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
       throw error;
     }
     res.setHeader('X-Verification-ID', request.verificationId);
-    const completed = await completion;
-    if (!completed) throw errors.timeout('No outcome within the deadline; retry the request');
-    return revealMatchedName(cipher, completed);
+    const end = await completion;
+    if (!end) throw errors.timeout('No outcome within the deadline; retry the request');
+    if (end.type === 'VerificationFailed') throw failureError(end.data.reason);
+    return revealMatchedName(cipher, end.data);
   }
 
   /** Records the request only (request/result family): the caller reads the outcome later. */

@@ -1,15 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { VerificationCompletedData } from '@vop/contracts';
+import type { VerificationTerminal } from '@vop/contracts';
 import { CompletionWaiters } from './waiters.js';
 
-const completion = (verificationId: string): VerificationCompletedData => ({
-  verificationId,
-  family: 'scheme',
-  outcome: 'MTCH',
-  score: 1,
-  reasons: [],
-  completedAt: '2026-01-01T00:00:00.000Z',
+const completion = (verificationId: string): VerificationTerminal => ({
+  type: 'VerificationCompleted',
+  data: {
+    verificationId,
+    family: 'scheme',
+    outcome: 'MTCH',
+    score: 1,
+    reasons: [],
+    completedAt: '2026-01-01T00:00:00.000Z',
+  },
+});
+const failure = (verificationId: string): VerificationTerminal => ({
+  type: 'VerificationFailed',
+  data: { verificationId, family: 'scheme', reason: 'ERROR', failedAt: '2026-01-01T00:00:00.000Z' },
 });
 
 describe('CompletionWaiters', () => {
@@ -31,9 +38,17 @@ describe('CompletionWaiters', () => {
       },
     });
     const [a, b] = await Promise.all([waiters.wait('a', 5000), waiters.wait('b', 5000)]);
-    assert.equal(a?.verificationId, 'a');
-    assert.equal(b?.verificationId, 'b');
+    assert.equal(a?.data.verificationId, 'a');
+    assert.equal(b?.data.verificationId, 'b');
     assert.deepEqual(queries[0], ['a', 'b']);
+  });
+
+  it('resolves a waiter with the failure when its verification fails, and ignores a later end', async () => {
+    const waiters = new CompletionWaiters({ lookup: async () => [] });
+    const waiting = waiters.wait('a', 5000);
+    waiters.notify(failure('a'));
+    waiters.notify(completion('a'));
+    assert.deepEqual(await waiting, failure('a'));
   });
 
   it('gives undefined at the deadline and forgets the waiter', async () => {

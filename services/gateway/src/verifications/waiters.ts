@@ -1,19 +1,19 @@
-import type { VerificationCompletedData } from '@vop/contracts';
+import type { VerificationTerminal } from '@vop/contracts';
 
 interface Waiter {
-  resolve: (completed: VerificationCompletedData | undefined) => void;
+  resolve: (end: VerificationTerminal | undefined) => void;
   timer: NodeJS.Timeout;
   since: number;
 }
 
 export interface CompletionWaitersOptions {
-  /** Reads completions from the durable read model: the fallback when the fast notification misses. */
-  lookup: (verificationIds: string[]) => Promise<VerificationCompletedData[]>;
+  /** Reads ends from the durable read model: the fallback when the fast notification misses. */
+  lookup: (verificationIds: string[]) => Promise<VerificationTerminal[]>;
   fallbackPollMs?: number;
 }
 
 /**
- * Callers waiting for their verification's completion. The fast path is the completion event reaching
+ * Callers waiting for their verification's end (a completion, or a failure). The fast path is the completion event reaching
  * this instance; one periodic sweep of the read model (a single query for every caller that has waited
  * longer than the poll interval) is the fallback, so a missed notification only costs latency.
  */
@@ -32,7 +32,7 @@ export class CompletionWaiters {
   }
 
   /** Must be called before the request is published, so no completion can come first. */
-  wait(verificationId: string, deadlineMs: number): Promise<VerificationCompletedData | undefined> {
+  wait(verificationId: string, deadlineMs: number): Promise<VerificationTerminal | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(verificationId, undefined), deadlineMs);
       this.waiting.set(verificationId, { resolve, timer, since: Date.now() });
@@ -40,8 +40,8 @@ export class CompletionWaiters {
     });
   }
 
-  notify(completed: VerificationCompletedData): void {
-    this.settle(completed.verificationId, completed);
+  notify(end: VerificationTerminal): void {
+    this.settle(end.data.verificationId, end);
   }
 
   cancel(verificationId: string): void {
@@ -57,8 +57,8 @@ export class CompletionWaiters {
     if (overdue.length === 0) return;
     this.sweeping = true;
     try {
-      for (const completed of await this.options.lookup(overdue))
-        this.settle(completed.verificationId, completed);
+      for (const end of await this.options.lookup(overdue))
+        this.settle(end.data.verificationId, end);
     } catch {
       // The next sweep tries again; the deadline bounds the wait.
     } finally {
@@ -66,7 +66,7 @@ export class CompletionWaiters {
     }
   }
 
-  private settle(verificationId: string, completed: VerificationCompletedData | undefined): void {
+  private settle(verificationId: string, end: VerificationTerminal | undefined): void {
     const waiter = this.waiting.get(verificationId);
     if (!waiter) return;
     this.waiting.delete(verificationId);
@@ -75,6 +75,6 @@ export class CompletionWaiters {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
-    waiter.resolve(completed);
+    waiter.resolve(end);
   }
 }

@@ -11,6 +11,7 @@ import {
   evolveVerification,
   initialVerificationState,
   verificationStreamId,
+  type VerificationCommand,
 } from '@vop/verifications';
 import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
 import { decideOutcome } from './decide.js';
@@ -36,8 +37,10 @@ export function createVerificationDecider(options: {
   cipher: FieldCipher;
   clock: () => Date;
   onDecided?: (decision: Decision) => void;
+  /** A request matching could not decide (it ends as failed with reason ERROR). */
+  onUndecidable?: (verificationId: string, error: unknown) => void;
 }) {
-  const { store, matcher, cipher, clock, onDecided } = options;
+  const { store, matcher, cipher, clock, onDecided, onUndecidable } = options;
 
   async function prepare(envelopes: IntegrationEnvelope[]): Promise<Map<string, CompletionStream>> {
     const requests = envelopes.map((envelope) => ({
@@ -55,31 +58,50 @@ export function createVerificationDecider(options: {
     );
     const prepared = new Map<string, CompletionStream>();
     for (const [index, { envelope, request }] of requests.entries()) {
-      const typedName = request.name === undefined ? undefined : typedNames[index];
-      const started = process.hrtime.bigint();
-      const account = accounts.get(request.iban);
-      const completed = decideOutcome({ ...request, name: typedName }, account, matcher, clock());
-      onDecided?.({
-        family: completed.family,
-        outcome: completed.outcome,
-        reasons: completed.reasons,
-        seconds: Number(process.hrtime.bigint() - started) / 1e9,
-      });
       const metadata: Record<string, string> = {
         correlationId: envelope.correlationId,
         causationId: envelope.eventId,
         schemaVersion: String(VERIFICATION_EVENT_VERSION),
       };
       if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
-      const completion = await protectMatchedName(cipher, completed, account?.accountId);
       const requested = evolveVerification(initialVerificationState, {
         type: 'VerificationRequested',
         data: request,
       });
-      const events = decideVerification(
-        { type: 'CompleteVerification', completion },
-        requested,
-      ).map(({ type, data }) => ({ type, data, metadata }));
+      const typedName = request.name === undefined ? undefined : typedNames[index];
+      const account = accounts.get(request.iban);
+      const started = process.hrtime.bigint();
+      let command: VerificationCommand;
+      try {
+        const completed = decideOutcome({ ...request, name: typedName }, account, matcher, clock());
+        onDecided?.({
+          family: completed.family,
+          outcome: completed.outcome,
+          reasons: completed.reasons,
+          seconds: Number(process.hrtime.bigint() - started) / 1e9,
+        });
+        command = { type: 'CompleteVerification', completion: completed };
+      } catch (error) {
+        // Deciding is pure: what throws here throws on every retry, so the request ends as failed.
+        onUndecidable?.(request.verificationId, error);
+        command = {
+          type: 'FailVerification',
+          verificationId: request.verificationId,
+          reason: 'ERROR',
+          failedAt: clock().toISOString(),
+        };
+      }
+      if (command.type === 'CompleteVerification')
+        command.completion = await protectMatchedName(
+          cipher,
+          command.completion,
+          account?.accountId,
+        );
+      const events = decideVerification(command, requested).map(({ type, data }) => ({
+        type,
+        data,
+        metadata,
+      }));
       prepared.set(envelope.eventId, {
         streamId: verificationStreamId(request.verificationId),
         events,

@@ -74,6 +74,51 @@ describe('webhook deliveries to real receivers on 127.0.0.1', () => {
     );
   });
 
+  it('sends a failure as a signed verification.failure, and only the first end of a verification', async () => {
+    const receiver = await startReceiver();
+    receivers.push(receiver);
+    await register('PSP-ENDS', receiver, ['verification.success', 'verification.failure']);
+    const failedId = '0f0f0f0f-1111-4222-8333-444444444444';
+    const failure = (verificationId: string) => ({
+      verificationId,
+      family: 'request-result',
+      reason: 'TIMEOUT',
+      participant: 'PSP-ENDS',
+      failedAt: '2026-01-01T00:20:00.000Z',
+    });
+    await harness.publish(
+      'verificationCompleted',
+      failedId,
+      'VerificationFailed',
+      failure(failedId),
+    );
+    // The late completion of the failed one, then a completed one whose failure comes late.
+    await harness.complete('PSP-ENDS', { verificationId: failedId });
+    const completedId = await harness.complete('PSP-ENDS');
+    await harness.publish(
+      'verificationCompleted',
+      completedId,
+      'VerificationFailed',
+      failure(completedId),
+    );
+    await eventually(async () => (receiver.received.length >= 2 ? true : undefined));
+    await harness.bus.settled();
+    const payloads = receiver.received.map(verify);
+    assert.deepEqual(
+      payloads.map(({ type, data }) => [type, data.request_id]).sort(),
+      [
+        ['verification.failure', failedId],
+        ['verification.success', completedId],
+      ].sort(),
+    );
+    assert.deepEqual(payloads.find(({ type }) => type === 'verification.failure')?.data, {
+      request_id: failedId,
+      family: 'request-result',
+      reason: 'TIMEOUT',
+      completed_at: '2026-01-01T00:20:00.000Z',
+    });
+  });
+
   it('retries with the same webhook-id, dead-letters after the last attempt (list and topic), and redelivers on request', async () => {
     let healthy = false;
     const receiver = await startReceiver(() => ({ status: healthy ? 200 : 500 }));

@@ -28,6 +28,7 @@ describe('what a webhook carries', () => {
     const notice = webhookNoticeFor(envelope('VerificationCompleted', completion));
     assert.deepEqual(notice, {
       participant: 'PSDDE-BAFIN-123456',
+      endsVerification: completion.verificationId,
       event: 'verification.success',
       payload: {
         type: 'verification.success',
@@ -43,6 +44,36 @@ describe('what a webhook carries', () => {
       },
     });
     assert.doesNotMatch(JSON.stringify(notice), /Jürgen|Groß|score|reasons/);
+  });
+
+  it('a failure becomes verification.failure for its participant, with ids and the reason', () => {
+    const failure = {
+      verificationId: completion.verificationId,
+      family: 'batch',
+      reason: 'TIMEOUT',
+      participant: 'PSDDE-BAFIN-123456',
+      batch: { batchId: 'b-1', entryId: 'e-7' },
+      failedAt: '2026-01-01T00:20:00.000Z',
+    };
+    assert.deepEqual(webhookNoticeFor(envelope('VerificationFailed', failure)), {
+      participant: 'PSDDE-BAFIN-123456',
+      endsVerification: completion.verificationId,
+      event: 'verification.failure',
+      payload: {
+        type: 'verification.failure',
+        timestamp: '2026-01-01T00:20:00.000Z',
+        data: {
+          request_id: completion.verificationId,
+          family: 'batch',
+          reason: 'TIMEOUT',
+          batch_id: 'b-1',
+          entry_id: 'e-7',
+          completed_at: '2026-01-01T00:20:00.000Z',
+        },
+      },
+    });
+    const { participant: _p, ...anonymous } = failure;
+    assert.equal(webhookNoticeFor(envelope('VerificationFailed', anonymous)), undefined);
   });
 
   it('a completion without a participant is nobody’s: no webhook', () => {

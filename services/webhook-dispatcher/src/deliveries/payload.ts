@@ -1,6 +1,7 @@
 import {
   parseBatchCompleted,
   parseVerificationCompleted,
+  parseVerificationFailed,
   type IntegrationEnvelope,
   type WebhookEventName,
   type WebhookPayload,
@@ -11,12 +12,15 @@ export interface WebhookNotice {
   participant: string;
   event: WebhookEventName;
   payload: WebhookPayload;
+  /** The verification a success or failure ends: only its first end is sent. */
+  endsVerification?: string;
 }
 
 /**
  * Pure: the webhook an integration event produces, or undefined (another type, or no participant
  * to scope it to). Only identifiers, outcomes and counts are copied: never names or IBANs.
- * Every completion has an outcome (NOAP included), so it is `verification.success`.
+ * Every completion has an outcome (NOAP included), so it is `verification.success`; a verification
+ * that could not be completed (VerificationFailed) is `verification.failure` with its reason.
  */
 export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice | undefined {
   switch (envelope.type) {
@@ -25,6 +29,7 @@ export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice |
       if (completed.participant === undefined) return undefined;
       return {
         participant: completed.participant,
+        endsVerification: completed.verificationId,
         event: 'verification.success',
         payload: {
           type: 'verification.success',
@@ -38,6 +43,26 @@ export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice |
               entry_id: completed.batch.entryId,
             }),
             completed_at: completed.completedAt,
+          },
+        },
+      };
+    }
+    case 'VerificationFailed': {
+      const failed = parseVerificationFailed(envelope.type, envelope.data);
+      if (failed.participant === undefined) return undefined;
+      return {
+        participant: failed.participant,
+        endsVerification: failed.verificationId,
+        event: 'verification.failure',
+        payload: {
+          type: 'verification.failure',
+          timestamp: failed.failedAt,
+          data: {
+            request_id: failed.verificationId,
+            family: failed.family,
+            reason: failed.reason,
+            ...(failed.batch && { batch_id: failed.batch.batchId, entry_id: failed.batch.entryId }),
+            completed_at: failed.failedAt,
           },
         },
       };

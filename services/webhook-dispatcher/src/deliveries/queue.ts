@@ -41,7 +41,32 @@ export async function migrateDeliveries(sql: SqlClient, schema: string): Promise
      )`,
     `CREATE INDEX IF NOT EXISTS delivery_attempts_delivery
        ON ${schema}.delivery_attempts (delivery_id, id)`,
+    // Which dispatcher instance holds the lease: the per-registration bound counts the others' too.
+    `ALTER TABLE ${schema}.deliveries ADD COLUMN IF NOT EXISTS lease_owner text`,
+    // A verification ends once: its first end (completion or failure) is sent, a later one is not.
+    `CREATE TABLE IF NOT EXISTS ${schema}.ended_verifications (
+       verification_id uuid PRIMARY KEY
+     )`,
   ]);
+}
+
+/**
+ * Records the ends of these verifications (first in the list first) and returns the ids whose end
+ * this is the first of: the topic's order, shared by every reader, decides which end counts.
+ */
+export async function firstEndsOf(
+  tx: SqlExecutor,
+  schema: string,
+  verificationIds: readonly string[],
+): Promise<Set<string>> {
+  const unique = [...new Set(verificationIds)];
+  if (unique.length === 0) return new Set();
+  const { rows } = await tx.query<{ verification_id: string }>(
+    `INSERT INTO ${schema}.ended_verifications (verification_id)
+     SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING verification_id`,
+    [`{${unique.join(',')}}`],
+  );
+  return new Set(rows.map((row) => row.verification_id));
 }
 
 export interface NewDelivery {
@@ -52,6 +77,8 @@ export interface NewDelivery {
   payload: string;
   /** Leased to this instance at once (it starts the attempt after the commit); else null. */
   leaseUntil?: Date | null;
+  /** The instance holding that lease. */
+  leaseOwner?: string | null;
 }
 
 /**
@@ -67,11 +94,11 @@ export async function enqueueDeliveries(
   if (deliveries.length === 0) return new Set();
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO ${schema}.deliveries (id, webhook_id, source_event_id, event_type, payload,
-       status, next_attempt_at, lease_until, created_at)
+       status, next_attempt_at, lease_until, lease_owner, created_at)
      SELECT d.id, d."webhookId", d."sourceEventId", d."eventType", d.payload, 'pending', $2,
-       d."leaseUntil", $2
+       d."leaseUntil", d."leaseOwner", $2
      FROM jsonb_to_recordset($1::jsonb) AS d(id uuid, "webhookId" uuid, "sourceEventId" uuid,
-          "eventType" text, payload text, "leaseUntil" timestamptz)
+          "eventType" text, payload text, "leaseUntil" timestamptz, "leaseOwner" text)
      ON CONFLICT (webhook_id, source_event_id) DO NOTHING
      RETURNING id`,
     [JSON.stringify(deliveries), now.toISOString()],
@@ -107,12 +134,50 @@ interface ClaimRow {
 }
 
 /**
- * Leases due deliveries of enabled registrations: at most `perWebhook` minus what this instance
- * already has in flight for each registration (`inFlight`), `limit` in all. A lease that runs out
- * (the instance died mid-attempt) makes the delivery due again: at-least-once.
+ * Attempts in flight to each of these registrations held by other dispatcher instances (unexpired
+ * leases). Called with the registrations locked (lockRegistrations), the count stays true until commit.
+ */
+export async function leasedByOthers(
+  tx: SqlExecutor,
+  schema: string,
+  options: { webhookIds: readonly string[]; now: Date; owner: string },
+): Promise<Map<string, number>> {
+  if (options.webhookIds.length === 0) return new Map();
+  const { rows } = await tx.query<{ webhook_id: string; count: string }>(
+    `SELECT webhook_id, count(*)::text AS count FROM ${schema}.deliveries
+      WHERE webhook_id = ANY($1::uuid[]) AND status = 'pending' AND lease_until > $2
+        AND lease_owner IS DISTINCT FROM $3
+      GROUP BY webhook_id`,
+    [`{${options.webhookIds.join(',')}}`, options.now.toISOString(), options.owner],
+  );
+  return new Map(rows.map((row) => [row.webhook_id, Number(row.count)]));
+}
+
+/**
+ * Locks registration rows (in id order, so two lockers never deadlock): every instance leases
+ * deliveries of a registration only while holding its lock, which makes the bound per registration
+ * hold across instances.
+ */
+export async function lockRegistrations(
+  tx: SqlExecutor,
+  schema: string,
+  webhookIds: readonly string[],
+): Promise<void> {
+  if (webhookIds.length === 0) return;
+  await tx.query(
+    `SELECT id FROM ${schema}.registrations WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [`{${webhookIds.join(',')}}`],
+  );
+}
+
+/**
+ * Leases due deliveries of enabled registrations: at most `perWebhook` minus what is in flight to
+ * each registration (this instance's `inFlight`, and the other instances' leases), `limit` in all.
+ * A lease that runs out (the instance died mid-attempt) makes the delivery due again:
+ * at-least-once.
  */
 export async function claimDueDeliveries(
-  sql: SqlExecutor,
+  sql: SqlClient,
   schema: string,
   options: {
     now: Date;
@@ -120,35 +185,56 @@ export async function claimDueDeliveries(
     perWebhook: number;
     inFlight: Record<string, number>;
     limit: number;
+    /** This instance (the lease owner). */
+    owner: string;
   },
 ): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql.query<ClaimRow>(
-    `WITH picked AS (
-       SELECT d.id FROM ${schema}.registrations r
-       CROSS JOIN LATERAL (
-         SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS rank
-         FROM ${schema}.deliveries
-         WHERE webhook_id = r.id AND status = 'pending' AND next_attempt_at <= $1
-           AND (lease_until IS NULL OR lease_until <= $1)
-         ORDER BY next_attempt_at, id LIMIT $3
-       ) d
-       WHERE r.enabled AND d.rank <= $3 - COALESCE(($4::jsonb ->> r.id::text)::int, 0)
-       LIMIT $5
-     )
-     UPDATE ${schema}.deliveries d SET lease_until = $2
-     FROM picked p, ${schema}.registrations r
-     WHERE d.id = p.id AND r.id = d.webhook_id AND d.status = 'pending'
-       AND (d.lease_until IS NULL OR d.lease_until <= $1)
-     RETURNING d.id, d.webhook_id, r.participant, d.event_type, d.source_event_id, r.url,
-       r.secret, d.payload, d.attempts, d.created_at`,
-    [
-      options.now.toISOString(),
-      options.leaseUntil.toISOString(),
-      options.perWebhook,
-      JSON.stringify(options.inFlight),
-      options.limit,
-    ],
-  );
+  const now = options.now.toISOString();
+  const rows = await sql.transaction(async (tx) => {
+    const { rows: due } = await tx.query<{ webhook_id: string }>(
+      `SELECT DISTINCT webhook_id FROM ${schema}.deliveries
+        WHERE status = 'pending' AND next_attempt_at <= $1
+          AND (lease_until IS NULL OR lease_until <= $1)`,
+      [now],
+    );
+    const webhookIds = due.map((row) => row.webhook_id);
+    if (webhookIds.length === 0) return [];
+    await lockRegistrations(tx, schema, webhookIds);
+    const { rows: claimed } = await tx.query<ClaimRow>(
+      `WITH picked AS (
+         SELECT d.id FROM ${schema}.registrations r
+         CROSS JOIN LATERAL (
+           SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS rank
+           FROM ${schema}.deliveries
+           WHERE webhook_id = r.id AND status = 'pending' AND next_attempt_at <= $1
+             AND (lease_until IS NULL OR lease_until <= $1)
+           ORDER BY next_attempt_at, id LIMIT $3
+         ) d
+         WHERE r.enabled AND r.id = ANY($7::uuid[])
+           AND d.rank <= $3 - COALESCE(($4::jsonb ->> r.id::text)::int, 0)
+             - (SELECT count(*) FROM ${schema}.deliveries o
+                 WHERE o.webhook_id = r.id AND o.status = 'pending' AND o.lease_until > $1
+                   AND o.lease_owner IS DISTINCT FROM $6)
+         LIMIT $5
+       )
+       UPDATE ${schema}.deliveries d SET lease_until = $2, lease_owner = $6
+       FROM picked p, ${schema}.registrations r
+       WHERE d.id = p.id AND r.id = d.webhook_id AND d.status = 'pending'
+         AND (d.lease_until IS NULL OR d.lease_until <= $1)
+       RETURNING d.id, d.webhook_id, r.participant, d.event_type, d.source_event_id, r.url,
+         r.secret, d.payload, d.attempts, d.created_at`,
+      [
+        now,
+        options.leaseUntil.toISOString(),
+        options.perWebhook,
+        JSON.stringify(options.inFlight),
+        options.limit,
+        options.owner,
+        `{${webhookIds.join(',')}}`,
+      ],
+    );
+    return claimed;
+  });
   return rows.map((row) => ({
     id: row.id,
     webhookId: row.webhook_id,

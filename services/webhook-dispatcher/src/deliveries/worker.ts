@@ -17,6 +17,10 @@ import { signedHeaders, type SendResult, type Sender } from './sender.js';
 export interface DeliveryWorkerOptions {
   store: EventStore;
   sender: Sender;
+  /** This instance, as the owner of the leases it takes. */
+  instanceId: string;
+  /** The signing secret from its stored (encrypted) form. */
+  revealSecret: (stored: string) => Promise<string>;
   logger: Logger;
   metrics?: ServiceMetrics | undefined;
   policy: RetryPolicy;
@@ -149,7 +153,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   /** `sent` is called once the receiver has answered (or not): its slot is free from then on. */
   async function attempt(delivery: ClaimedDelivery, sent: () => void): Promise<void> {
     const attemptedAt = clock();
-    const headers = signedHeaders(delivery.secret, delivery.id, attemptedAt, delivery.payload);
+    const secret = await options.revealSecret(delivery.secret);
+    const headers = signedHeaders(secret, delivery.id, attemptedAt, delivery.payload);
     const started = performance.now();
     const result = await sender.send(delivery.url, headers, delivery.payload);
     const latencyMs = Math.round(performance.now() - started);
@@ -236,12 +241,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       reserved -= webhookIds.length;
     };
     return {
-      /** A lease for a new delivery to this registration, or null when no slot is free. */
-      reserve(webhookId: string): Date | null {
+      /**
+       * A lease for a new delivery to this registration, or null when no slot is free here or, with
+       * the attempts other instances hold (`heldElsewhere`), in all.
+       */
+      reserve(webhookId: string, heldElsewhere = 0): Date | null {
         const full =
           stopped ||
           sending + reserved >= options.maxInFlight ||
-          (perWebhook.get(webhookId) ?? 0) >= options.endpointConcurrency;
+          (perWebhook.get(webhookId) ?? 0) + heldElsewhere >= options.endpointConcurrency;
         if (full) {
           leftOver = true;
           return null;
@@ -290,6 +298,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
           leaseUntil: new Date(now.getTime() + leaseMs(options.attemptTimeoutMs)),
           perWebhook: options.endpointConcurrency,
           inFlight: Object.fromEntries(perWebhook),
+          owner: options.instanceId,
           limit: options.maxInFlight - sending - reserved,
         });
         if (claimed.length === 0) {

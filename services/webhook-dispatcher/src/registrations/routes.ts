@@ -8,6 +8,7 @@ import { signerFor } from '../deliveries/sender.js';
 import { RegistrationError } from './decider.js';
 import { handleRegistration } from './handler.js';
 import { findRegistration, listRegistrations } from './read-model.js';
+import type { SecretProtection } from './secret-protection.js';
 
 export const webhookNotFound = () =>
   errors.notFound('WEBHOOK_NOT_FOUND', 'No webhook with this id is registered by this caller');
@@ -33,9 +34,10 @@ const MESSAGES = {
 export function registrationRoutes(options: {
   store: EventStore;
   guard: AddressGuard;
+  secrets: SecretProtection;
   clock: () => Date;
 }): Router {
-  const { store, guard, clock } = options;
+  const { store, guard, secrets, clock } = options;
   const { sql, schema } = store;
   const router = Router();
 
@@ -69,7 +71,8 @@ export function registrationRoutes(options: {
         participant,
         url: body.url,
         events: [...new Set(body.events)],
-        secret: body.secret,
+        // Encrypted before it is stored anywhere: the event and the read model hold only this.
+        secret: await secrets.seal(webhookId, body.secret),
         now: clock(),
       },
     });

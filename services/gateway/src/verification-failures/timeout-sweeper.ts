@@ -1,0 +1,112 @@
+import type { EventStore, SqlExecutor } from '@vop/event-store';
+import type { Logger } from '@vop/observability';
+import { failVerification } from './fail-verification.js';
+
+export interface VerificationFailureLimits {
+  /** Scheme, EPC, immediate and account-number verifications: failed this long after the request. */
+  synchronousMs: number;
+  /** Request/result verifications (the caller fetches the result later). */
+  deferredMs: number;
+  /** How often the job looks for overdue verifications. */
+  sweepIntervalMs: number;
+}
+
+export const DEFAULT_FAILURE_LIMITS: VerificationFailureLimits = {
+  synchronousMs: 30_000,
+  deferredMs: 20 * 60_000,
+  sweepIntervalMs: 1_000,
+};
+
+const BATCH = 100;
+const DEFERRED_FAMILIES = ['request-result', 'batch'];
+
+/** Pending verifications past their family's limit, oldest first. */
+export async function findOverdueVerifications(
+  sql: SqlExecutor,
+  schema: string,
+  now: Date,
+  limits: VerificationFailureLimits,
+  limit: number,
+): Promise<string[]> {
+  const synchronousCutoff = new Date(now.getTime() - limits.synchronousMs);
+  const deferredCutoff = new Date(now.getTime() - limits.deferredMs);
+  const { rows } = await sql.query<{ id: string }>(
+    `SELECT id FROM ${schema}.verifications
+      WHERE status = 'PENDING' AND requested_at <= greatest($1::timestamptz, $2::timestamptz)
+        AND (family <> ALL($3::text[]) AND requested_at <= $1::timestamptz
+             OR family = ANY($3::text[]) AND requested_at <= $2::timestamptz)
+      ORDER BY requested_at LIMIT $4`,
+    [
+      synchronousCutoff.toISOString(),
+      deferredCutoff.toISOString(),
+      `{${DEFERRED_FAMILIES.join(',')}}`,
+      limit,
+    ],
+  );
+  return rows.map((row) => row.id);
+}
+
+export interface TimeoutSweeper {
+  /** Fails every overdue verification now; returns how many failures it appended. */
+  sweep(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The job that ends verifications matching never answered (TIMEOUT). Several gateway instances may
+ * sweep at once: the stream's version lets one failure in. A failure appended but not yet read back
+ * from the topic keeps its row PENDING; the decider refuses it a second time.
+ */
+export function createTimeoutSweeper(options: {
+  store: EventStore;
+  limits: VerificationFailureLimits;
+  logger: Logger;
+  clock: () => Date;
+}): TimeoutSweeper {
+  const { store, limits, logger, clock } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+
+  async function sweep(): Promise<number> {
+    const overdue = await findOverdueVerifications(store.sql, store.schema, clock(), limits, BATCH);
+    let failed = 0;
+    for (const verificationId of overdue) {
+      const appended = await failVerification(store, {
+        verificationId,
+        reason: 'TIMEOUT',
+        failedAt: clock().toISOString(),
+      });
+      if (appended) failed++;
+    }
+    return failed;
+  }
+
+  function tick(): void {
+    if (running) return;
+    running = sweep()
+      .then((failed) => {
+        if (failed > 0) logger.warn({ failed }, 'verifications without an outcome ended as failed');
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'verification timeout sweep failed; retrying at the next tick'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    sweep,
+    start() {
+      if (timer) return;
+      timer = setInterval(tick, limits.sweepIntervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}

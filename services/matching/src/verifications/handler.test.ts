@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { IntegrationEnvelope } from '@vop/contracts';
+import { createPgliteClient, EventStore, type SqlClient } from '@vop/event-store';
+import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
+import { createPersonalData } from '@vop/personal-data';
+import { germanIban } from '@vop/testing';
+import { verificationStreamId } from '@vop/verifications';
+import { migrateAccountProjection, projectAccountEvent } from '../accounts/projection.js';
+import { createVerificationDecider } from './handler.js';
+
+const SCHEMA = 'matching';
+const IBAN = germanIban(7);
+const decidedAt = new Date('2026-03-02T10:00:01.000Z');
+
+/** The deployed matcher, except that it cannot decide names containing "Undecidable". */
+const matcher: NameMatcher = {
+  match(typedName, holder) {
+    if (typedName.includes('Undecidable')) throw new Error('cannot decide');
+    return createNameMatcher().match(typedName, holder);
+  },
+};
+
+function requestEnvelope(verificationId: string, name: string): IntegrationEnvelope {
+  return {
+    eventId: verificationId.replace(/^.{8}/, 'eeeeeeee'),
+    type: 'VerificationRequested',
+    version: 1,
+    occurredAt: '2026-03-02T10:00:00.000Z',
+    correlationId: verificationId,
+    data: {
+      verificationId,
+      family: 'request-result',
+      iban: IBAN,
+      name,
+      participant: 'P1',
+      requestedAt: '2026-03-02T10:00:00.000Z',
+    },
+  };
+}
+
+describe('matching: deciding delivered verification requests', () => {
+  let sql: SqlClient;
+  let store: EventStore;
+  const undecided: string[] = [];
+
+  before(async () => {
+    sql = await createPgliteClient({});
+    store = new EventStore(sql, { schema: SCHEMA });
+    await store.migrate();
+    await migrateAccountProjection(sql, SCHEMA);
+    await createPersonalData(sql).keys.migrate();
+    const account = {
+      accountId: '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01',
+      iban: IBAN,
+      name: 'Erika Mustermann',
+      holderType: 'person' as const,
+      alternateNames: [],
+      status: 'active' as const,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    await sql.transaction((tx) =>
+      projectAccountEvent(tx, SCHEMA, { type: 'AccountOpened', data: account }, 1),
+    );
+  });
+  after(() => sql.close());
+
+  it('given a request matching cannot decide beside one it can, when decided, then the first fails with ERROR and the other completes', async () => {
+    const decider = createVerificationDecider({
+      store,
+      matcher,
+      cipher: createPersonalData(sql).cipher,
+      clock: () => decidedAt,
+      onUndecidable: (verificationId) => undecided.push(verificationId),
+    });
+    const failing = '1a000000-0000-4000-8000-000000000001';
+    const matching = '1a000000-0000-4000-8000-000000000002';
+    const envelopes = [
+      requestEnvelope(failing, 'Undecidable Payee'),
+      requestEnvelope(matching, 'Erika Mustermann'),
+    ];
+    const prepared = await decider.prepare(envelopes);
+    await sql.transaction((tx) => decider.record(prepared, envelopes, tx));
+
+    const [failed] = await store.readStream(verificationStreamId(failing));
+    assert.equal(failed?.type, 'VerificationFailed');
+    assert.deepEqual(failed?.data, {
+      verificationId: failing,
+      family: 'request-result',
+      reason: 'ERROR',
+      participant: 'P1',
+      failedAt: decidedAt.toISOString(),
+    });
+    assert.equal(failed?.metadata.correlationId, failing);
+    const [completed] = await store.readStream(verificationStreamId(matching));
+    assert.equal(completed?.type, 'VerificationCompleted');
+    assert.equal((completed?.data as { outcome: string }).outcome, 'MTCH');
+    assert.deepEqual(undecided, [failing]);
+
+    // Delivered again: the stream has its end already, nothing more is appended.
+    await sql.transaction((tx) => decider.record(prepared, envelopes, tx));
+    assert.equal((await store.readStream(verificationStreamId(failing))).length, 1);
+  });
+});
