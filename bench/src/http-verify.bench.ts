@@ -28,11 +28,17 @@ const { values: flags } = parseArgs({
   options: {
     distributed: { type: 'boolean', default: false },
     duration: { type: 'string', default: '10' },
+    // A folder: each service process writes a V8 CPU profile there when it stops.
+    'cpu-prof': { type: 'string' },
   },
 });
 const duration = Number(flags.duration);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be seconds > 0');
 const withDistributed = flags.distributed;
+const nodeArgs =
+  flags['cpu-prof'] === undefined
+    ? []
+    : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`];
 const context = runContext();
 process.stdout.write(`${context.header}\n`);
 const ACCOUNTS = 1000;
@@ -174,6 +180,8 @@ async function run(): Promise<void> {
       // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
       VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
     },
+    [],
+    nodeArgs,
   );
   processes.push(embedded);
   const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
@@ -211,20 +219,32 @@ async function run(): Promise<void> {
       VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
     };
     processes.push(
-      startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), {
-        ...common,
-        DATABASE_URL: matchingDb.url,
-        VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
-        VOP_PORT: String(await freePort()),
-      }),
+      startServiceProcess(
+        'matching',
+        path.join(repoRoot, 'services/matching/dist/main.js'),
+        {
+          ...common,
+          DATABASE_URL: matchingDb.url,
+          VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
+          VOP_PORT: String(await freePort()),
+        },
+        [],
+        nodeArgs,
+      ),
     );
     const gatewayPort = await freePort();
     processes.push(
-      startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), {
-        ...common,
-        DATABASE_URL: gatewayDb.url,
-        VOP_PORT: String(gatewayPort),
-      }),
+      startServiceProcess(
+        'gateway',
+        path.join(repoRoot, 'services/gateway/dist/main.js'),
+        {
+          ...common,
+          DATABASE_URL: gatewayDb.url,
+          VOP_PORT: String(gatewayPort),
+        },
+        [],
+        nodeArgs,
+      ),
     );
     const url = `https://127.0.0.1:${gatewayPort}`;
     await waitReady(url, tls);

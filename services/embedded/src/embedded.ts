@@ -47,7 +47,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const sql = await createPgliteClient(
     options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
   );
-  const bus = createInProcessBus();
+  const bus = createInProcessBus({ partitionsPerTopic: 1 });
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
   const [certPem, keyPem, caPem, adminCertPem] = await Promise.all([
     read(pki.serverCertPath),
