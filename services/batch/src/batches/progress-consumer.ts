@@ -6,6 +6,11 @@ import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import type { BatchCommands } from './command-handler.js';
 import { answerOf, recordEntryAnswers } from './status-read-model.js';
 
+/** Single checks share the completions topic; only a batch entry's end carries its batch. */
+function isBatchEntry(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'batch' in data && data.batch != null;
+}
+
 /**
  * Batch progress from verification-completed: each completion of a batch entry answers its entry
  * once (the inbox records its id in the same transaction), and the batch whose last entry it was
@@ -33,6 +38,7 @@ export async function subscribeToBatchProgress(options: {
       sql,
       schema,
       consumer: 'batch-progress',
+      relevant: (envelope) => isBatchEntry(envelope.data),
       applyBatch: async (envelopes, tx) => {
         const answers = envelopes
           .map((envelope) => answerOf(parseVerificationCompleted(envelope.type, envelope.data)))
