@@ -4,6 +4,7 @@ import { reportHandlerError, type Delivery } from '../delivery.js';
 import type { IncomingMessage, SubscribeOptions, Subscription } from '../types.js';
 import { toIncomingMessage } from './kafka-message.js';
 import { OffsetCommitter } from './offset-committer.js';
+import { PartitionMerger } from './partition-merger.js';
 import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
 
 export interface KafkaSubscriptionSettings {
@@ -28,6 +29,8 @@ export class KafkaSubscription implements Subscription {
   private readonly committer = new OffsetCommitter(COMMIT_INTERVAL_MS);
   private startOffsets: StartOffsets = new Map();
   private closing: Promise<void> | undefined;
+  /** Set when the subscriber lets partitions share a handler call (`mergePartitions`). */
+  private readonly merger: PartitionMerger | undefined;
 
   constructor(
     private readonly kafka: Kafka,
@@ -35,7 +38,10 @@ export class KafkaSubscription implements Subscription {
     private readonly options: SubscribeOptions,
     private readonly delivery: Delivery,
     private readonly settings: KafkaSubscriptionSettings,
-  ) {}
+  ) {
+    const merge = 'mergePartitions' in options && options.mergePartitions === true;
+    this.merger = merge ? new PartitionMerger(delivery.deliver, delivery.maxBatchSize) : undefined;
+  }
 
   /** Resolves once the consumer has joined its group and knows where to start. */
   async start(): Promise<void> {
@@ -179,7 +185,9 @@ export class KafkaSubscription implements Subscription {
         let handled = false;
         for (let attempt = 1; !handled; attempt++) {
           try {
-            await deliver(chunk);
+            // A merged call that failed is retried alone: another partition's failure is not this one's.
+            if (this.merger !== undefined && attempt === 1) await this.merger.deliver(chunk);
+            else await deliver(chunk);
             handled = true;
           } catch (error) {
             reportHandlerError(this.options.onHandlerError, error, chunk, attempt);
