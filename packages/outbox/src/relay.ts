@@ -154,7 +154,11 @@ export class OutboxRelay {
           }
         }
         if (!leader) {
-          await this.wakeup.wait(leaseMs / 2);
+          // A standby is woken by every append the holder's instance makes too: it only looks at the
+          // lease again when the wait is over (or at stop), not once per append.
+          const lookAgainAt = Date.now() + leaseMs / 2;
+          while (this.running && Date.now() < lookAgainAt)
+            await this.wakeup.wait(lookAgainAt - Date.now());
           continue;
         }
         const count = await this.runOnce();
