@@ -28,11 +28,21 @@ const { values: flags } = parseArgs({
   options: {
     distributed: { type: 'boolean', default: false },
     duration: { type: 'string', default: '10' },
+    // Distributed: this many gateways and matching processes (the load is split across the gateways).
+    instances: { type: 'string', default: '1' },
+    // A folder: each service process writes a V8 CPU profile there when it stops.
+    'cpu-prof': { type: 'string' },
   },
 });
 const duration = Number(flags.duration);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be seconds > 0');
 const withDistributed = flags.distributed;
+const instances = Number(flags.instances);
+if (!Number.isInteger(instances) || instances < 1) throw new Error('--instances must be >= 1');
+const nodeArgs =
+  flags['cpu-prof'] === undefined
+    ? []
+    : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`];
 const context = runContext();
 process.stdout.write(`${context.header}\n`);
 const ACCOUNTS = 1000;
@@ -60,13 +70,14 @@ function schemeBody(name: string, iban: string): string {
 async function load(
   target: string,
   url: string,
-  options: { rate?: number; tls: ClientTls },
+  options: { rate?: number; tls: ClientTls; connections?: number },
 ): Promise<Figures> {
   let counter = 0;
+  const connections = options.connections ?? CONNECTIONS;
   const result = await autocannon({
     url: `${url}/vop/verify`,
     method: 'POST',
-    connections: CONNECTIONS,
+    connections,
     duration,
     ...(options.rate !== undefined && { overallRate: options.rate }),
     headers: { 'content-type': 'application/json' },
@@ -87,13 +98,44 @@ async function load(
     target,
     mode:
       options.rate === undefined
-        ? `max, ${CONNECTIONS} connections`
+        ? `max, ${connections} connections`
         : `${options.rate} req/s offered`,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+/** The same load split evenly across several gateways at once; rates and counts add up. */
+async function loadAcross(
+  target: string,
+  urls: string[],
+  options: { rate?: number; tls: ClientTls },
+): Promise<Figures> {
+  const parts = await Promise.all(
+    urls.map((url) =>
+      load(target, url, {
+        ...options,
+        connections: CONNECTIONS / urls.length,
+        ...(options.rate !== undefined && { rate: options.rate / urls.length }),
+      }),
+    ),
+  );
+  const sum = (pick: (f: Figures) => number) => parts.reduce((total, f) => total + pick(f), 0);
+  return {
+    target,
+    mode:
+      options.rate === undefined
+        ? `max, ${CONNECTIONS} connections`
+        : `${options.rate} req/s offered`,
+    requestsPerSecond: sum((f) => f.requestsPerSecond),
+    // Each generator's percentile; the worst gateway's is the honest one.
+    p50: Math.max(...parts.map((f) => f.p50)),
+    p99: Math.max(...parts.map((f) => f.p99)),
+    errors: sum((f) => f.errors),
+    non2xx: sum((f) => f.non2xx),
   };
 }
 
@@ -174,6 +216,8 @@ async function run(): Promise<void> {
       // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
       VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
     },
+    [],
+    nodeArgs,
   );
   processes.push(embedded);
   const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
@@ -210,34 +254,47 @@ async function run(): Promise<void> {
       DATABASE_POOL_MAX: '20',
       VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
     };
-    processes.push(
-      startServiceProcess('matching', path.join(repoRoot, 'services/matching/dist/main.js'), {
-        ...common,
-        DATABASE_URL: matchingDb.url,
-        VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
-        VOP_PORT: String(await freePort()),
-      }),
-    );
-    const gatewayPort = await freePort();
-    processes.push(
-      startServiceProcess('gateway', path.join(repoRoot, 'services/gateway/dist/main.js'), {
-        ...common,
-        DATABASE_URL: gatewayDb.url,
-        VOP_PORT: String(gatewayPort),
-      }),
-    );
-    const url = `https://127.0.0.1:${gatewayPort}`;
-    await waitReady(url, tls);
-    await seedAccounts(url, tls, await clientTlsFrom(pki.dir, 'admin'));
-    figures.push(
-      await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, { tls }),
-    );
-    figures.push(
-      await load('distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)', url, {
-        tls,
-        rate: 1000,
-      }),
-    );
+    const matchingPorts = await Promise.all(Array.from({ length: instances }, () => freePort()));
+    const gatewayPorts = await Promise.all(Array.from({ length: instances }, () => freePort()));
+    for (const [index, port] of matchingPorts.entries()) {
+      processes.push(
+        startServiceProcess(
+          `matching-${index + 1}`,
+          path.join(repoRoot, 'services/matching/dist/main.js'),
+          {
+            ...common,
+            DATABASE_URL: matchingDb.url,
+            VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
+            VOP_INSTANCE_ID: `m${index + 1}`,
+            VOP_PORT: String(port),
+          },
+          [],
+          nodeArgs,
+        ),
+      );
+    }
+    for (const [index, port] of gatewayPorts.entries()) {
+      processes.push(
+        startServiceProcess(
+          `gateway-${index + 1}`,
+          path.join(repoRoot, 'services/gateway/dist/main.js'),
+          {
+            ...common,
+            DATABASE_URL: gatewayDb.url,
+            VOP_INSTANCE_ID: `g${index + 1}`,
+            VOP_PORT: String(port),
+          },
+          [],
+          nodeArgs,
+        ),
+      );
+    }
+    const urls = gatewayPorts.map((port) => `https://127.0.0.1:${port}`);
+    for (const url of urls) await waitReady(url, tls);
+    await seedAccounts(urls[0] as string, tls, await clientTlsFrom(pki.dir, 'admin'));
+    const target = `distributed (${instances} gateway${instances > 1 ? 's' : ''}, ${instances} matching, Kafka, PostgreSQL 15)`;
+    figures.push(await loadAcross(target, urls, { tls }));
+    figures.push(await loadAcross(target, urls, { tls, rate: 1000 }));
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();

@@ -115,6 +115,26 @@ export class EventStore {
     streams: { streamId: string; events: NewEvent[] }[],
     options: { tx?: SqlExecutor; ifExists?: 'fail' | 'skip' } = {},
   ): Promise<RecordedEvent[]> {
+    const rows = await this.insertNewStreams<MessageRow>(streams, options, MESSAGE_COLUMNS);
+    return rows.map(toRecordedEvent).sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1));
+  }
+
+  /**
+   * startStreams for writers that do not read back what they wrote (the hot path): the events do not
+   * travel back from the database, only how many were inserted.
+   */
+  async startStreamsCounted(
+    streams: { streamId: string; events: NewEvent[] }[],
+    options: { tx?: SqlExecutor; ifExists?: 'fail' | 'skip' } = {},
+  ): Promise<number> {
+    return (await this.insertNewStreams(streams, options, 'global_position')).length;
+  }
+
+  private async insertNewStreams<R>(
+    streams: { streamId: string; events: NewEvent[] }[],
+    options: { tx?: SqlExecutor; ifExists?: 'fail' | 'skip' },
+    returning: string,
+  ): Promise<R[]> {
     if (streams.length === 0) return [];
     const skip = options.ifExists === 'skip';
     const payload = JSON.stringify(
@@ -129,13 +149,11 @@ export class EventStore {
        ${skip ? `WHERE NOT EXISTS (SELECT 1 FROM ${this.messagesTable} existing WHERE existing.stream_id = stream.body->>'streamId')` : ''}
        ORDER BY stream.ordinality, event.ordinality
       ${skip ? 'ON CONFLICT (stream_id, stream_position) DO NOTHING' : ''}
-      RETURNING ${MESSAGE_COLUMNS}`;
-    const insert = async (tx: SqlExecutor): Promise<RecordedEvent[]> => {
-      const { rows } = await tx.query<MessageRow>(statement, [payload]);
+      RETURNING ${returning}`;
+    const insert = async (tx: SqlExecutor): Promise<R[]> => {
+      const { rows } = await tx.query<R>(statement, [payload]);
       if (rows.length > 0) await this.sql.notify(this.appendedChannel, tx);
-      return rows
-        .map(toRecordedEvent)
-        .sort((a, b) => (a.globalPosition < b.globalPosition ? -1 : 1));
+      return rows;
     };
     try {
       return options.tx === undefined

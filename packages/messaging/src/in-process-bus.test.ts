@@ -53,6 +53,28 @@ describe('in-process bus', () => {
     await bus.close();
   });
 
+  it('with partitionsPerTopic, a group gets everything published together as one batch', async () => {
+    const bus = createInProcessBus({ partitionsPerTopic: 1 });
+    await bus.ensureTopics([{ name: 'requests', partitions: 8 }]);
+    const batches: IncomingMessage[][] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['requests'],
+      batchHandler: async (messages) => void batches.push(messages),
+    });
+    const keys = Array.from({ length: 30 }, (_, index) => `key-${index}`);
+    await bus.publish(
+      'requests',
+      keys.map((key) => ({ key, value: key })),
+    );
+    await bus.settled();
+    assert.deepEqual(
+      batches.map((batch) => batch.map((message) => message.value)),
+      [keys],
+    );
+    await bus.close();
+  });
+
   it('settled() waits until every subscribed group has handled what was published before it', async () => {
     const bus = createInProcessBus();
     const slow = gate();

@@ -75,6 +75,13 @@ export interface BatchSubscribeOptions extends CommonSubscribeOptions {
   batchHandler: BatchHandler;
   /** Most messages in one call; a positive integer, default 500. */
   maxBatchSize?: number;
+  /**
+   * Kafka: the batches of partitions fetched at once that are ready while a call runs are handed over
+   * together in the next call (each partition's messages still consecutive and in order), so a consumer
+   * pays one transaction for many partitions' small batches. A failed merged call is retried partition
+   * by partition, so one partition's failing message never holds the others back. Default false.
+   */
+  mergePartitions?: boolean;
   handler?: never;
 }
 

@@ -45,6 +45,11 @@ export interface IdempotentBatchHandlerOptions {
   consumer: string;
   /** Applies the events not seen before, in delivery order, inside the transaction that records their ids. */
   applyBatch: (envelopes: IntegrationEnvelope[], tx: SqlExecutor) => Promise<void>;
+  /**
+   * The events this read model reads (default: all). Others are neither applied nor recorded, and a
+   * delivery holding none of them costs no transaction (e.g. batch progress among single checks).
+   */
+  relevant?: (envelope: IntegrationEnvelope) => boolean;
 }
 
 /**
@@ -54,12 +59,14 @@ export interface IdempotentBatchHandlerOptions {
 export function idempotentBatchHandler(
   options: IdempotentBatchHandlerOptions,
 ): (messages: IncomingMessage[]) => Promise<void> {
-  const { sql, schema, consumer, applyBatch } = options;
+  const { sql, schema, consumer, applyBatch, relevant } = options;
   const record = `INSERT INTO ${schema}.processed_events (consumer, event_id)
                   SELECT $1, id::uuid FROM jsonb_array_elements_text($2::jsonb) AS ids(id)
                   ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`;
   return async (messages) => {
-    const envelopes = uniqueById(messages.map(parseEnvelope));
+    const parsed = uniqueById(messages.map(parseEnvelope));
+    const envelopes = relevant === undefined ? parsed : parsed.filter(relevant);
+    if (envelopes.length === 0) return;
     await sql.transaction(async (tx) => {
       const { rows } = await tx.query<{ event_id: string }>(record, [
         consumer,

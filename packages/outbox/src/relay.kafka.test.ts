@@ -142,6 +142,54 @@ function relaySpec(name: string, makeSetup: () => Promise<Setup>): void {
         (await store.loadCheckpoint(`relay-${suffix}`)).globalPosition > 0n ? true : undefined,
       );
     });
+
+    it('stores its checkpoint once per interval, not once per publication, and at stop', async () => {
+      const { sql, bus, cleanup } = await makeSetup();
+      cleanups.push(cleanup);
+      const suffix = randomUUID().slice(0, 8);
+      const topic = `outbox-lazy-${suffix}`;
+      const store = new EventStore(sql, { schema: 'outbox_lazy' });
+      await store.migrate();
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const received = new Set<string>();
+      const subscription = await bus.subscribe({
+        groupId: `lazy-${suffix}`,
+        topics: [topic],
+        fromBeginning: true,
+        batchHandler: async (messages) => {
+          for (const message of messages) received.add(message.value);
+        },
+      });
+      cleanups.push(() => subscription.close());
+      const relay = new OutboxRelay({
+        store,
+        bus,
+        name: `lazy-${suffix}`,
+        route: (event) => ({ topic, key: event.streamId }),
+        pollIntervalMs: 20,
+        checkpointIntervalMs: 3_600_000,
+      });
+      await relay.start();
+      // The first publication stores the checkpoint (none was stored yet); the later ones wait.
+      await store.append('first', [{ type: 'ThingHappened', data: {} }], {
+        expectedVersion: 'any',
+      });
+      await eventually(async () => (received.size === 1 ? true : undefined));
+      const stored = await eventually(async () => {
+        const checkpoint = await store.loadCheckpoint(`lazy-${suffix}`);
+        return checkpoint.globalPosition > 0n ? checkpoint : undefined;
+      });
+      for (let index = 0; index < 5; index++) {
+        await store.append(`thing-${index}`, [{ type: 'ThingHappened', data: { index } }], {
+          expectedVersion: 'any',
+        });
+        await eventually(async () => (received.size === index + 2 ? true : undefined));
+      }
+      assert.deepEqual(await store.loadCheckpoint(`lazy-${suffix}`), stored);
+      await relay.stop();
+      const last = (await store.readAll({ after: stored, limit: 10 })).checkpoint;
+      assert.deepEqual(await store.loadCheckpoint(`lazy-${suffix}`), last);
+    });
   });
 }
 

@@ -22,6 +22,11 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   leaseMs?: number;
   /**
+   * How often the checkpoint is written while publishing (and at stop). Between writes it is kept in
+   * memory: a restart re-publishes at most this much, which the idempotent consumers absorb. Default 1 s.
+   */
+  checkpointIntervalMs?: number;
+  /**
    * The deployment's instance id (VOP_INSTANCE_ID, one process per id): a restarted process takes its
    * predecessor's lease at once (packages/outbox/src/lease.ts). Default: a fresh id, so no takeover.
    */
@@ -47,12 +52,17 @@ export class OutboxRelay {
   private stopListening: (() => Promise<void>) | undefined;
   /** Held in memory while this relay holds the lease (it is the checkpoint's only writer). */
   private checkpoint: Checkpoint | undefined;
+  /** The in-memory checkpoint is ahead of the stored one. */
+  private checkpointDirty = false;
+  private checkpointSavedAt = 0;
+  private readonly checkpointIntervalMs: number;
   /** Whether the first lease decision is made: this relay publishes, or a live holder does. */
   private settledLeadership = false;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.checkpointIntervalMs = options.checkpointIntervalMs ?? 1000;
     this.lease = new Lease(
       options.store.sql,
       options.store.schema,
@@ -74,6 +84,7 @@ export class OutboxRelay {
     this.wakeup.wake();
     await this.loopDone;
     await this.stopListening?.();
+    await this.saveCheckpoint().catch((error: unknown) => this.options.onError?.(error));
     await this.lease.release().catch(() => undefined);
   }
 
@@ -108,10 +119,21 @@ export class OutboxRelay {
     await Promise.all([...byTopic].map(([topic, messages]) => bus.publish(topic, messages)));
     if (!bus.durable) await bus.settled();
     await this.options.beforeCheckpoint?.(published);
-    await store.saveCheckpoint(name, checkpoint);
     this.checkpoint = checkpoint;
+    this.checkpointDirty = true;
+    if (Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs)
+      await this.saveCheckpoint();
     this.options.onPublished?.(published);
     return events.length;
+  }
+
+  /** Stores the in-memory checkpoint if it moved since it was last stored. */
+  private async saveCheckpoint(): Promise<void> {
+    const checkpoint = this.checkpoint;
+    if (!this.checkpointDirty || checkpoint === undefined) return;
+    await this.options.store.saveCheckpoint(this.options.name, checkpoint);
+    this.checkpointSavedAt = Date.now();
+    if (this.checkpoint === checkpoint) this.checkpointDirty = false;
   }
 
   private async loop(): Promise<void> {
@@ -126,16 +148,37 @@ export class OutboxRelay {
           if (leader) leaseRenewedAt = Date.now();
           this.settledLeadership = true;
           // Another relay may have moved the checkpoint while this one did not hold the lease.
-          if (!wasLeader || !leader) this.checkpoint = undefined;
+          if (!wasLeader || !leader) {
+            this.checkpoint = undefined;
+            this.checkpointDirty = false;
+          }
         }
         if (!leader) {
-          await this.wakeup.wait(leaseMs / 2);
+          // A standby is woken by every append the holder's instance makes too: it only looks at the
+          // lease again when the wait is over (or at stop), not once per append.
+          const lookAgainAt = Date.now() + leaseMs / 2;
+          while (this.running && Date.now() < lookAgainAt)
+            await this.wakeup.wait(lookAgainAt - Date.now());
           continue;
         }
         const count = await this.runOnce();
-        if (count < this.batchSize) await this.wakeup.wait(this.pollIntervalMs);
+        if (count < this.batchSize) {
+          // Idle: a checkpoint still only in memory is stored after the interval, not left behind.
+          const dueInMs = this.checkpointSavedAt + this.checkpointIntervalMs - Date.now();
+          await this.wakeup.wait(
+            this.checkpointDirty
+              ? Math.max(0, Math.min(this.pollIntervalMs, dueInMs))
+              : this.pollIntervalMs,
+          );
+          if (
+            this.checkpointDirty &&
+            Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs
+          )
+            await this.saveCheckpoint();
+        }
       } catch (error) {
         this.checkpoint = undefined;
+        this.checkpointDirty = false;
         this.options.onError?.(error);
         await this.wakeup.wait(this.pollIntervalMs);
       }

@@ -44,6 +44,9 @@ export class SubjectKeyStore {
   private readonly liveKeys = new Map<string, CachedKey>();
   /** Destruction is permanent, so it can be remembered for ever. */
   private readonly destroyedSubjects = new Set<string>();
+  /** Subjects that lookups outside a transaction asked for in this turn of the event loop. */
+  private pendingLookup:
+    { subjectIds: Set<string>; rows: Promise<Map<string, SubjectKeyState>> } | undefined;
 
   constructor(
     private readonly sql: SqlClient,
@@ -152,12 +155,43 @@ export class SubjectKeyStore {
       else found.set(subjectId, cached);
     }
     if (missing.length === 0) return found;
+    const known =
+      tx === undefined ? await this.lookupTogether(missing) : await this.readKeys(missing, tx);
+    for (const subjectId of missing) {
+      const state = known.get(subjectId);
+      if (state !== undefined) found.set(subjectId, state);
+    }
+    return found;
+  }
+
+  /**
+   * Concurrent callers (one per answered verification) share one query: the lookups of one turn of the
+   * event loop are read together.
+   */
+  private lookupTogether(subjectIds: string[]): Promise<Map<string, SubjectKeyState>> {
+    if (this.pendingLookup === undefined) {
+      const pending = new Set<string>();
+      const rows = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        this.pendingLookup = undefined;
+        return this.readKeys([...pending]);
+      });
+      this.pendingLookup = { subjectIds: pending, rows };
+    }
+    for (const subjectId of subjectIds) this.pendingLookup.subjectIds.add(subjectId);
+    return this.pendingLookup.rows;
+  }
+
+  private async readKeys(
+    subjectIds: string[],
+    tx?: SqlExecutor,
+  ): Promise<Map<string, SubjectKeyState>> {
     const { rows } = await (tx ?? this.sql).query<KeyRow>(
       `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
-      [missing],
+      [subjectIds],
     );
-    for (const row of rows) found.set(row.subject_id, this.remember(row, tx === undefined));
-    return found;
+    const known = new Map<string, SubjectKeyState>();
+    for (const row of rows) known.set(row.subject_id, this.remember(row, tx === undefined));
+    return known;
   }
 
   /**

@@ -31,8 +31,10 @@ export function startServiceProcess(
   script: string,
   env: Record<string, string>,
   args: string[] = [],
+  /** Options for node itself, e.g. `--cpu-prof` when profiling a benchmark's services. */
+  nodeArgs: string[] = [],
 ): ServiceProcess {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -37,7 +37,7 @@ export function verificationRecorder({
       })),
     );
     await store.sql.transaction(async (tx) => {
-      await store.startStreams(
+      await store.startStreamsCounted(
         requests.map(({ data, metadata }) => ({
           streamId: verificationStreamId(data.verificationId),
           events: [

@@ -49,9 +49,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
   );
   // One database connection and one thread for every service: batch and background work yield to
-  // single checks from the edge on, at half the time while they come (single-checks-first.ts).
+  // single checks from the edge on, at half the time while they come (single-checks-first.ts). One
+  // partition per topic: each consumer group gets a relay's publication as one batch, one transaction.
   const priorityGate = new PriorityGate({ lowShare: 0.5, maxWaitMs: 10 });
-  const bus = backgroundConsumersYield(createInProcessBus(), priorityGate);
+  const bus = backgroundConsumersYield(createInProcessBus({ partitionsPerTopic: 1 }), priorityGate);
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
   const [certPem, keyPem, caPem, adminCertPem, caKeyPem] = await Promise.all([
     read(pki.serverCertPath),

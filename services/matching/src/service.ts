@@ -190,6 +190,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
         topics: [topics.verificationRequested],
         partitionsConsumedConcurrently: 8,
+        // One prepare and one transaction for what several partitions fetched at once.
+        mergePartitions: true,
         batchHandler: gate ? (messages) => gate.high(() => decideSingles(messages)) : decideSingles,
       }),
     );

@@ -235,6 +235,32 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       );
     });
 
+    it('startStreamsCounted writes the same events and tells how many it inserted', async () => {
+      const store = await freshStore();
+      await store.append('s-old', [{ type: 'A', data: 0 }], { expectedVersion: 'no_stream' });
+      const count = await store.startStreamsCounted(
+        [
+          { streamId: 's-old', events: [{ type: 'A', data: 1 }] },
+          {
+            streamId: 's-new',
+            events: [
+              { type: 'A', data: 2 },
+              { type: 'B', data: 3 },
+            ],
+          },
+        ],
+        { ifExists: 'skip' },
+      );
+      assert.equal(count, 2);
+      assert.deepEqual(
+        (await store.readStream('s-new')).map((event) => [event.streamPosition, event.data]),
+        [
+          [1, 2],
+          [2, 3],
+        ],
+      );
+    });
+
     it('is read by readAll like any append', async () => {
       const store = await freshStore();
       await store.startStreams([

@@ -19,6 +19,12 @@ export interface InProcessBusOptions {
   defaultPartitions?: number;
   /** Wait before a message whose handler threw is delivered again. Default 100 ms. */
   redeliveryDelayMs?: number;
+  /**
+   * Every topic gets this many partitions, whatever `ensureTopics` asks for. One process with one
+   * database gains nothing from partitions, while each partition is a batch (a transaction) of its own
+   * per consumer group: the embedded service uses 1.
+   */
+  partitionsPerTopic?: number;
 }
 
 interface TopicState {
@@ -49,7 +55,11 @@ export interface InProcessBus extends Bus {
  * offsets, partitions split among a group's members, at-least-once with redelivery after a failure.
  */
 export function createInProcessBus(options: InProcessBusOptions = {}): InProcessBus {
-  return new MemoryBus(options.defaultPartitions ?? 8, options.redeliveryDelayMs ?? 100);
+  return new MemoryBus(
+    options.partitionsPerTopic ?? options.defaultPartitions ?? 8,
+    options.redeliveryDelayMs ?? 100,
+    options.partitionsPerTopic !== undefined,
+  );
 }
 
 class MemoryBus implements InProcessBus {
@@ -63,6 +73,7 @@ class MemoryBus implements InProcessBus {
   constructor(
     private readonly defaultPartitions: number,
     private readonly redeliveryDelayMs: number,
+    private readonly fixedPartitions: boolean,
   ) {
     assertPositiveInteger(defaultPartitions, 'defaultPartitions');
     if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
@@ -96,7 +107,7 @@ class MemoryBus implements InProcessBus {
     this.assertOpen();
     for (const spec of topics) {
       assertPositiveInteger(spec.partitions, `partitions of ${spec.name}`);
-      this.topic(spec.name, spec.partitions);
+      this.topic(spec.name, this.fixedPartitions ? this.defaultPartitions : spec.partitions);
     }
   }
 

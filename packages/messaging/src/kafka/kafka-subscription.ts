@@ -6,6 +6,7 @@ import type { IncomingMessage, SubscribeOptions, Subscription } from '../types.j
 import { toIncomingMessage } from './kafka-message.js';
 import type { ValueCodec } from './value-codec.js';
 import { OffsetCommitter } from './offset-committer.js';
+import { PartitionMerger } from './partition-merger.js';
 import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
 
 export interface KafkaSubscriptionSettings {
@@ -31,6 +32,8 @@ export class KafkaSubscription implements Subscription {
   private readonly committer = new OffsetCommitter(COMMIT_INTERVAL_MS);
   private startOffsets: StartOffsets = new Map();
   private closing: Promise<void> | undefined;
+  /** Set when the subscriber lets partitions share a handler call (`mergePartitions`). */
+  private readonly merger: PartitionMerger | undefined;
 
   get groupId(): string {
     return this.options.groupId;
@@ -46,7 +49,15 @@ export class KafkaSubscription implements Subscription {
     private readonly options: SubscribeOptions,
     private readonly delivery: Delivery,
     private readonly settings: KafkaSubscriptionSettings,
-  ) {}
+  ) {
+    const merge = 'mergePartitions' in options && options.mergePartitions === true;
+    this.merger = merge
+      ? new PartitionMerger(
+          (messages) => deliverTraced(delivery.deliver, messages),
+          delivery.maxBatchSize,
+        )
+      : undefined;
+  }
 
   /** Resolves once the consumer has joined its group and knows where to start. */
   async start(): Promise<void> {
@@ -194,7 +205,9 @@ export class KafkaSubscription implements Subscription {
         let handled = false;
         for (let attempt = 1; !handled; attempt++) {
           try {
-            await deliverTraced(deliver, chunk);
+            // A merged call that failed is retried alone: another partition's failure is not this one's.
+            if (this.merger !== undefined && attempt === 1) await this.merger.deliver(chunk);
+            else await deliverTraced(deliver, chunk);
             handled = true;
           } catch (error) {
             reportHandlerError(this.options.onHandlerError, error, chunk, attempt);

@@ -110,6 +110,31 @@ describe('analytics projections', () => {
       );
   });
 
+  it('given nothing, when one delivery holds requests and completions of several verifications, then each row has its outcome and time', async () => {
+    await spec
+      .given([])
+      .when([
+        requested(1, '10:00:00.000'),
+        requested(2, '10:00:00.100'),
+        completed(1, 'MTCH', '10:00:00.040'),
+        requested(3, '10:00:00.200'),
+        completed(2, 'NMTC', '10:00:00.400'),
+      ])
+      .then(
+        async (sql) => {
+          const { rows } = await sql.query(
+            `SELECT outcome, response_ms FROM ${SCHEMA}.verifications ORDER BY requested_at`,
+          );
+          return rows;
+        },
+        [
+          { outcome: 'MTCH', response_ms: 40 },
+          { outcome: 'NMTC', response_ms: 300 },
+          { outcome: null, response_ms: null },
+        ],
+      );
+  });
+
   it('given requests in two hours, when two complete, then usage counts them per hour, family and outcome (an entry still in its limit is pending)', async () => {
     await spec
       .given([

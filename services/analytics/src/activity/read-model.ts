@@ -34,65 +34,79 @@ export async function migrateActivityReadModel(sql: SqlClient, schema: string): 
   ]);
 }
 
-const RESPONSE_MS = `CASE WHEN requested_at IS NOT NULL AND completed_at IS NOT NULL
-  THEN greatest(0, round(extract(epoch FROM completed_at - requested_at) * 1000))::integer END`;
-
-export async function projectVerificationRequested(
-  tx: SqlExecutor,
-  schema: string,
-  request: VerificationRequestedData,
-): Promise<void> {
-  const iban = ibanPseudonym(request.iban);
-  const table = `${schema}.verifications`;
-  await tx.query(
-    `INSERT INTO ${table} AS v (verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (verification_id) DO UPDATE SET family = EXCLUDED.family,
-       participant = EXCLUDED.participant, batch_id = EXCLUDED.batch_id, iban_hash = EXCLUDED.iban_hash,
-       iban_masked = EXCLUDED.iban_masked, typed_name = EXCLUDED.typed_name, requested_at = EXCLUDED.requested_at`,
-    [
-      request.verificationId,
-      request.family,
-      request.participant ?? null,
-      request.batch?.batchId ?? null,
-      iban.hash,
-      iban.masked,
-      request.name ?? null,
-      request.requestedAt,
-    ],
-  );
-  await tx.query(`UPDATE ${table} SET response_ms = ${RESPONSE_MS} WHERE verification_id = $1`, [
-    request.verificationId,
-  ]);
+/** Response time once both ends are known; `requested` and `completed` name the two timestamps. */
+function responseMs(requested: string, completed: string): string {
+  return `CASE WHEN ${requested} IS NOT NULL AND ${completed} IS NOT NULL
+    THEN greatest(0, round(extract(epoch FROM ${completed} - ${requested}) * 1000))::integer END`;
 }
 
-export async function projectVerificationCompleted(
+/** The last of each verification's items: one statement cannot update a row twice. */
+function lastPerVerification<T extends { verificationId: string }>(items: readonly T[]): T[] {
+  return [...new Map(items.map((item) => [item.verificationId, item])).values()];
+}
+
+/** Requests of a delivered batch in one statement (one row each, the response time when completed). */
+export async function projectVerificationsRequested(
   tx: SqlExecutor,
   schema: string,
-  completed: VerificationCompletedData,
+  requests: readonly VerificationRequestedData[],
 ): Promise<void> {
-  const table = `${schema}.verifications`;
+  if (requests.length === 0) return;
+  const rows = lastPerVerification(requests).map((request) => {
+    const iban = ibanPseudonym(request.iban);
+    return {
+      verification_id: request.verificationId,
+      family: request.family,
+      participant: request.participant ?? null,
+      batch_id: request.batch?.batchId ?? null,
+      iban_hash: iban.hash,
+      iban_masked: iban.masked,
+      typed_name: request.name ?? null,
+      requested_at: request.requestedAt,
+    };
+  });
   await tx.query(
-    `INSERT INTO ${table} AS v (verification_id, family, participant, batch_id, outcome, score, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at)
+     SELECT verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(verification_id uuid, family text, participant text,
+            batch_id text, iban_hash text, iban_masked text, typed_name text, requested_at timestamptz)
+     ON CONFLICT (verification_id) DO UPDATE SET family = EXCLUDED.family,
+       participant = EXCLUDED.participant, batch_id = EXCLUDED.batch_id, iban_hash = EXCLUDED.iban_hash,
+       iban_masked = EXCLUDED.iban_masked, typed_name = EXCLUDED.typed_name, requested_at = EXCLUDED.requested_at,
+       response_ms = ${responseMs('EXCLUDED.requested_at', 'v.completed_at')}`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/** Completions of a delivered batch in one statement (either end of a verification may come first). */
+export async function projectVerificationsCompleted(
+  tx: SqlExecutor,
+  schema: string,
+  completions: readonly VerificationCompletedData[],
+): Promise<void> {
+  if (completions.length === 0) return;
+  const rows = lastPerVerification(completions).map((completed) => ({
+    verification_id: completed.verificationId,
+    family: completed.family,
+    participant: completed.participant ?? null,
+    batch_id: completed.batch?.batchId ?? null,
+    outcome: completed.outcome,
+    score: completed.score,
+    completed_at: completed.completedAt,
+  }));
+  await tx.query(
+    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, outcome, score, completed_at)
+     SELECT verification_id, family, participant, batch_id, outcome, score, completed_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(verification_id uuid, family text, participant text,
+            batch_id text, outcome text, score double precision, completed_at timestamptz)
      ON CONFLICT (verification_id) DO UPDATE SET outcome = EXCLUDED.outcome, score = EXCLUDED.score,
        completed_at = EXCLUDED.completed_at,
        participant = coalesce(v.participant, EXCLUDED.participant),
-       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id)
+       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id),
+       response_ms = ${responseMs('v.requested_at', 'EXCLUDED.completed_at')}
      WHERE v.failure_reason IS NULL`,
-    [
-      completed.verificationId,
-      completed.family,
-      completed.participant ?? null,
-      completed.batch?.batchId ?? null,
-      completed.outcome,
-      completed.score,
-      completed.completedAt,
-    ],
+    [JSON.stringify(rows)],
   );
-  await tx.query(`UPDATE ${table} SET response_ms = ${RESPONSE_MS} WHERE verification_id = $1`, [
-    completed.verificationId,
-  ]);
 }
 
 /** A failure ends the verification without an outcome, unless it ended already. */

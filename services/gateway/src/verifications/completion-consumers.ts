@@ -27,6 +27,8 @@ export async function subscribeToCompletions(options: {
     topics: [topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
+    // One transaction for the small batches of several partitions (completions spread over all of them).
+    mergePartitions: true,
     batchHandler: idempotentBatchHandler({
       sql,
       schema,

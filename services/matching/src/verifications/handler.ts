@@ -118,7 +118,7 @@ export function createVerificationDecider(options: {
     const streams = fresh
       .map((envelope) => prepared.get(envelope.eventId))
       .filter((stream): stream is CompletionStream => stream !== undefined);
-    await store.startStreams(streams, { tx, ifExists: 'skip' });
+    await store.startStreamsCounted(streams, { tx, ifExists: 'skip' });
   }
 
   return { prepare, record };

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { createPgliteClient, type SqlClient } from '@vop/event-store';
+import type { IncomingMessage } from '@vop/messaging';
+import { idempotentBatchHandler, migrateInbox } from './inbox.js';
+
+function message(data: unknown): IncomingMessage {
+  const eventId = randomUUID();
+  const envelope = {
+    eventId,
+    type: 'ThingHappened',
+    version: 1,
+    occurredAt: new Date().toISOString(),
+    correlationId: eventId,
+    streamId: 'thing-1',
+    streamPosition: 1,
+    data,
+  };
+  return {
+    topic: 't',
+    partition: 0,
+    offset: '0',
+    key: 'k',
+    value: JSON.stringify(envelope),
+    headers: {},
+  };
+}
+
+async function processedCount(sql: SqlClient): Promise<number> {
+  const { rows } = await sql.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM inbox_test.processed_events`,
+  );
+  return Number(rows[0]?.count);
+}
+
+describe('idempotent batch handler', () => {
+  it('given a read model that reads some events, when a delivery holds others too, then only its events are applied and recorded', async () => {
+    const sql = await createPgliteClient({});
+    await migrateInbox(sql, 'inbox_test');
+    const applied: unknown[] = [];
+    const handle = idempotentBatchHandler({
+      sql,
+      schema: 'inbox_test',
+      consumer: 'batch-progress',
+      relevant: (envelope) => (envelope.data as { batch?: string }).batch !== undefined,
+      applyBatch: async (envelopes) => void applied.push(...envelopes.map((e) => e.data)),
+    });
+    await handle([message({ single: 1 }), message({ batch: 'b1' }), message({ single: 2 })]);
+    await handle([message({ single: 3 })]);
+    assert.deepEqual(applied, [{ batch: 'b1' }]);
+    assert.equal(await processedCount(sql), 1);
+    await sql.close();
+  });
+});
