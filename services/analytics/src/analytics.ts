@@ -5,10 +5,11 @@ import {
   idempotentBatchHandler,
   logHandlerError,
   migrateInbox,
+  registerLagMetrics,
   serviceHealth,
   type ServiceHealth,
 } from '@vop/outbox';
-import type { Logger } from '@vop/observability';
+import type { Logger, ServiceMetrics } from '@vop/observability';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import {
@@ -34,6 +35,8 @@ export interface AnalyticsServiceOptions {
   namespace?: string;
   /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
   keySql?: SqlClient;
+  /** consumer_lag of the projection's group; analytics has no outbox. */
+  metrics?: ServiceMetrics;
   clock?: () => Date;
 }
 
@@ -71,6 +74,10 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
     topics.batchEvents,
   ];
 
+  const consumers = (): Array<{ groupId: string; topics: string[] }> =>
+    groupId === undefined ? [] : [{ groupId, topics: consumed }];
+  if (options.metrics) registerLagMetrics(options.metrics, { bus, consumers, outboxes: [] });
+
   return {
     routers: [
       analyticsRoutes({ sql, schema, clock }),
@@ -84,7 +91,7 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
         sql,
         bus,
         topics: consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
-        consumers: () => (groupId === undefined ? [] : [{ groupId, topics: consumed }]),
+        consumers,
         outboxes: [],
       }),
     async start() {

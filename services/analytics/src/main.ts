@@ -3,7 +3,7 @@ import { runInternalService } from '@vop/lifecycle';
 import { createAnalyticsService } from './analytics.js';
 
 /** Distributed run: one analytics process; its internal listener serves probes and its own families. */
-await runInternalService('analytics', ({ config, sql, keySql, bus, logger }) =>
+await runInternalService('analytics', ({ config, sql, keySql, bus, logger, metrics }) =>
   createAnalyticsService({
     sql,
     bus,
@@ -11,5 +11,6 @@ await runInternalService('analytics', ({ config, sql, keySql, bus, logger }) =>
     version: RELEASE_VERSION,
     namespace: config.VOP_KAFKA_NAMESPACE,
     keySql,
+    metrics,
   }),
 );

@@ -3,17 +3,18 @@ import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contra
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, migrateInbox } from '@vop/outbox';
+import { OutboxRelay, migrateInbox, registerLagMetrics } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { type AccountNumberJudge, unknownAccountJudge } from './batches/account-number-judge.js';
 import { batchCommands } from './batches/command-handler.js';
 import { createEntryBudget, type EntryBudgetSettings } from './batches/entry-budget.js';
-import { subscribeToBatchProgress } from './batches/progress-consumer.js';
+import { progressGroupId, subscribeToBatchProgress } from './batches/progress-consumer.js';
 import { batchRoutes } from './batches/routes.js';
 import { migrateBatchReadModels } from './batches/status-read-model.js';
 
 export const BATCH_SCHEMA = 'batch';
+const RELAY_NAME = 'batch-outbox';
 
 export interface BatchServiceOptions {
   sql: SqlClient;
@@ -62,10 +63,18 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const relay = new OutboxRelay({
     store,
     bus,
-    name: 'batch-outbox',
+    name: RELAY_NAME,
     route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'batch outbox relay failed; retrying'),
   });
+  if (options.metrics)
+    registerLagMetrics(options.metrics, {
+      bus,
+      consumers: () => [
+        { groupId: progressGroupId(namespace), topics: [topics.verificationCompleted] },
+      ],
+      outboxes: [{ store, relayName: RELAY_NAME }],
+    });
   const answered = options.metrics?.counter({
     name: 'batch_entries_answered_total',
     help: 'Batch entries answered (batch progress)',

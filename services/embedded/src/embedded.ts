@@ -61,7 +61,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     read(pki.adminCertPath),
     read(path.join(pki.dir, 'ca-key.pem')),
   ]);
-  // One registry for the one process: both services' metrics on the gateway's /metrics.
+  // One registry for the one process: every service's metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
   const matching = createMatchingService({
     sql,
@@ -84,6 +84,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     bus,
     logger: logger.child({ component: 'analytics' }),
     version: RELEASE_VERSION,
+    metrics,
   });
   const batch = createBatchService({
     sql,

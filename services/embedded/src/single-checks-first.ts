@@ -50,9 +50,12 @@ export function backgroundConsumersYield(bus: Bus, gate: PriorityGate): Bus {
     publish: (topic, messages) => bus.publish(topic, messages),
     subscribe: (options) => bus.subscribe(yielding(options)),
     settled: () => bus.settled(),
-    ...(bus.consumerLag && {
-      consumerLag: (groupId: string, topics: string[]) =>
-        (bus.consumerLag as NonNullable<Bus['consumerLag']>)(groupId, topics),
+    // Bound to the bus: the adapters' methods read their own state. The consumer_lag metric reads every
+    // group through subscribedGroups and consumerLagByPartition; without them it has no series.
+    ...(bus.consumerLag && { consumerLag: bus.consumerLag.bind(bus) }),
+    ...(bus.subscribedGroups && { subscribedGroups: bus.subscribedGroups.bind(bus) }),
+    ...(bus.consumerLagByPartition && {
+      consumerLagByPartition: bus.consumerLagByPartition.bind(bus),
     }),
     close: () => bus.close(),
   };

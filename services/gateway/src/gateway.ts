@@ -226,7 +226,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     ],
     outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
   };
-  if (options.metrics) registerLagMetrics(options.metrics, healthSources);
+  if (options.metrics) {
+    registerLagMetrics(options.metrics, healthSources);
+    // Every group subscribed through the bus, named in the health report or not (the core-banking feed;
+    // embedded, the one bus of every service).
+    registerLagMetrics(options.metrics, {
+      bus,
+      consumers: () => bus.subscribedGroups?.() ?? [],
+      outboxes: [],
+    });
+  }
   const edge = gatewayEdge({
     ...(options.metrics && { metrics: options.metrics }),
     ...(options.clientCertificates && { clientCertificates: options.clientCertificates }),

@@ -9,7 +9,13 @@ import {
 import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import {
+  OutboxRelay,
+  idempotentBatchHandler,
+  logHandlerError,
+  migrateInbox,
+  registerLagMetrics,
+} from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { createAddressGuard } from './address-guard/address-guard.js';
@@ -34,6 +40,7 @@ export const WEBHOOK_SCHEMA = 'webhooks';
 const QUEUED_CHANNEL = 'webhooks_deliveries_queued';
 /** Retry-After is honoured up to the schedule's longest default wait. */
 const MAX_RETRY_AFTER_MS = 10 * 60 * 60 * 1000;
+const RELAY_NAME = 'webhook-dead-letters';
 
 export interface WebhookDispatcherOptions {
   sql: SqlClient;
@@ -122,7 +129,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const relay = new OutboxRelay({
     store,
     bus,
-    name: 'webhook-dead-letters',
+    name: RELAY_NAME,
     route: (event) =>
       event.type === 'WebhookDeliveryDeadLettered'
         ? {
@@ -132,6 +139,14 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         : null,
     onError: (error) => logger.warn({ err: error }, 'webhook outbox relay failed; retrying'),
   });
+  const groupId = `${namespace}webhook-dispatcher`;
+  const consumed = [topics.verificationCompleted, topics.batchEvents];
+  if (options.metrics)
+    registerLagMetrics(options.metrics, {
+      bus,
+      consumers: () => [{ groupId, topics: consumed }],
+      outboxes: [{ store, relayName: RELAY_NAME }],
+    });
   const subscriptions: Subscription[] = [];
   let stopListening: (() => Promise<void>) | undefined;
 
@@ -239,9 +254,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       stopListening = await sql.listen(QUEUED_CHANNEL, () => worker.wake());
       subscriptions.push(
         await bus.subscribe({
-          groupId: `${namespace}webhook-dispatcher`,
+          groupId,
           onHandlerError: logHandlerError(logger, 'webhook-deliveries'),
-          topics: [topics.verificationCompleted, topics.batchEvents],
+          topics: consumed,
           partitionsConsumedConcurrently: 4,
           batchHandler: async (messages) => {
             const handoff = worker.handoff();

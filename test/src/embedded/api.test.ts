@@ -432,6 +432,40 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     assert.equal(response.text.includes('Metric Holder'), false);
   });
 
+  it('reports the consumer lag of every group of every service and the outbox lag of every relay', async () => {
+    const text = (await embedded.client.get('/metrics')).text;
+    const groups = [
+      'gateway-verification-results',
+      'gateway-waiters-embedded',
+      'matching-accounts',
+      'matching-verifications',
+      'matching-batch-verifications',
+      'batch-progress',
+      'webhook-dispatcher',
+      'analytics-projections-g\\d+',
+    ];
+    for (const group of groups)
+      assert.match(
+        text,
+        new RegExp(
+          `^consumer_lag\\{topic="[^"]+",partition="0",group="${group}"[^}]*\\} \\d+$`,
+          'm',
+        ),
+        `consumer_lag of ${group}`,
+      );
+    for (const relay of [
+      'gateway-outbox',
+      'matching-outbox',
+      'batch-outbox',
+      'webhook-dead-letters',
+    ])
+      assert.match(
+        text,
+        new RegExp(`^outbox_lag_events\\{relay="${relay}"[^}]*\\} \\d+$`, 'm'),
+        `outbox_lag_events of ${relay}`,
+      );
+  });
+
   it('serves liveness, readiness and the health record', async () => {
     assert.equal((await embedded.client.get('/livez')).status, 200);
     assert.equal((await embedded.client.get('/readyz')).status, 200);

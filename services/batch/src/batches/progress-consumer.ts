@@ -11,6 +11,9 @@ function isBatchEntry(data: unknown): boolean {
   return typeof data === 'object' && data !== null && 'batch' in data && data.batch != null;
 }
 
+/** The progress consumer's group (its lag is the consumer_lag metric's). */
+export const progressGroupId = (groupPrefix: string): string => `${groupPrefix}batch-progress`;
+
 /**
  * Batch progress from the completions topic: the first end of each batch entry (a completion, or a
  * failure) answers it once (the inbox records the message ids in the same transaction), and the
@@ -42,7 +45,7 @@ export async function subscribeToBatchProgress(options: {
     },
   });
   return bus.subscribe({
-    groupId: `${options.groupPrefix}batch-progress`,
+    groupId: progressGroupId(options.groupPrefix),
     onHandlerError: logHandlerError(logger, 'batch-progress'),
     topics: [options.topic],
     fromBeginning: true,
