@@ -53,4 +53,35 @@ describe('embedded: background consumers yield to single checks', () => {
       await bus.close();
     }
   });
+
+  it('given a background group held behind a single check, when lag is asked through the wrapper, then the bus answers it', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 60_000 });
+    const bus = backgroundConsumersYield(createInProcessBus(), gate);
+    await bus.ensureTopics([{ name: 'completions', partitions: 1 }]);
+    const subscription = await bus.subscribe({
+      groupId: 'batch-progress',
+      topics: ['completions'],
+      batchHandler: async () => {},
+    });
+    let endSingleCheck!: () => void;
+    const singleCheck = gate.high(() => new Promise<void>((resolve) => (endSingleCheck = resolve)));
+    try {
+      await bus.publish('completions', [
+        { key: 'v-1', value: '{}' },
+        { key: 'v-2', value: '{}' },
+      ]);
+      assert.deepEqual(bus.subscribedGroups?.(), [
+        { groupId: 'batch-progress', topics: ['completions'] },
+      ]);
+      assert.deepEqual(await bus.consumerLagByPartition?.('batch-progress', ['completions']), [
+        { topic: 'completions', partition: 0, lag: 2 },
+      ]);
+      assert.equal(await bus.consumerLag?.('batch-progress', ['completions']), 2);
+    } finally {
+      endSingleCheck();
+      await singleCheck;
+      await subscription.close();
+      await bus.close();
+    }
+  });
 });

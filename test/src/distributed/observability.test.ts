@@ -30,6 +30,22 @@ const main = (service: string) => path.join(repoRoot, `services/${service}/dist/
 /** The services behind the gateway, each with its internal listener and database. */
 const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics'] as const;
 
+/** Each service's consumer groups (after the namespace; patterns) and outbox relays, as its lag series. */
+const LAG_SERIES = {
+  gateway: {
+    groups: ['gateway-verification-results', 'gateway-waiters-[^"]+'],
+    relays: ['gateway-outbox'],
+  },
+  matching: {
+    groups: ['matching-accounts', 'matching-verifications', 'matching-batch-verifications'],
+    relays: ['matching-outbox'],
+  },
+  batch: { groups: ['batch-progress'], relays: ['batch-outbox'] },
+  'webhook-dispatcher': { groups: ['webhook-dispatcher'], relays: ['webhook-dead-letters'] },
+  analytics: { groups: ['analytics-projections-g\\d+'], relays: [] },
+} as const satisfies Record<'gateway' | (typeof INTERNAL_SERVICES)[number], object>;
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 const HOLDER = { iban: germanIban(424_242), name: 'Ingrid Bergström-Kowalczyk' };
 
 describe('observability of a distributed run (gateway and matching on real Kafka and PostgreSQL)', () => {
@@ -268,9 +284,23 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       });
       assert.equal(checked.status, 0, `${service}: ${checked.stdout}${checked.stderr}`);
       assert.equal((checked.stdout + checked.stderr).trim(), '', `${service}: no warning`);
-      assert.match(text, /^consumer_lag\{topic="[^"]+",partition="\d+",group="[^"]+"/m);
-      if (service === 'gateway' || service === 'matching')
-        assert.match(text, /^outbox_lag_events\{relay="[^"]+",service="[^"]+"\} \d+/m);
+      const { groups, relays } = LAG_SERIES[service as keyof typeof LAG_SERIES];
+      for (const group of groups)
+        assert.match(
+          text,
+          new RegExp(
+            `^consumer_lag\\{topic="${escaped(namespace)}[^"]+",partition="\\d+",group="${escaped(namespace)}${group}",service="${service}"\\} \\d+$`,
+            'm',
+          ),
+          `${service}: consumer_lag of ${group}`,
+        );
+      for (const relay of relays)
+        assert.match(
+          text,
+          new RegExp(`^outbox_lag_events\\{relay="${relay}",service="${service}"\\} \\d+$`, 'm'),
+          `${service}: outbox_lag_events of ${relay}`,
+        );
+      if (relays.length === 0) assert.doesNotMatch(text, /^outbox_lag_events\{/m);
     }
     assert.match(
       gatewayMetrics,
