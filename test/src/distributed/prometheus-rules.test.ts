@@ -21,6 +21,7 @@ function metricNamesIn(expression: string): string[] {
     'histogram_quantile',
     'max',
     'and',
+    'or',
     'le',
     'up',
     'without',
