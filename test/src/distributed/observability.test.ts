@@ -33,7 +33,7 @@ const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics
 /** Each service's consumer groups (after the namespace; patterns) and outbox relays, as its lag series. */
 const LAG_SERIES = {
   gateway: {
-    groups: ['gateway-verification-results', 'gateway-waiters-[^"]+'],
+    groups: ['gateway-verification-results', 'gateway-waiters-[^"]+', 'gateway-core-banking-feed'],
     relays: ['gateway-outbox'],
   },
   matching: {

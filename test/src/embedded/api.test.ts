@@ -437,6 +437,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     const groups = [
       'gateway-verification-results',
       'gateway-waiters-embedded',
+      'gateway-core-banking-feed',
       'matching-accounts',
       'matching-verifications',
       'matching-batch-verifications',
