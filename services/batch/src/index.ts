@@ -4,4 +4,3 @@ export {
   type BatchService,
   type BatchServiceOptions,
 } from './service.js';
-export { type AccountNumberJudge, unknownAccountJudge } from './batches/account-number-judge.js';

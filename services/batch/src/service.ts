@@ -6,12 +6,13 @@ import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox, registerLagMetrics } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
-import { type AccountNumberJudge, unknownAccountJudge } from './batches/account-number-judge.js';
 import { batchCommands } from './batches/command-handler.js';
 import { createEntryBudget, type EntryBudgetSettings } from './batches/entry-budget.js';
 import { progressGroupId, subscribeToBatchProgress } from './batches/progress-consumer.js';
 import { batchRoutes } from './batches/routes.js';
 import { migrateBatchReadModels } from './batches/status-read-model.js';
+import { subscribeToDomesticAccounts } from './domestic-accounts/consumer.js';
+import { migrateDomesticAccounts } from './domestic-accounts/read-model.js';
 
 export const BATCH_SCHEMA = 'batch';
 const RELAY_NAME = 'batch-outbox';
@@ -26,8 +27,6 @@ export interface BatchServiceOptions {
   metrics?: ServiceMetrics;
   /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
   keySql?: SqlClient;
-  /** Form 1 entries (account number + sort code); default: every account unknown (no family D yet). */
-  judgeAccountNumbers?: AccountNumberJudge;
   /** Live deployments draw batch entries from the participant's live budget (entry-budget.ts). */
   entryBudget?: EntryBudgetSettings;
   clock?: () => Date;
@@ -55,7 +54,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const commands = batchCommands({
     store,
     cipher,
-    judgeAccountNumbers: options.judgeAccountNumbers ?? unknownAccountJudge,
     ...(entryBudget && { entryBudget }),
     clock,
     newId: options.newId ?? randomUUID,
@@ -88,12 +86,21 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       await store.migrate();
       await migrateInbox(sql, schema);
       await migrateBatchReadModels(sql, schema);
+      await migrateDomesticAccounts(sql, schema);
       await keys.migrate();
       await entryBudget?.migrate();
       await bus.ensureTopics(
         Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
       );
       subscriptions.push(
+        await subscribeToDomesticAccounts({
+          bus,
+          sql,
+          schema,
+          topic: topics.accountEvents,
+          groupPrefix: namespace,
+          logger,
+        }),
         await subscribeToBatchProgress({
           bus,
           sql,

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { passesModulusCheck } from '@vop/contracts';
 import { createPostgresClient, type SqlClient } from '@vop/event-store';
 import { ensureDevPki } from '@vop/pki';
 import {
@@ -41,17 +42,44 @@ export interface BatchCluster {
   /** What every process printed, for failure messages. */
   outputs(): string;
   holders: { iban: string; name: string }[];
+  /** Holders whose records carry a UK domestic account (sort code 08-99-99), for form 1 batches. */
+  domesticHolders: DomesticHolder[];
   stop(): Promise<void>;
+}
+
+export interface DomesticHolder {
+  iban: string;
+  name: string;
+  sortCode: string;
+  accountNumber: string;
+}
+
+const DOMESTIC_SORT_CODE = '089999';
+
+/** Holders with account numbers that pass the modulus check under DOMESTIC_SORT_CODE. */
+function domesticHolders(count: number): DomesticHolder[] {
+  const holders: DomesticHolder[] = [];
+  for (let candidate = 72_200_000; holders.length < count; candidate++) {
+    const accountNumber = String(candidate).padStart(8, '0');
+    if (!passesModulusCheck(DOMESTIC_SORT_CODE, accountNumber)) continue;
+    const index = holders.length;
+    const iban = germanIban(950_000 + index);
+    const name = `Domestic Holder ${index} Brontë`;
+    holders.push({ iban, name, sortCode: DOMESTIC_SORT_CODE, accountNumber });
+  }
+  return holders;
 }
 
 /**
  * The distributed run with real Kafka and PostgreSQL: one gateway (the public edge, forwarding the
  * batch families to the batch service's internal listener), `matchingInstances` matching processes
- * and one batch process; `accounts` account records written and projected.
+ * and one batch process; `accounts` account records written and projected, and `domesticAccounts`
+ * more with a UK domestic account (projected by matching and by the batch service).
  */
 export async function startBatchCluster(options: {
   matchingInstances: number;
   accounts: number;
+  domesticAccounts?: number;
 }): Promise<BatchCluster> {
   const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
   const databases: TestDatabase[] = [];
@@ -161,16 +189,36 @@ export async function startBatchCluster(options: {
     const response = await admin.post('/accounts', holder);
     assert.equal(response.status, 201, response.text);
   }
+  const domestic = domesticHolders(options.domesticAccounts ?? 0);
+  for (const { iban, name, sortCode, accountNumber } of domestic) {
+    const domesticAccount = { sortCode, accountNumber };
+    const response = await admin.post('/accounts', { iban, name, domesticAccount });
+    assert.equal(response.status, 201, response.text);
+  }
   await eventually(
     async () => {
       alive();
       const { rows } = await matchingDb.query<{ count: number }>(
         `SELECT count(*)::int AS count FROM matching.accounts WHERE status = 'active'`,
       );
-      return rows[0]?.count === options.accounts ? true : undefined;
+      return rows[0]?.count === options.accounts + domestic.length ? true : undefined;
     },
     { timeoutMs: 60_000, intervalMs: 200, what: 'accounts in the matching projection' },
   );
+  await eventually(
+    async () => {
+      alive();
+      const { rows } = await batchDb.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM batch.domestic_accounts
+          WHERE NOT deleted AND sort_code IS NOT NULL`,
+      );
+      return rows[0]?.count === domestic.length ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200, what: 'domestic accounts in the batch projection' },
+  ).catch((error: unknown) => {
+    const batch = processes.get('batch')?.output().slice(-3000);
+    throw new Error(`${String(error)}\n--- batch:\n${batch}`);
+  });
   return {
     client,
     admin,
@@ -188,6 +236,7 @@ export async function startBatchCluster(options: {
         )
         .join('\n'),
     holders,
+    domesticHolders: domestic,
     async stop() {
       client.close();
       admin.close();

@@ -14,6 +14,7 @@ import {
   batchEntries,
   startBatchCluster,
   type BatchCluster,
+  type DomesticHolder,
 } from './batch-cluster.js';
 
 const rebuildCommand = path.resolve(
@@ -35,7 +36,7 @@ async function batchReadModels(sql: SqlExecutor) {
 describe('distributed batches: gateway, two matching instances, the batch service, real Kafka and PostgreSQL', () => {
   let cluster: BatchCluster;
   before(async () => {
-    cluster = await startBatchCluster({ matchingInstances: 2, accounts: 50 });
+    cluster = await startBatchCluster({ matchingInstances: 2, accounts: 50, domesticAccounts: 2 });
   });
   after(async () => cluster?.stop());
 
@@ -99,12 +100,27 @@ describe('distributed batches: gateway, two matching instances, the batch servic
     assert.equal(uploaded.status, 202, uploaded.text);
     await batchCompleted(cluster.client, 'dist-csv');
     await assertAnsweredOnce(cluster.client, 'dist-csv', entries);
+  });
 
+  it('form 1 as family D: known accounts answer by name through matching, an unknown one NO_MATCH', async () => {
+    const [known, other] = cluster.domesticHolders as [DomesticHolder, DomesticHolder];
     const form1 = await cluster.client.post('/verify/batch', {
-      accounts: [{ accountNumber: '12345678', sortCode: '12-34-56', accountName: 'Jane Doe' }],
+      accounts: [
+        { accountNumber: known.accountNumber, sortCode: '08-99-99', accountName: known.name },
+        { accountNumber: other.accountNumber, sortCode: '089999', accountName: 'Jane Doe' },
+        { accountNumber: '12345678', sortCode: '12-34-56', accountName: 'Jane Doe' },
+      ],
     });
     assert.equal(form1.status, 202, form1.text);
-    await batchCompleted(cluster.client, form1.body.batchId);
+    const status = await batchCompleted(cluster.client, form1.body.batchId);
+    assert.deepEqual(status.progress, { total: 3, processed: 3, successful: 3, failed: 0 });
+    const results = await cluster.client.get(`/api/v1/batch/${form1.body.batchId}/results`);
+    assert.equal(results.status, 200, results.text);
+    assert.deepEqual(results.body.results, [
+      { id: '1', result: 'MATCH', confidence: 'HIGH' },
+      { id: '2', result: 'NO_MATCH', confidence: 'LOW', reason: 'NAME_MISMATCH' },
+      { id: '3', result: 'NO_MATCH', confidence: 'LOW', reason: 'ACCOUNT_NOT_FOUND_OR_CLOSED' },
+    ]);
   });
 
   it('the rebuild command (PostgreSQL): with the batch service stopped, the read models come back the same from its events', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { passesModulusCheck } from '@vop/contracts';
 import { eventually, germanIban } from '@vop/testing';
 import { runEmbedded, schemeRequest, type RunningEmbedded } from './fixtures.js';
 
@@ -21,6 +22,18 @@ function entries(count: number, prefix = 'e') {
     id: `${prefix}-${index}`,
     ...(kinds[index % kinds.length] as { iban: string; name: string }),
   }));
+}
+
+const SORT_CODE = '089999';
+
+/** Account numbers that pass the modulus check under SORT_CODE. */
+function validAccountNumbers(count: number, from = 71_100_000): string[] {
+  const found: string[] = [];
+  for (let candidate = from; found.length < count; candidate++) {
+    const accountNumber = String(candidate).padStart(8, '0');
+    if (passesModulusCheck(SORT_CODE, accountNumber)) found.push(accountNumber);
+  }
+  return found;
 }
 
 describe('batches, embedded (services/batch behind the gateway edge)', () => {
@@ -220,6 +233,69 @@ describe('batches, embedded (services/batch behind the gateway edge)', () => {
     });
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.body.field, 'accounts[0].sortCode');
+  });
+
+  it('form 1 as family D: known accounts answer by name (match, close match, no match); closed and unknown ones NO_MATCH', async () => {
+    const [matched, close, mismatched, closed, unknown] = validAccountNumbers(5);
+    const domestic = [
+      { n: matched, name: 'James Smith', status: 'active', i: 820_001 },
+      { n: close, name: 'Johannes Schmidt', status: 'active', i: 820_002 },
+      { n: mismatched, name: 'Acme Trading Ltd', status: 'active', i: 820_003 },
+      { n: closed, name: 'Mary Jones', status: 'closed', i: 820_004 },
+    ];
+    for (const account of domestic) {
+      const created = await running.admin.post('/accounts', {
+        iban: germanIban(account.i),
+        name: account.name,
+        status: account.status,
+        domesticAccount: { sortCode: '08-99-99', accountNumber: account.n },
+      });
+      assert.equal(created.status, 201, created.text);
+    }
+    // The batch service learns accounts from their events: wait until it holds all four.
+    await eventually(
+      async () => {
+        const { rows } = await running.service.sql.query<{ known: number }>(
+          `SELECT count(*)::int AS known FROM batch.domestic_accounts
+            WHERE sort_code = $1 AND NOT deleted`,
+          [SORT_CODE],
+        );
+        return rows[0]?.known === domestic.length ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 50, what: 'the batch service knows the accounts' },
+    );
+
+    const entry = (accountNumber: string | undefined, accountName: string) => ({
+      accountNumber,
+      sortCode: '08-99-99',
+      accountName,
+    });
+    const response = await running.client.post('/verify/batch', {
+      accounts: [
+        entry(matched, 'James Smith'),
+        entry(close, 'Johanes Schmidt'),
+        entry(mismatched, 'Globex Corporation'),
+        entry(closed, 'Mary Jones'),
+        entry(unknown, 'Nobody Known'),
+      ],
+    });
+    assert.equal(response.status, 202, response.text);
+    const batchId = response.body.batchId as string;
+    const status = await completed(batchId);
+    assert.deepEqual(status.body.progress, { total: 5, processed: 5, successful: 5, failed: 0 });
+    const results = await running.client.get(`/api/v1/batch/${batchId}/results`);
+    assert.equal(results.status, 200, results.text);
+    const [first, second, ...rest] = results.body.results;
+    assert.deepEqual(first, { id: '1', result: 'MATCH', confidence: 'HIGH' });
+    assert.equal(second.id, '2');
+    assert.equal(second.result, 'PARTIAL_MATCH');
+    assert.equal(second.matchedName, 'Johannes Schmidt');
+    const notFound = 'ACCOUNT_NOT_FOUND_OR_CLOSED';
+    assert.deepEqual(rest, [
+      { id: '3', result: 'NO_MATCH', confidence: 'LOW', reason: 'NAME_MISMATCH' },
+      { id: '4', result: 'NO_MATCH', confidence: 'LOW', reason: notFound },
+      { id: '5', result: 'NO_MATCH', confidence: 'LOW', reason: notFound },
+    ]);
   });
 
   it('a single check overtakes a running 2,000-entry batch (batch entries travel on their own topic)', async () => {

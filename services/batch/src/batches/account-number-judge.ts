@@ -1,21 +1,38 @@
 import { NOAP_REASON, type AccountNumberEntry } from '@vop/contracts';
+import type { DomesticAccount } from '../domestic-accounts/read-model.js';
 import type { EntryJudgement } from './decider.js';
 
-/**
- * Judges form 1 entries (account number + sort code). Family D (account-number verification) will
- * plug in here: a judge that looks the account up by sort code and number and matches the name, or
- * one that fans the entries out to matching as the form 2 path does. Until account records carry a
- * sort code, no account is known by one, so every entry answers as an unknown account does (README's
- * outcome table: NOAP, read as NO_MATCH with a reason).
- */
-export type AccountNumberJudge = (
-  entries: { entryId: string; entry: AccountNumberEntry }[],
-) => Promise<EntryJudgement[]>;
+/** A form 1 entry whose account the bank holds: verified by matching under the account's IBAN. */
+export interface AccountNumberLookup {
+  entryId: string;
+  iban: string;
+  name: string;
+}
 
-export const unknownAccountJudge: AccountNumberJudge = async (entries) =>
-  entries.map(({ entryId }) => ({
-    entryId,
-    outcome: 'NOAP',
-    score: 0,
-    reasons: ['ACCOUNT_NOT_FOUND', NOAP_REASON],
-  }));
+const pairKey = (sortCode: string, accountNumber: string): string => `${sortCode}/${accountNumber}`;
+
+/**
+ * Family D for form 1 entries (pure): an entry whose sort code and account number name a live,
+ * open account is looked up (matching decides the name, as for a single family D check); one the
+ * bank does not hold, or whose account is closed, is judged at once as NOAP (README's outcome
+ * table: NO_MATCH, reason ACCOUNT_NOT_FOUND_OR_CLOSED). A blocked account is looked up, as family D
+ * does.
+ */
+export function judgeAccountNumberEntries(
+  entries: readonly { entryId: string; entry: AccountNumberEntry }[],
+  accounts: readonly DomesticAccount[],
+): { judgements: EntryJudgement[]; lookups: AccountNumberLookup[] } {
+  const byPair = new Map(accounts.map((a) => [pairKey(a.sortCode, a.accountNumber), a]));
+  const judgements: EntryJudgement[] = [];
+  const lookups: AccountNumberLookup[] = [];
+  for (const { entryId, entry } of entries) {
+    const account = byPair.get(pairKey(entry.sortCode, entry.accountNumber));
+    if (account !== undefined && account.status !== 'closed') {
+      lookups.push({ entryId, iban: account.iban, name: entry.accountName });
+      continue;
+    }
+    const missing = account === undefined ? 'ACCOUNT_NOT_FOUND' : 'ACCOUNT_CLOSED';
+    judgements.push({ entryId, outcome: 'NOAP', score: 0, reasons: [missing, NOAP_REASON] });
+  }
+  return { judgements, lookups };
+}

@@ -7,7 +7,8 @@ import {
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { requestVerification, verificationStreamId } from '@vop/verifications';
-import type { AccountNumberJudge } from './account-number-judge.js';
+import { findDomesticAccounts } from '../domestic-accounts/read-model.js';
+import { judgeAccountNumberEntries } from './account-number-judge.js';
 import type { EntryBudget } from './entry-budget.js';
 import {
   batchStreamId,
@@ -16,6 +17,7 @@ import {
   initialBatchState,
   type BatchCommand,
   type BatchEvent,
+  type BatchForm,
   type BatchState,
 } from './decider.js';
 import {
@@ -31,7 +33,6 @@ import { entriesDigest } from './submission.js';
 export interface BatchCommandsOptions {
   store: EventStore;
   cipher: FieldCipher;
-  judgeAccountNumbers: AccountNumberJudge;
   /** Live deployments: entries drawn from the participant's budget before a new batch is recorded. */
   entryBudget?: EntryBudget;
   clock: () => Date;
@@ -81,13 +82,73 @@ export function batchCommands(options: BatchCommandsOptions) {
           await store.startStreams([{ streamId, events }], { tx });
           await record(tx, events);
         });
-        const completed = events.some((event) => event.type === 'BatchCompleted');
-        return { status: completed ? 'COMPLETED' : 'PENDING', created: true };
+        const ended = (type: BatchEvent['type']) => events.some((event) => event.type === type);
+        const status = ended('BatchCompleted')
+          ? 'COMPLETED'
+          : ended('BatchEntriesJudged')
+            ? 'PROCESSING'
+            : 'PENDING';
+        return { status, created: true };
       } catch (error) {
         await entryBudget?.refund(participant, command.batch.total);
         if (!(error instanceof ConcurrencyError) || attempt > 0) throw error;
       }
     }
+  }
+
+  /**
+   * One VerificationRequested per entry, typed names encrypted. Every entry is requested at the
+   * submission's instant, so all typed names share the day's key. Outside the transaction, so the key
+   * comes from the key cache (on PGlite a lookup inside the transaction would wait behind it); the
+   * first name alone fetches the key, the rest find it cached (10,000 concurrent misses would each ask
+   * the keystore).
+   */
+  async function verificationRequests(
+    participant: string,
+    batchId: string,
+    submittedAt: string,
+    entries: readonly { entryId: string; iban: string; name: string }[],
+  ) {
+    const submittedOn = new Date(submittedAt);
+    const ids = { newId, now: () => submittedOn };
+    const plain = entries.map((entry) =>
+      requestVerification(
+        {
+          family: 'batch',
+          iban: entry.iban,
+          name: entry.name,
+          participant,
+          batch: { batchId, entryId: entry.entryId },
+        },
+        ids,
+      ),
+    );
+    const [first, ...rest] = plain;
+    if (first === undefined) return [];
+    return [
+      await protectTypedName(cipher, first),
+      ...(await Promise.all(rest.map((request) => protectTypedName(cipher, request)))),
+    ];
+  }
+
+  /** In the submission's transaction: the entries' requests (for the outbox) and the batch's rows. */
+  async function recordSubmission(
+    tx: SqlExecutor,
+    batch: { participant: string; batchId: string; form: BatchForm; submittedAt: string },
+    entryIds: string[],
+    requests: Awaited<ReturnType<typeof verificationRequests>>,
+  ): Promise<void> {
+    const { participant, batchId } = batch;
+    const metadata = { correlationId: batchId, schemaVersion: String(VERIFICATION_EVENT_VERSION) };
+    await store.startStreams(
+      requests.map((data) => ({
+        streamId: verificationStreamId(data.verificationId),
+        events: [{ type: 'VerificationRequested', data, metadata }],
+      })),
+      { tx },
+    );
+    await insertSubmittedBatch(tx, schema, { ...batch, total: entryIds.length });
+    await insertBatchEntries(tx, schema, { participant, batchId }, entryIds);
   }
 
   /** Form 2: entries fan out to matching as verification requests. */
@@ -104,67 +165,33 @@ export function batchCommands(options: BatchCommandsOptions) {
       },
       submittedAt,
     } as const;
-    // Every entry is requested at the submission's instant, so all typed names share the day's key.
-    // Outside the transaction, so the key comes from the key cache (on PGlite a lookup inside the
-    // transaction would wait behind it); the first name alone fetches the key, the rest find it cached
-    // (10,000 concurrent misses would each ask the keystore).
-    const submittedOn = new Date(submittedAt);
-    const ids = { newId, now: () => submittedOn };
-    const plain = entries.map((entry) =>
-      requestVerification(
-        {
-          family: 'batch',
-          iban: entry.iban,
-          name: entry.name,
-          participant,
-          batch: { batchId, entryId: entry.id },
-        },
-        ids,
+    const requests = await verificationRequests(
+      participant,
+      batchId,
+      submittedAt,
+      entries.map(({ id, iban, name }) => ({ entryId: id, iban, name })),
+    );
+    return submit(participant, command, (tx) =>
+      recordSubmission(
+        tx,
+        { participant, batchId, form: 'iban', submittedAt },
+        entries.map((entry) => entry.id),
+        requests,
       ),
     );
-    const [first, ...rest] = plain;
-    const requests =
-      first === undefined
-        ? []
-        : [
-            await protectTypedName(cipher, first),
-            ...(await Promise.all(rest.map((request) => protectTypedName(cipher, request)))),
-          ];
-    return submit(participant, command, async (tx) => {
-      const metadata = {
-        correlationId: batchId,
-        schemaVersion: String(VERIFICATION_EVENT_VERSION),
-      };
-      await store.startStreams(
-        requests.map((data) => ({
-          streamId: verificationStreamId(data.verificationId),
-          events: [{ type: 'VerificationRequested', data, metadata }],
-        })),
-        { tx },
-      );
-      const form = 'iban';
-      await insertSubmittedBatch(tx, schema, {
-        participant,
-        batchId,
-        form,
-        total: entries.length,
-        submittedAt,
-      });
-      await insertBatchEntries(
-        tx,
-        schema,
-        { participant, batchId },
-        entries.map((entry) => entry.id),
-      );
-    });
   }
 
-  /** Form 1: entries judged at submission (account-number-judge.ts); the batch completes at once. */
+  /**
+   * Form 1 (family D): entries whose account the batch service's domestic accounts read model knows
+   * fan out as form 2 entries do, under the account's IBAN; the others are judged at once (unknown
+   * or closed: account-number-judge.ts), all in the submission's transaction.
+   */
   async function submitAccountNumberBatch(participant: string, entries: AccountNumberEntry[]) {
     const batchId = newId();
     const submittedAt = clock().toISOString();
     const numbered = entries.map((entry, index) => ({ entryId: String(index + 1), entry }));
-    const judgements = await options.judgeAccountNumbers(numbered);
+    const accounts = await findDomesticAccounts(store.sql, schema, entries);
+    const { judgements, lookups } = judgeAccountNumberEntries(numbered, accounts);
     const command = {
       type: 'SubmitBatch',
       batch: {
@@ -177,20 +204,13 @@ export function batchCommands(options: BatchCommandsOptions) {
       submittedAt,
       judgements,
     } as const;
+    const requests = await verificationRequests(participant, batchId, submittedAt, lookups);
     const accepted = await submit(participant, command, async (tx) => {
-      const form = 'account-number';
-      await insertSubmittedBatch(tx, schema, {
-        participant,
-        batchId,
-        form,
-        total: entries.length,
-        submittedAt,
-      });
-      await insertBatchEntries(
+      await recordSubmission(
         tx,
-        schema,
-        { participant, batchId },
+        { participant, batchId, form: 'account-number', submittedAt },
         numbered.map(({ entryId }) => entryId),
+        requests,
       );
       await recordEntryAnswers(
         tx,

@@ -128,4 +128,29 @@ describe('batch decider', () => {
         },
       ]);
   });
+
+  it('given nothing, when a form 1 batch is submitted with some entries judged, then they are judged and the batch runs on', () => {
+    const judgements: EntryJudgement[] = [
+      { entryId: '2', outcome: 'NOAP', score: 0, reasons: ['ACCOUNT_CLOSED'] },
+    ];
+    const form1 = { ...batch, form: 'account-number', total: 2 } as const;
+    spec
+      .given([])
+      .when({ type: 'SubmitBatch', batch: form1, submittedAt, judgements: [...judgements] })
+      .then([
+        { type: 'BatchSubmitted', data: { ...form1, submittedAt } },
+        {
+          type: 'BatchEntriesJudged',
+          data: { batchId: batch.batchId, judgements: [...judgements] },
+        },
+      ]);
+  });
+
+  it('given nothing, when a form 1 batch whose accounts are all known is submitted, then only BatchSubmitted', () => {
+    const form1 = { ...batch, form: 'account-number', total: 2 } as const;
+    spec
+      .given([])
+      .when({ type: 'SubmitBatch', batch: form1, submittedAt, judgements: [] })
+      .then([{ type: 'BatchSubmitted', data: { ...form1, submittedAt } }]);
+  });
 });

@@ -3,7 +3,7 @@ import type { BatchCompletedData } from '@vop/contracts';
 /** Which request form a batch came in: IBAN entries (form 2) or account-number entries (form 1). */
 export type BatchForm = 'iban' | 'account-number';
 
-/** One entry's outcome when the batch service judges it itself (form 1; see account-number-judge.ts). */
+/** A form 1 entry's outcome judged at submission: its account unknown or closed (account-number-judge.ts). */
 export interface EntryJudgement {
   entryId: string;
   outcome: 'MTCH' | 'CMTC' | 'NMTC' | 'NOAP';
@@ -54,7 +54,7 @@ export type BatchCommand =
       type: 'SubmitBatch';
       batch: Omit<BatchSubmittedData, 'submittedAt'>;
       submittedAt: string;
-      /** Form 1: the entries were judged at submission, so the batch completes at once. */
+      /** Form 1: the entries judged at submission; when they are all of them, the batch completes at once. */
       judgements?: EntryJudgement[];
     }
   | {
@@ -102,13 +102,14 @@ export function decideBatch(command: BatchCommand, state: BatchState): BatchEven
       }
       const submitted = { ...command.batch, submittedAt: command.submittedAt };
       const events: BatchEvent[] = [{ type: 'BatchSubmitted', data: submitted }];
-      if (command.judgements === undefined) return events;
+      if (command.judgements === undefined || command.judgements.length === 0) return events;
       const { batchId } = submitted;
       events.push({
         type: 'BatchEntriesJudged',
         data: { batchId, judgements: command.judgements },
       });
       const successful = command.judgements.length;
+      if (successful < submitted.total) return events;
       events.push(completed(submitted, { successful, failed: 0 }, command.submittedAt));
       return events;
     }

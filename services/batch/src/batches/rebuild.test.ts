@@ -10,7 +10,10 @@ import { promisify } from 'node:util';
 import { createPgliteClient, EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
-import { unknownAccountJudge } from './account-number-judge.js';
+import {
+  migrateDomesticAccounts,
+  projectDomesticAccount,
+} from '../domestic-accounts/read-model.js';
 import { batchCommands } from './command-handler.js';
 import { rebuildBatchReadModels } from './rebuild.js';
 import { FAILED_OUTCOME, migrateBatchReadModels, type Answer } from './status-read-model.js';
@@ -40,18 +43,35 @@ const answer = (batchId: string, entryId: string, outcome: string): Answer => ({
   reasons: outcome === FAILED_OUTCOME ? ['TIMEOUT'] : [],
 });
 
-/** Running, completed, failed and form 1 batches, with entries answered twice and failed. */
+/**
+ * Running, completed, failed and form 1 batches, with entries answered twice and failed; the form 1
+ * batch holds a known account's entry (looked up, answered later) before an unknown one (judged).
+ */
 async function recordSampleBatches(sql: SqlClient): Promise<{ form1BatchId: string }> {
   const store = new EventStore(sql, { schema: SCHEMA });
   const { keys, cipher } = createPersonalData(sql);
   await keys.migrate();
   await store.migrate();
   await migrateBatchReadModels(sql, SCHEMA);
+  await migrateDomesticAccounts(sql, SCHEMA);
+  await sql.transaction((tx) =>
+    projectDomesticAccount(tx, SCHEMA, {
+      type: 'AccountOpened',
+      data: {
+        accountId: randomUUID(),
+        iban: germanIban(99),
+        name: 'Erika Mustermann',
+        alternateNames: [],
+        status: 'active',
+        domesticAccount: { sortCode: '112233', accountNumber: '87654321' },
+        createdAt: '2026-03-01T08:00:00.000Z',
+      },
+    }),
+  );
   let tick = 0;
   const commands = batchCommands({
     store,
     cipher,
-    judgeAccountNumbers: unknownAccountJudge,
     // A clock that moves, so a rebuild that took the wrong instant would show.
     clock: () => new Date(Date.UTC(2026, 2, 1, 9, 0, tick++)),
     newId: () => randomUUID(),
@@ -66,6 +86,7 @@ async function recordSampleBatches(sql: SqlClient): Promise<{ form1BatchId: stri
   await commands.submitIbanBatch(participant, 'completed', entries(3));
   await commands.submitIbanBatch(participant, 'failed', entries(2));
   const form1 = await commands.submitAccountNumberBatch(participant, [
+    { accountNumber: '87654321', sortCode: '112233', accountName: 'Erika Mustermann' },
     { accountNumber: '12345678', sortCode: '112233', accountName: 'Erika Mustermann' },
   ]);
   const answerAll = (answers: Answer[]) =>
@@ -80,6 +101,7 @@ async function recordSampleBatches(sql: SqlClient): Promise<{ form1BatchId: stri
     answer('completed', 'e-2', 'MTCH'),
     answer('completed', 'e-3', 'CMTC'),
     answer('failed', 'e-2', FAILED_OUTCOME),
+    answer(form1.batchId, '1', 'MTCH'),
   ]);
   return { form1BatchId: form1.batchId };
 }
@@ -95,7 +117,7 @@ describe('batch read models rebuilt from the batch events', () => {
           before.batches.map((row) => [row.batch_id, [row.status, row.processed, row.failed]]),
         ),
         new Map([
-          [form1BatchId, ['COMPLETED', 1, 0]],
+          [form1BatchId, ['COMPLETED', 2, 0]],
           ['completed', ['COMPLETED', 3, 1]],
           ['failed', ['FAILED', 2, 2]],
           ['running', ['PROCESSING', 1, 0]],
@@ -104,7 +126,7 @@ describe('batch read models rebuilt from the batch events', () => {
 
       const counted = await rebuildBatchReadModels(new EventStore(sql, { schema: SCHEMA }));
 
-      assert.deepEqual(counted, { batches: 4, answers: 1 + 3 + 2 + 1 });
+      assert.deepEqual(counted, { batches: 4, answers: 1 + 3 + 2 + 2 });
       assert.deepEqual(await readModels(sql), before);
     } finally {
       await sql.close();
@@ -127,7 +149,7 @@ describe('batch read models rebuilt from the batch events', () => {
         env: { ...env, VOP_DATA_DIR: dataDir },
       });
 
-      assert.match(stdout, /4 batches, 7 entries answered/);
+      assert.match(stdout, /4 batches, 8 entries answered/);
       sql = await open();
       try {
         assert.deepEqual(await readModels(sql), before);

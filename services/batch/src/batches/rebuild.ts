@@ -11,9 +11,13 @@ import {
 
 const PAGE = 1000;
 
-/** Where the replay stands: entries numbered so far, submission times, and completions, per batch. */
+/**
+ * Where the replay stands: entries numbered so far, submission times, completions, per batch, and
+ * the form 1 batches (their entries are their positions, all numbered at BatchSubmitted).
+ */
 interface ReplayState {
   entryCounts: Map<string, number>;
+  numberedBatches: Set<string>;
   submittedAt: Map<string, string>;
   completions: { participant: string; batchId: string; status: string; completedAt: string }[];
 }
@@ -23,8 +27,8 @@ const batchKey = (participant: string, batchId: string): string =>
 
 /**
  * Empties the batch read models and projects them again from the batch service's own events, a page
- * of the store at a time: BatchSubmitted gives the batch, its VerificationRequested events (carrying
- * the entry ids, in submission order) its entries, BatchEntriesJudged and BatchEntriesAnswered the
+ * of the store at a time: BatchSubmitted gives the batch (and a form 1 batch its entries), its
+ * VerificationRequested events (carrying the entry ids, in submission order) a form 2 batch's entries, BatchEntriesJudged and BatchEntriesAnswered the
  * answers, with the counts and status the live path computed. Stop the batch processes first (an
  * answer recorded meanwhile would be missed); an interrupted rebuild is simply run again.
  */
@@ -35,7 +39,12 @@ export async function rebuildBatchReadModels(
   await migrateBatchReadModels(sql, schema);
   await sql.query(`TRUNCATE ${schema}.batch_entries, ${schema}.batches`);
   const counted = { batches: 0, answers: 0 };
-  const state: ReplayState = { entryCounts: new Map(), submittedAt: new Map(), completions: [] };
+  const state: ReplayState = {
+    entryCounts: new Map(),
+    numberedBatches: new Set(),
+    submittedAt: new Map(),
+    completions: [],
+  };
   for (let checkpoint = START; ;) {
     const { events, checkpoint: next } = await store.readAll({ after: checkpoint, limit: PAGE });
     await sql.transaction(async (tx) => {
@@ -53,6 +62,7 @@ export async function rebuildBatchReadModels(
           const { participant, batch } = parseVerificationRequested(event.type, event.data);
           if (batch === undefined || participant === undefined) continue;
           const key = batchKey(participant, batch.batchId);
+          if (state.numberedBatches.has(key)) continue;
           const entries = pending.get(key) ?? { participant, batchId: batch.batchId, ids: [] };
           entries.ids.push(batch.entryId);
           pending.set(key, entries);
@@ -96,18 +106,23 @@ async function projectBatchEvent(
   switch (event.type) {
     case 'BatchSubmitted': {
       const { batchId, form, total, submittedAt } = event.data;
-      state.submittedAt.set(batchKey(participant, batchId), submittedAt);
+      const key = batchKey(participant, batchId);
+      state.submittedAt.set(key, submittedAt);
       await insertSubmittedBatch(tx, schema, { participant, batchId, form, total, submittedAt });
+      if (form === 'account-number') {
+        // Form 1 entries are judged or looked up, in any mix: their positions give the order.
+        const positions = Array.from({ length: total }, (_, index) => String(index + 1));
+        await insertBatchEntries(tx, schema, { participant, batchId }, positions);
+        state.entryCounts.set(key, total);
+        state.numberedBatches.add(key);
+      }
       return 0;
     }
     case 'BatchEntriesJudged': {
       const { batchId, judgements } = event.data;
       const key = batchKey(participant, batchId);
-      const entryIds = judgements.map(({ entryId }) => entryId);
-      await insertBatchEntries(tx, schema, { participant, batchId }, entryIds);
-      state.entryCounts.set(key, entryIds.length);
       const answers = answersOfJudgements(participant, batchId, judgements);
-      // Form 1 batches are judged, and so complete, at their submission's instant.
+      // Form 1 entries are judged at their submission's instant.
       const judgedAt = state.submittedAt.get(key) ?? recorded.occurredAt.toISOString();
       const { fresh } = await recordEntryAnswers(tx, schema, answers, judgedAt);
       return fresh.length;

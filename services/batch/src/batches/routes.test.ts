@@ -5,7 +5,7 @@ import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '
 import { createLogger } from '@vop/observability';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban, httpSpec } from '@vop/testing';
-import { unknownAccountJudge } from './account-number-judge.js';
+import { migrateDomesticAccounts } from '../domestic-accounts/read-model.js';
 import { batchCommands } from './command-handler.js';
 import { batchStreamId } from './decider.js';
 import { createEntryBudget, type EntryBudgetSettings } from './entry-budget.js';
@@ -31,6 +31,7 @@ const batchSpecWith = (entryBudget?: EntryBudgetSettings) =>
       await keys.migrate();
       await store.migrate();
       await migrateBatchReadModels(sql, SCHEMA);
+      await migrateDomesticAccounts(sql, SCHEMA);
       let id = 0;
       const newId = () => `00000000-0000-4000-8000-${String(++id).padStart(12, '0')}`;
       const budget =
@@ -38,7 +39,6 @@ const batchSpecWith = (entryBudget?: EntryBudgetSettings) =>
       const commands = batchCommands({
         store,
         cipher,
-        judgeAccountNumbers: unknownAccountJudge,
         ...(budget && { entryBudget: budget }),
         clock: () => fixedDate,
         newId,

@@ -1,0 +1,102 @@
+import { describe, it } from 'node:test';
+import type { AccountEvent, AccountSnapshot } from '@vop/contracts';
+import { germanIban, projectionSpec } from '@vop/testing';
+import {
+  findDomesticAccounts,
+  migrateDomesticAccounts,
+  projectDomesticAccount,
+} from './read-model.js';
+
+const SCHEMA = 'batch';
+const spec = projectionSpec<AccountEvent>({
+  migrate: (sql) => migrateDomesticAccounts(sql, SCHEMA),
+  project: async (tx, events) => {
+    for (const event of events) await projectDomesticAccount(tx, SCHEMA, event);
+  },
+});
+
+const accountId = '6f1c2a57-0d5e-4b8a-9a51-3f4f8a1d2e01';
+const pair = { sortCode: '089999', accountNumber: '66374958' };
+const snapshot: AccountSnapshot = {
+  accountId,
+  iban: germanIban(1),
+  name: 'Erika Mustermann',
+  alternateNames: [],
+  status: 'active',
+  domesticAccount: pair,
+};
+const opened: AccountEvent = {
+  type: 'AccountOpened',
+  data: { ...snapshot, createdAt: '2026-03-01T09:00:00.000Z' },
+};
+const updated = (changes: Partial<AccountSnapshot>, updatedAt: string): AccountEvent => ({
+  type: 'AccountUpdated',
+  data: { ...snapshot, ...changes, previousIban: snapshot.iban, updatedAt },
+});
+const deleted: AccountEvent = {
+  type: 'AccountDeleted',
+  data: { accountId, iban: germanIban(1), deletedAt: '2026-03-01T11:00:00.000Z' },
+};
+const lookUp = (sql: Parameters<typeof findDomesticAccounts>[0]) =>
+  findDomesticAccounts(sql, SCHEMA, [pair]);
+
+describe('domestic accounts read model', () => {
+  it('given nothing, when an account with a sort code opens, then its pair finds its IBAN and status', async () => {
+    await spec
+      .given([])
+      .when([opened])
+      .then(lookUp, [{ ...pair, iban: germanIban(1), status: 'active' }]);
+  });
+
+  it('given an open account, when it is closed under a new IBAN, then the pair finds the new IBAN, closed', async () => {
+    await spec
+      .given([opened])
+      .when([updated({ iban: germanIban(2), status: 'closed' }, '2026-03-01T10:00:00.000Z')])
+      .then(lookUp, [{ ...pair, iban: germanIban(2), status: 'closed' }]);
+  });
+
+  it('given an account updated later, when its opening arrives again (or late), then nothing changes', async () => {
+    const later = updated({ iban: germanIban(2) }, '2026-03-01T10:00:00.000Z');
+    await spec
+      .given([later])
+      .when([opened])
+      .then(lookUp, [{ ...pair, iban: germanIban(2), status: 'active' }]);
+  });
+
+  it('given an open account, when its domestic account is removed, then the pair finds nothing', async () => {
+    const { domesticAccount: _removed, ...withoutPair } = snapshot;
+    await spec
+      .given([opened])
+      .when([
+        {
+          type: 'AccountUpdated',
+          data: {
+            ...withoutPair,
+            previousIban: snapshot.iban,
+            updatedAt: '2026-03-01T10:00:00.000Z',
+          },
+        },
+      ])
+      .then(lookUp, []);
+  });
+
+  it('given an open account, when it is deleted, then the pair finds nothing and no IBAN is kept', async () => {
+    await spec
+      .given([opened])
+      .when([deleted])
+      .then(
+        async (sql) => ({
+          found: await lookUp(sql),
+          kept: (await sql.query(`SELECT iban FROM ${SCHEMA}.domestic_accounts`)).rows,
+        }),
+        { found: [], kept: [{ iban: null }] },
+      );
+  });
+
+  it('given a deleted account, when an older update arrives late, then it stays deleted', async () => {
+    await spec
+      .given([opened, deleted])
+      .when([updated({ status: 'active' }, '2026-03-01T10:00:00.000Z')])
+      .then(lookUp, []);
+  });
+});
