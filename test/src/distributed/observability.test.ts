@@ -40,7 +40,7 @@ const LAG_SERIES = {
     groups: ['matching-accounts', 'matching-verifications', 'matching-batch-verifications'],
     relays: ['matching-outbox'],
   },
-  batch: { groups: ['batch-progress'], relays: ['batch-outbox'] },
+  batch: { groups: ['batch-progress', 'batch-domestic-accounts'], relays: ['batch-outbox'] },
   'webhook-dispatcher': { groups: ['webhook-dispatcher'], relays: ['webhook-dead-letters'] },
   analytics: { groups: ['analytics-projections-g\\d+'], relays: [] },
 } as const satisfies Record<'gateway' | (typeof INTERNAL_SERVICES)[number], object>;

@@ -442,6 +442,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       'matching-verifications',
       'matching-batch-verifications',
       'batch-progress',
+      'batch-domestic-accounts',
       'webhook-dispatcher',
       'analytics-projections-g\\d+',
     ];
