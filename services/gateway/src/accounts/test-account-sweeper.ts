@@ -1,5 +1,6 @@
 import type { EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
+import { periodicJob } from '../periodic-job.js';
 import { handleAccountCommand } from './command-handler.js';
 import { AccountNotFoundError } from './decider.js';
 import { findExpiredTestAccounts } from './read-model.js';
@@ -33,9 +34,6 @@ export function createTestAccountSweeper(options: {
 }): TestAccountSweeper {
   const { store, retention, logger } = options;
   const now = options.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
   async function sweep(): Promise<number> {
     let deleted = 0;
     for (;;) {
@@ -57,34 +55,15 @@ export function createTestAccountSweeper(options: {
     }
   }
 
-  function tick(): void {
-    if (running) return; // the previous sweep is still going
-    running = sweep()
-      .then((deleted) => {
-        if (deleted > 0) logger.info({ deleted }, 'expired test accounts removed');
-      })
-      .catch((error: unknown) =>
-        logger.warn(
-          { err: error },
-          'test account retention sweep failed; retrying at the next tick',
-        ),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }
+  const job = periodicJob({
+    intervalMs: retention.sweepIntervalMs,
+    run: async () => {
+      const deleted = await sweep();
+      if (deleted > 0) logger.info({ deleted }, 'expired test accounts removed');
+    },
+    onError: (error) =>
+      logger.warn({ err: error }, 'test account retention sweep failed; retrying at the next tick'),
+  });
 
-  return {
-    sweep,
-    start() {
-      if (timer) return;
-      timer = setInterval(tick, retention.sweepIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return { sweep, start: job.start, stop: job.stop };
 }

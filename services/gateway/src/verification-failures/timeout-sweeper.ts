@@ -1,5 +1,6 @@
 import type { EventStore, SqlExecutor } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
+import { periodicJob } from '../periodic-job.js';
 import { failVerification } from './fail-verification.js';
 
 export interface VerificationFailureLimits {
@@ -65,9 +66,6 @@ export function createTimeoutSweeper(options: {
   clock: () => Date;
 }): TimeoutSweeper {
   const { store, limits, logger, clock } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
   async function sweep(): Promise<number> {
     const overdue = await findOverdueVerifications(store.sql, store.schema, clock(), limits, BATCH);
     let failed = 0;
@@ -82,31 +80,15 @@ export function createTimeoutSweeper(options: {
     return failed;
   }
 
-  function tick(): void {
-    if (running) return;
-    running = sweep()
-      .then((failed) => {
-        if (failed > 0) logger.warn({ failed }, 'verifications without an outcome ended as failed');
-      })
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, 'verification timeout sweep failed; retrying at the next tick'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }
+  const job = periodicJob({
+    intervalMs: limits.sweepIntervalMs,
+    run: async () => {
+      const failed = await sweep();
+      if (failed > 0) logger.warn({ failed }, 'verifications without an outcome ended as failed');
+    },
+    onError: (error) =>
+      logger.warn({ err: error }, 'verification timeout sweep failed; retrying at the next tick'),
+  });
 
-  return {
-    sweep,
-    start() {
-      if (timer) return;
-      timer = setInterval(tick, limits.sweepIntervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return { sweep, start: job.start, stop: job.stop };
 }
