@@ -17,12 +17,8 @@ import {
   TestReport,
   ValidateCertificatesRequest,
 } from './http/test-toolkit.js';
+import { json } from './openapi-content.js';
 import { z } from './zod.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const failed = json(NestedError, 'TEST_EXECUTION_FAILED with details.suggestion');
 

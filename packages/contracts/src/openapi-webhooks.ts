@@ -6,12 +6,8 @@ import {
   WebhookRecord,
   WebhookRegistrationRequest,
 } from './http/webhooks.js';
+import { json } from './openapi-content.js';
 import { z } from './zod.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 /** The webhooks family (services/webhook-dispatcher), in the OpenAPI document. */
 export function registerWebhookPaths(registry: OpenAPIRegistry): void {

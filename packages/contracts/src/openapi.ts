@@ -53,12 +53,8 @@ import { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immediate.
 import { registerWebhookPaths } from './openapi-webhooks.js';
 import { registerTestToolkitPaths } from './openapi-test-toolkit.js';
 import { AccountImportRecord, AccountImportResponse } from './http/account-import.js';
+import { json } from './openapi-content.js';
 import { z } from './zod.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the gateway validates with. */
 export function buildOpenApiDocument(
