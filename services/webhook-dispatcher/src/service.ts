@@ -20,9 +20,9 @@ import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { createAddressGuard } from './address-guard/address-guard.js';
 import { webhookNoticeFor } from './deliveries/payload.js';
+import { firstEndsOf, pruneEndedVerifications } from './deliveries/first-end.js';
 import {
   enqueueDeliveries,
-  firstEndsOf,
   leasedByOthers,
   lockRegistrations,
   migrateDeliveries,
@@ -149,6 +149,26 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     });
   const subscriptions: Subscription[] = [];
   let stopListening: (() => Promise<void>) | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let pruning: Promise<void> | undefined;
+
+  /** Forgets verification ends past the retention horizon; one run at a time. */
+  function pruneEnds(): void {
+    pruning ??= pruneEndedVerifications(
+      sql,
+      schema,
+      new Date(clock().getTime() - settings.endedRetentionMs),
+    )
+      .then((pruned) => {
+        if (pruned > 0) logger.info({ pruned }, 'ended verifications pruned');
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'pruning ended verifications failed; retrying'),
+      )
+      .finally(() => {
+        pruning = undefined;
+      });
+  }
 
   async function queueDeliveries(
     envelopes: IntegrationEnvelope[],
@@ -160,10 +180,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return notice ? [{ envelope, notice }] : [];
     });
     if (all.length === 0) return;
+    const now = clock();
     const firsts = await firstEndsOf(
       tx,
       schema,
       all.flatMap(({ notice }) => notice.endsVerification ?? []),
+      now,
     );
     const notices = all.filter(({ notice }) => {
       if (notice.endsVerification === undefined) return true;
@@ -174,7 +196,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const subscribers = await subscriptionsOf(tx, schema, [
       ...new Set(notices.map(({ notice }) => notice.participant)),
     ]);
-    const now = clock();
     const targets = notices.map(({ envelope, notice }) => ({
       envelope,
       notice,
@@ -277,9 +298,13 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       );
       await relay.start();
       worker.start();
+      pruneTimer = setInterval(pruneEnds, settings.pruneIntervalMs);
+      pruneTimer.unref();
       logger.info('webhook dispatcher started');
     },
     async stop() {
+      clearInterval(pruneTimer);
+      await pruning;
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await worker.stop();
       await stopListening?.();

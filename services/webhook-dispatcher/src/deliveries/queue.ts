@@ -47,26 +47,12 @@ export async function migrateDeliveries(sql: SqlClient, schema: string): Promise
     `CREATE TABLE IF NOT EXISTS ${schema}.ended_verifications (
        verification_id uuid PRIMARY KEY
      )`,
+    // When it ended: ends older than the retention horizon are pruned (first-end.ts).
+    `ALTER TABLE ${schema}.ended_verifications
+       ADD COLUMN IF NOT EXISTS ended_at timestamptz NOT NULL DEFAULT now()`,
+    `CREATE INDEX IF NOT EXISTS ended_verifications_ended_at
+       ON ${schema}.ended_verifications (ended_at)`,
   ]);
-}
-
-/**
- * Records the ends of these verifications (first in the list first) and returns the ids whose end
- * this is the first of: the topic's order, shared by every reader, decides which end counts.
- */
-export async function firstEndsOf(
-  tx: SqlExecutor,
-  schema: string,
-  verificationIds: readonly string[],
-): Promise<Set<string>> {
-  const unique = [...new Set(verificationIds)];
-  if (unique.length === 0) return new Set();
-  const { rows } = await tx.query<{ verification_id: string }>(
-    `INSERT INTO ${schema}.ended_verifications (verification_id)
-     SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING verification_id`,
-    [`{${unique.join(',')}}`],
-  );
-  return new Set(rows.map((row) => row.verification_id));
 }
 
 export interface NewDelivery {
