@@ -236,19 +236,23 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (queued.some(({ delivery }) => delivery.leaseUntil === null && inserted.has(delivery.id)))
       await sql.notify(QUEUED_CHANNEL, tx);
     for (const { registration, delivery } of queued) {
-      if (delivery.leaseUntil === null || !inserted.has(delivery.id)) continue;
-      handoff.queued({
-        id: delivery.id,
-        webhookId: registration.id,
-        participant: registration.participant,
-        eventType: delivery.eventType,
-        sourceEventId: delivery.sourceEventId,
-        url: registration.url,
-        secret: registration.secret,
-        payload: delivery.payload,
-        attempts: 0,
-        createdAt: now,
-      });
+      if (!delivery.leaseUntil || !inserted.has(delivery.id)) continue;
+      handoff.queued(
+        {
+          id: delivery.id,
+          webhookId: registration.id,
+          participant: registration.participant,
+          eventType: delivery.eventType,
+          sourceEventId: delivery.sourceEventId,
+          url: registration.url,
+          secret: registration.secret,
+          payload: delivery.payload,
+          attempts: 0,
+          createdAt: now,
+          leaseUntil: delivery.leaseUntil,
+        },
+        heldElsewhere.get(registration.id),
+      );
     }
   }
 
@@ -257,7 +261,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     routers: [
       // The dead-letter list is mounted before /webhooks/{id} would take "dead-letters" as an id.
       deliveryRoutes({ store, clock, onRedelivery: () => worker.wake() }),
-      registrationRoutes({ store, guard, secrets, clock }),
+      registrationRoutes({ store, guard, secrets, clock, onDeleted: worker.forget }),
     ],
     async start() {
       await store.migrate();
@@ -278,7 +282,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           groupId,
           onHandlerError: logHandlerError(logger, 'webhook-deliveries'),
           topics: consumed,
-          partitionsConsumedConcurrently: 4,
+          // Every partition fetched at once, their batches handed over together: one transaction.
+          partitionsConsumedConcurrently: TOPIC_PARTITIONS,
+          mergePartitions: true,
           batchHandler: async (messages) => {
             const handoff = worker.handoff();
             try {

@@ -63,21 +63,33 @@ describe('the delivery queue on PostgreSQL: instances share it through leases', 
     // The same source event again is not queued twice.
     assert.equal((await enqueueDeliveries(sql, SCHEMA, queued.slice(0, 5), now)).size, 0);
 
-    // Six instances claiming at once: the bound of 5 per registration holds across all of them.
+    // Six instances claiming at once, each with room for 30 of a registration: together they lease
+    // 5 of each, the bound, counting the leases the others took first.
     const claim = (_: unknown, instance: number) =>
       claimDueDeliveries(sql, SCHEMA, {
         now: new Date(),
         leaseUntil: new Date(Date.now() + 60_000),
         perWebhook: 5,
-        inFlight: {},
+        room: {},
+        defaultRoom: 30,
         limit: 100,
         owner: `instance-${instance}`,
       });
     const rounds = await Promise.all(Array.from({ length: 6 }, claim));
-    const claimed = rounds.flat();
+    const claimed = rounds.flatMap((round) => round.claimed);
     assert.equal(new Set(claimed.map((delivery) => delivery.id)).size, claimed.length);
-    for (const webhookId of webhooks)
+    for (const webhookId of webhooks) {
       assert.equal(claimed.filter((delivery) => delivery.webhookId === webhookId).length, 5);
+      // What each instance may have in flight (the bound less the others' leases) sums to the bound.
+      const mayRun = rounds.map((round) => {
+        const mine = round.claimed.filter((delivery) => delivery.webhookId === webhookId).length;
+        return Math.max(0, Math.min(mine, 5 - (round.heldElsewhere.get(webhookId) ?? 0)));
+      });
+      assert.equal(
+        mayRun.reduce((sum, count) => sum + count, 0),
+        5,
+      );
+    }
 
     // Recorded attempts release their leases; a failed one comes due again at its time.
     const [first, second] = claimed;
@@ -115,11 +127,12 @@ describe('the delivery queue on PostgreSQL: instances share it through leases', 
         [second.id, 'pending', 1],
       ],
     );
-    const again = await claimDueDeliveries(sql, SCHEMA, {
+    const { claimed: again } = await claimDueDeliveries(sql, SCHEMA, {
       now: new Date(),
       leaseUntil: new Date(Date.now() + 60_000),
       perWebhook: 40,
-      inFlight: {},
+      room: {},
+      defaultRoom: 500,
       limit: 500,
       owner: 'instance-0',
     });
