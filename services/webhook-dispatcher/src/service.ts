@@ -24,7 +24,6 @@ import { firstEndsOf, pruneEndedVerifications } from './deliveries/first-end.js'
 import {
   enqueueDeliveries,
   leasedByOthers,
-  lockRegistrations,
   migrateDeliveries,
   type NewDelivery,
 } from './deliveries/queue.js';
@@ -73,15 +72,20 @@ interface Subscriber {
   secret: string;
 }
 
-/** Enabled registrations of the participants in a batch of notices, by participant. */
-async function subscriptionsOf(
+/**
+ * Enabled registrations of the participants in a batch of notices, by participant, locked (in id
+ * order, so two lockers never deadlock): leases are taken under these locks, which makes the
+ * per-registration bound hold across instances. One statement for both.
+ */
+async function lockedSubscriptionsOf(
   tx: SqlExecutor,
   schema: string,
   participants: string[],
 ): Promise<Map<string, Subscriber[]>> {
   const { rows } = await tx.query<Subscriber>(
     `SELECT id, participant, events, url, secret FROM ${schema}.registrations
-     WHERE enabled AND participant IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+     WHERE enabled AND participant IN (SELECT jsonb_array_elements_text($1::jsonb))
+     ORDER BY id FOR UPDATE`,
     [JSON.stringify(participants)],
   );
   const byParticipant = new Map<string, Subscriber[]>();
@@ -193,7 +197,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return firsts.delete(notice.endsVerification);
     });
     if (notices.length === 0) return;
-    const subscribers = await subscriptionsOf(tx, schema, [
+    const subscribers = await lockedSubscriptionsOf(tx, schema, [
       ...new Set(notices.map(({ notice }) => notice.participant)),
     ]);
     const targets = notices.map(({ envelope, notice }) => ({
@@ -206,8 +210,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const webhookIds = [
       ...new Set(targets.flatMap(({ registrations }) => registrations.map(({ id }) => id))),
     ];
-    // Leases are taken under the registrations' locks: the bound holds across instances.
-    await lockRegistrations(tx, schema, webhookIds);
     const heldElsewhere = await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
     const queued = targets.flatMap(({ envelope, notice, registrations }) =>
       registrations.map((registration) => {

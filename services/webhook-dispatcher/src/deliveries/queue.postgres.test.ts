@@ -10,6 +10,8 @@ import {
   enqueueDeliveries,
   migrateDeliveries,
   recordAttempts,
+  releaseLeases,
+  cancelPendingDeliveries,
 } from './queue.js';
 
 const SCHEMA = 'webhooks';
@@ -138,5 +140,63 @@ describe('the delivery queue on PostgreSQL: instances share it through leases', 
     });
     assert.ok(again.some((delivery) => delivery.id === second.id && delivery.attempts === 1));
     assert.ok(!again.some((delivery) => claimed.slice(2).some((c) => c.id === delivery.id)));
+  });
+  it('leases given back are claimed at once by another instance; an attempt on a cancelled delivery leaves it cancelled', async () => {
+    const webhookId = await register();
+    const now = new Date();
+    const queued = Array.from({ length: 4 }, () => ({
+      id: randomUUID(),
+      webhookId,
+      sourceEventId: randomUUID(),
+      eventType: 'verification.success' as const,
+      payload: '{}',
+      leaseUntil: new Date(now.getTime() + 60_000),
+      leaseOwner: 'stopping',
+    }));
+    await enqueueDeliveries(sql, SCHEMA, queued, now);
+    const claimBy = (owner: string) =>
+      claimDueDeliveries(sql, SCHEMA, {
+        now: new Date(),
+        leaseUntil: new Date(Date.now() + 60_000),
+        perWebhook: 10,
+        room: {},
+        defaultRoom: 10,
+        limit: 100,
+        owner,
+      });
+    // Leased to an instance: nobody else may take them, and they count against the bound.
+    const meanwhile = await claimBy('other');
+    assert.equal(meanwhile.claimed.length, 0);
+    // Given back by the instance that stops (another owner's release changes nothing).
+    const ids = queued.map((delivery) => delivery.id);
+    await releaseLeases(sql, SCHEMA, { deliveryIds: ids, owner: 'somebody-else' });
+    assert.equal((await claimBy('other')).claimed.length, 0);
+    await releaseLeases(sql, SCHEMA, { deliveryIds: ids, owner: 'stopping' });
+    const taken = await claimBy('other');
+    assert.deepEqual(taken.claimed.map((delivery) => delivery.id).sort(), [...ids].sort());
+
+    // The registration is deleted while an attempt is in flight: the attempt is logged, the
+    // delivery stays cancelled (not delivered, not pending again).
+    await sql.transaction((tx) => cancelPendingDeliveries(tx, SCHEMA, webhookId));
+    await sql.transaction((tx) =>
+      recordAttempts(tx, SCHEMA, [
+        {
+          deliveryId: ids[0]!,
+          attemptedAt: new Date(),
+          statusCode: 500,
+          latencyMs: 2,
+          outcome: 'http_error',
+          status: 'pending',
+          nextAttemptAt: new Date(),
+        },
+      ]),
+    );
+    const { rows } = await sql.query<{ status: string; logged: number }>(
+      `SELECT d.status, (SELECT count(*)::int FROM ${SCHEMA}.delivery_attempts a
+          WHERE a.delivery_id = d.id) AS logged
+         FROM ${SCHEMA}.deliveries d WHERE d.id = $1`,
+      [ids[0]],
+    );
+    assert.deepEqual(rows, [{ status: 'cancelled', logged: 1 }]);
   });
 });
