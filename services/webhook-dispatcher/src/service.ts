@@ -115,6 +115,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const personalData = createPersonalData(options.keySql ?? sql);
   const secrets = secretProtection(personalData.cipher);
   const instanceId = randomUUID();
+  // A PGlite database belongs to one process: no other instance holds leases there.
+  const soleInstance = sql.kind === 'pglite';
   const worker = createDeliveryWorker({
     store,
     sender,
@@ -210,7 +212,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const webhookIds = [
       ...new Set(targets.flatMap(({ registrations }) => registrations.map(({ id }) => id))),
     ];
-    const heldElsewhere = await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
+    const heldElsewhere = soleInstance
+      ? new Map<string, number>()
+      : await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
     const queued = targets.flatMap(({ envelope, notice, registrations }) =>
       registrations.map((registration) => {
         const leaseUntil = handoff.reserve(registration.id, heldElsewhere.get(registration.id));
