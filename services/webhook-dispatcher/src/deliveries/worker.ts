@@ -264,6 +264,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
 
   /** Starts waiting deliveries while their registrations' caps and the instance's bound allow. */
   function launch(): void {
+    // Stopping: what a claim still in progress leases is left to run out (at-least-once).
+    if (stopped) return;
     for (const [webhookId, lane] of lanes) {
       while (lane.waiting.length > 0 && lane.inFlight < lane.cap && sending < options.maxInFlight) {
         const delivery = lane.waiting.shift() as LeasedDelivery;
