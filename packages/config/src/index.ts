@@ -135,6 +135,14 @@ export const ServiceConfig = z.object({
   VOP_WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().positive().default(64),
   /** How often the dispatcher looks for due retries when nothing woke it. */
   VOP_WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1_000),
+  /**
+   * How long the first-end rule remembers that a verification ended (a later end is not sent). Must
+   * exceed VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS, the longest a second end can come after the first;
+   * default a day.
+   */
+  VOP_WEBHOOK_ENDED_RETENTION_MS: z.coerce.number().int().positive().default(86_400_000),
+  /** How often the dispatcher prunes what the first-end rule no longer needs. */
+  VOP_WEBHOOK_PRUNE_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

@@ -20,11 +20,10 @@ import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { createAddressGuard } from './address-guard/address-guard.js';
 import { webhookNoticeFor } from './deliveries/payload.js';
+import { firstEndsOf, pruneEndedVerifications } from './deliveries/first-end.js';
 import {
   enqueueDeliveries,
-  firstEndsOf,
   leasedByOthers,
-  lockRegistrations,
   migrateDeliveries,
   type NewDelivery,
 } from './deliveries/queue.js';
@@ -73,15 +72,20 @@ interface Subscriber {
   secret: string;
 }
 
-/** Enabled registrations of the participants in a batch of notices, by participant. */
-async function subscriptionsOf(
+/**
+ * Enabled registrations of the participants in a batch of notices, by participant, locked (in id
+ * order, so two lockers never deadlock): leases are taken under these locks, which makes the
+ * per-registration bound hold across instances. One statement for both.
+ */
+async function lockedSubscriptionsOf(
   tx: SqlExecutor,
   schema: string,
   participants: string[],
 ): Promise<Map<string, Subscriber[]>> {
   const { rows } = await tx.query<Subscriber>(
     `SELECT id, participant, events, url, secret FROM ${schema}.registrations
-     WHERE enabled AND participant IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+     WHERE enabled AND participant IN (SELECT jsonb_array_elements_text($1::jsonb))
+     ORDER BY id FOR UPDATE`,
     [JSON.stringify(participants)],
   );
   const byParticipant = new Map<string, Subscriber[]>();
@@ -111,6 +115,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const personalData = createPersonalData(options.keySql ?? sql);
   const secrets = secretProtection(personalData.cipher);
   const instanceId = randomUUID();
+  // A PGlite database belongs to one process: no other instance holds leases there.
+  const soleInstance = sql.kind === 'pglite';
   const worker = createDeliveryWorker({
     store,
     sender,
@@ -149,6 +155,26 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     });
   const subscriptions: Subscription[] = [];
   let stopListening: (() => Promise<void>) | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let pruning: Promise<void> | undefined;
+
+  /** Forgets verification ends past the retention horizon; one run at a time. */
+  function pruneEnds(): void {
+    pruning ??= pruneEndedVerifications(
+      sql,
+      schema,
+      new Date(clock().getTime() - settings.endedRetentionMs),
+    )
+      .then((pruned) => {
+        if (pruned > 0) logger.info({ pruned }, 'ended verifications pruned');
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'pruning ended verifications failed; retrying'),
+      )
+      .finally(() => {
+        pruning = undefined;
+      });
+  }
 
   async function queueDeliveries(
     envelopes: IntegrationEnvelope[],
@@ -160,10 +186,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return notice ? [{ envelope, notice }] : [];
     });
     if (all.length === 0) return;
+    const now = clock();
     const firsts = await firstEndsOf(
       tx,
       schema,
       all.flatMap(({ notice }) => notice.endsVerification ?? []),
+      now,
     );
     const notices = all.filter(({ notice }) => {
       if (notice.endsVerification === undefined) return true;
@@ -171,10 +199,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       return firsts.delete(notice.endsVerification);
     });
     if (notices.length === 0) return;
-    const subscribers = await subscriptionsOf(tx, schema, [
+    const subscribers = await lockedSubscriptionsOf(tx, schema, [
       ...new Set(notices.map(({ notice }) => notice.participant)),
     ]);
-    const now = clock();
     const targets = notices.map(({ envelope, notice }) => ({
       envelope,
       notice,
@@ -185,9 +212,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     const webhookIds = [
       ...new Set(targets.flatMap(({ registrations }) => registrations.map(({ id }) => id))),
     ];
-    // Leases are taken under the registrations' locks: the bound holds across instances.
-    await lockRegistrations(tx, schema, webhookIds);
-    const heldElsewhere = await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
+    const heldElsewhere = soleInstance
+      ? new Map<string, number>()
+      : await leasedByOthers(tx, schema, { webhookIds, now, owner: instanceId });
     const queued = targets.flatMap(({ envelope, notice, registrations }) =>
       registrations.map((registration) => {
         const leaseUntil = handoff.reserve(registration.id, heldElsewhere.get(registration.id));
@@ -215,19 +242,23 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     if (queued.some(({ delivery }) => delivery.leaseUntil === null && inserted.has(delivery.id)))
       await sql.notify(QUEUED_CHANNEL, tx);
     for (const { registration, delivery } of queued) {
-      if (delivery.leaseUntil === null || !inserted.has(delivery.id)) continue;
-      handoff.queued({
-        id: delivery.id,
-        webhookId: registration.id,
-        participant: registration.participant,
-        eventType: delivery.eventType,
-        sourceEventId: delivery.sourceEventId,
-        url: registration.url,
-        secret: registration.secret,
-        payload: delivery.payload,
-        attempts: 0,
-        createdAt: now,
-      });
+      if (!delivery.leaseUntil || !inserted.has(delivery.id)) continue;
+      handoff.queued(
+        {
+          id: delivery.id,
+          webhookId: registration.id,
+          participant: registration.participant,
+          eventType: delivery.eventType,
+          sourceEventId: delivery.sourceEventId,
+          url: registration.url,
+          secret: registration.secret,
+          payload: delivery.payload,
+          attempts: 0,
+          createdAt: now,
+          leaseUntil: delivery.leaseUntil,
+        },
+        heldElsewhere.get(registration.id),
+      );
     }
   }
 
@@ -236,7 +267,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     routers: [
       // The dead-letter list is mounted before /webhooks/{id} would take "dead-letters" as an id.
       deliveryRoutes({ store, clock, onRedelivery: () => worker.wake() }),
-      registrationRoutes({ store, guard, secrets, clock }),
+      registrationRoutes({ store, guard, secrets, clock, onDeleted: worker.forget }),
     ],
     async start() {
       await store.migrate();
@@ -257,7 +288,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           groupId,
           onHandlerError: logHandlerError(logger, 'webhook-deliveries'),
           topics: consumed,
-          partitionsConsumedConcurrently: 4,
+          // Every partition fetched at once, their batches handed over together: one transaction.
+          partitionsConsumedConcurrently: TOPIC_PARTITIONS,
+          mergePartitions: true,
           batchHandler: async (messages) => {
             const handoff = worker.handoff();
             try {
@@ -277,9 +310,13 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       );
       await relay.start();
       worker.start();
+      pruneTimer = setInterval(pruneEnds, settings.pruneIntervalMs);
+      pruneTimer.unref();
       logger.info('webhook dispatcher started');
     },
     async stop() {
+      clearInterval(pruneTimer);
+      await pruning;
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await worker.stop();
       await stopListening?.();

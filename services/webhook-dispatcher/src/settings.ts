@@ -10,9 +10,17 @@ export interface WebhookSettings {
   endpointConcurrency: number;
   maxInFlight: number;
   pollIntervalMs: number;
+  /** Ends of verifications older than this are forgotten by the first-end rule. */
+  endedRetentionMs: number;
+  pruneIntervalMs: number;
 }
 
 export function webhookSettings(config: ServiceConfig): WebhookSettings {
+  if (config.VOP_WEBHOOK_ENDED_RETENTION_MS <= config.VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS)
+    throw new Error(
+      'VOP_WEBHOOK_ENDED_RETENTION_MS must exceed VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS: ' +
+        'a verification’s second end could otherwise be sent after its first was forgotten',
+    );
   return {
     httpsOnly: config.VOP_ENVIRONMENT === 'live',
     allowedNetworks: config.VOP_WEBHOOK_ALLOWED_NETWORKS,
@@ -21,5 +29,7 @@ export function webhookSettings(config: ServiceConfig): WebhookSettings {
     endpointConcurrency: config.VOP_WEBHOOK_ENDPOINT_CONCURRENCY,
     maxInFlight: config.VOP_WEBHOOK_MAX_IN_FLIGHT,
     pollIntervalMs: config.VOP_WEBHOOK_POLL_INTERVAL_MS,
+    endedRetentionMs: config.VOP_WEBHOOK_ENDED_RETENTION_MS,
+    pruneIntervalMs: config.VOP_WEBHOOK_PRUNE_INTERVAL_MS,
   };
 }

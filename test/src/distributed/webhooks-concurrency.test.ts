@@ -193,14 +193,16 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
       );
     // Both dispatchers must make attempts for the bound to be shown shared, not merely kept by each
     // instance. Which partitions each holds is Kafka's choice (a late join may leave one idle for a
-    // round), so rounds go on until both have delivered.
+    // round), and the one that leases its completions first holds the bound until its own are nearly
+    // sent (the other's are then claimed by whichever looks first), so rounds go on until both have
+    // delivered.
     let rounds = 0;
     for (;;) {
       await publishRound();
       rounds++;
       const both = await Promise.all(dispatcherPorts.map(delivered));
       if (both.every(Boolean)) break;
-      assert.ok(rounds < 5, `after ${rounds} rounds, one dispatcher has delivered nothing`);
+      assert.ok(rounds < 10, `after ${rounds} rounds, one dispatcher has delivered nothing`);
     }
     t.diagnostic(
       `at most ${mostInFlight} attempts in flight (bound ${CONCURRENCY}), ${rounds} round(s)`,

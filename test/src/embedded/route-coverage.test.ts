@@ -69,6 +69,8 @@ describe('every mounted route belongs to a row of the route-family table', () =>
           endpointConcurrency: 1,
           maxInFlight: 1,
           pollIntervalMs: 1000,
+          endedRetentionMs: 86_400_000,
+          pruneIntervalMs: 600_000,
         },
       });
       const internal = createInternalApp({

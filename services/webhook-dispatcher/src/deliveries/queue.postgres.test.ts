@@ -10,6 +10,8 @@ import {
   enqueueDeliveries,
   migrateDeliveries,
   recordAttempts,
+  releaseLeases,
+  cancelPendingDeliveries,
 } from './queue.js';
 
 const SCHEMA = 'webhooks';
@@ -63,21 +65,33 @@ describe('the delivery queue on PostgreSQL: instances share it through leases', 
     // The same source event again is not queued twice.
     assert.equal((await enqueueDeliveries(sql, SCHEMA, queued.slice(0, 5), now)).size, 0);
 
-    // Six instances claiming at once: the bound of 5 per registration holds across all of them.
+    // Six instances claiming at once, each with room for 30 of a registration: together they lease
+    // 5 of each, the bound, counting the leases the others took first.
     const claim = (_: unknown, instance: number) =>
       claimDueDeliveries(sql, SCHEMA, {
         now: new Date(),
         leaseUntil: new Date(Date.now() + 60_000),
         perWebhook: 5,
-        inFlight: {},
+        room: {},
+        defaultRoom: 30,
         limit: 100,
         owner: `instance-${instance}`,
       });
     const rounds = await Promise.all(Array.from({ length: 6 }, claim));
-    const claimed = rounds.flat();
+    const claimed = rounds.flatMap((round) => round.claimed);
     assert.equal(new Set(claimed.map((delivery) => delivery.id)).size, claimed.length);
-    for (const webhookId of webhooks)
+    for (const webhookId of webhooks) {
       assert.equal(claimed.filter((delivery) => delivery.webhookId === webhookId).length, 5);
+      // What each instance may have in flight (the bound less the others' leases) sums to the bound.
+      const mayRun = rounds.map((round) => {
+        const mine = round.claimed.filter((delivery) => delivery.webhookId === webhookId).length;
+        return Math.max(0, Math.min(mine, 5 - (round.heldElsewhere.get(webhookId) ?? 0)));
+      });
+      assert.equal(
+        mayRun.reduce((sum, count) => sum + count, 0),
+        5,
+      );
+    }
 
     // Recorded attempts release their leases; a failed one comes due again at its time.
     const [first, second] = claimed;
@@ -115,15 +129,74 @@ describe('the delivery queue on PostgreSQL: instances share it through leases', 
         [second.id, 'pending', 1],
       ],
     );
-    const again = await claimDueDeliveries(sql, SCHEMA, {
+    const { claimed: again } = await claimDueDeliveries(sql, SCHEMA, {
       now: new Date(),
       leaseUntil: new Date(Date.now() + 60_000),
       perWebhook: 40,
-      inFlight: {},
+      room: {},
+      defaultRoom: 500,
       limit: 500,
       owner: 'instance-0',
     });
     assert.ok(again.some((delivery) => delivery.id === second.id && delivery.attempts === 1));
     assert.ok(!again.some((delivery) => claimed.slice(2).some((c) => c.id === delivery.id)));
+  });
+  it('leases given back are claimed at once by another instance; an attempt on a cancelled delivery leaves it cancelled', async () => {
+    const webhookId = await register();
+    const now = new Date();
+    const queued = Array.from({ length: 4 }, () => ({
+      id: randomUUID(),
+      webhookId,
+      sourceEventId: randomUUID(),
+      eventType: 'verification.success' as const,
+      payload: '{}',
+      leaseUntil: new Date(now.getTime() + 60_000),
+      leaseOwner: 'stopping',
+    }));
+    await enqueueDeliveries(sql, SCHEMA, queued, now);
+    const claimBy = (owner: string) =>
+      claimDueDeliveries(sql, SCHEMA, {
+        now: new Date(),
+        leaseUntil: new Date(Date.now() + 60_000),
+        perWebhook: 10,
+        room: {},
+        defaultRoom: 10,
+        limit: 100,
+        owner,
+      });
+    // Leased to an instance: nobody else may take them, and they count against the bound.
+    const meanwhile = await claimBy('other');
+    assert.equal(meanwhile.claimed.length, 0);
+    // Given back by the instance that stops (another owner's release changes nothing).
+    const ids = queued.map((delivery) => delivery.id);
+    await releaseLeases(sql, SCHEMA, { deliveryIds: ids, owner: 'somebody-else' });
+    assert.equal((await claimBy('other')).claimed.length, 0);
+    await releaseLeases(sql, SCHEMA, { deliveryIds: ids, owner: 'stopping' });
+    const taken = await claimBy('other');
+    assert.deepEqual(taken.claimed.map((delivery) => delivery.id).sort(), [...ids].sort());
+
+    // The registration is deleted while an attempt is in flight: the attempt is logged, the
+    // delivery stays cancelled (not delivered, not pending again).
+    await sql.transaction((tx) => cancelPendingDeliveries(tx, SCHEMA, webhookId));
+    await sql.transaction((tx) =>
+      recordAttempts(tx, SCHEMA, [
+        {
+          deliveryId: ids[0]!,
+          attemptedAt: new Date(),
+          statusCode: 500,
+          latencyMs: 2,
+          outcome: 'http_error',
+          status: 'pending',
+          nextAttemptAt: new Date(),
+        },
+      ]),
+    );
+    const { rows } = await sql.query<{ status: string; logged: number }>(
+      `SELECT d.status, (SELECT count(*)::int FROM ${SCHEMA}.delivery_attempts a
+          WHERE a.delivery_id = d.id) AS logged
+         FROM ${SCHEMA}.deliveries d WHERE d.id = $1`,
+      [ids[0]],
+    );
+    assert.deepEqual(rows, [{ status: 'cancelled', logged: 1 }]);
   });
 });

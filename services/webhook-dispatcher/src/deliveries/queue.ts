@@ -47,26 +47,12 @@ export async function migrateDeliveries(sql: SqlClient, schema: string): Promise
     `CREATE TABLE IF NOT EXISTS ${schema}.ended_verifications (
        verification_id uuid PRIMARY KEY
      )`,
+    // When it ended: ends older than the retention horizon are pruned (first-end.ts).
+    `ALTER TABLE ${schema}.ended_verifications
+       ADD COLUMN IF NOT EXISTS ended_at timestamptz NOT NULL DEFAULT now()`,
+    `CREATE INDEX IF NOT EXISTS ended_verifications_ended_at
+       ON ${schema}.ended_verifications (ended_at)`,
   ]);
-}
-
-/**
- * Records the ends of these verifications (first in the list first) and returns the ids whose end
- * this is the first of: the topic's order, shared by every reader, decides which end counts.
- */
-export async function firstEndsOf(
-  tx: SqlExecutor,
-  schema: string,
-  verificationIds: readonly string[],
-): Promise<Set<string>> {
-  const unique = [...new Set(verificationIds)];
-  if (unique.length === 0) return new Set();
-  const { rows } = await tx.query<{ verification_id: string }>(
-    `INSERT INTO ${schema}.ended_verifications (verification_id)
-     SELECT unnest($1::uuid[]) ON CONFLICT DO NOTHING RETURNING verification_id`,
-    [`{${unique.join(',')}}`],
-  );
-  return new Set(rows.map((row) => row.verification_id));
 }
 
 export interface NewDelivery {
@@ -170,11 +156,17 @@ export async function lockRegistrations(
   );
 }
 
+/** A delivery leased to this instance, until `leaseUntil`. */
+export interface LeasedDelivery extends ClaimedDelivery {
+  leaseUntil: Date;
+}
+
 /**
- * Leases due deliveries of enabled registrations: at most `perWebhook` minus what is in flight to
- * each registration (this instance's `inFlight`, and the other instances' leases), `limit` in all.
- * A lease that runs out (the instance died mid-attempt) makes the delivery due again:
- * at-least-once.
+ * Leases due deliveries of enabled registrations: of each, up to what this instance has room for
+ * (`room[id]`, else `defaultRoom`) and the bound (`perWebhook`) less the leases other instances
+ * hold; `limit` in all. Returns them with those other leases per locked registration (the due ones
+ * and `refresh`): this instance has in flight at most the bound less those. A lease that runs out
+ * (the instance died) makes the delivery due again: at-least-once.
  */
 export async function claimDueDeliveries(
   sql: SqlClient,
@@ -183,59 +175,68 @@ export async function claimDueDeliveries(
     now: Date;
     leaseUntil: Date;
     perWebhook: number;
-    inFlight: Record<string, number>;
+    room: Record<string, number>;
+    defaultRoom: number;
+    /** Registrations whose other leases are wanted even with nothing due. */
+    refresh?: readonly string[];
     limit: number;
     /** This instance (the lease owner). */
     owner: string;
   },
-): Promise<ClaimedDelivery[]> {
+): Promise<{ claimed: LeasedDelivery[]; heldElsewhere: Map<string, number>; due: number }> {
   const now = options.now.toISOString();
-  const rows = await sql.transaction(async (tx) => {
-    const { rows: due } = await tx.query<{ webhook_id: string }>(
+  const { rows, heldElsewhere, due } = await sql.transaction(async (tx) => {
+    const { rows: dueRows } = await tx.query<{ webhook_id: string }>(
       `SELECT DISTINCT webhook_id FROM ${schema}.deliveries
         WHERE status = 'pending' AND next_attempt_at <= $1
           AND (lease_until IS NULL OR lease_until <= $1)`,
       [now],
     );
-    const webhookIds = due.map((row) => row.webhook_id);
-    if (webhookIds.length === 0) return [];
+    const due = dueRows.map((row) => row.webhook_id);
+    const webhookIds = [...new Set([...due, ...(options.refresh ?? [])])];
+    const none = { rows: [], due: due.length };
+    if (webhookIds.length === 0) return { ...none, heldElsewhere: new Map<string, number>() };
     await lockRegistrations(tx, schema, webhookIds);
+    const others = await leasedByOthers(tx, schema, {
+      webhookIds,
+      now: options.now,
+      owner: options.owner,
+    });
+    const room = Object.fromEntries(
+      due
+        .map((id) => {
+          const left = Math.min(
+            options.room[id] ?? options.defaultRoom,
+            options.perWebhook - (others.get(id) ?? 0),
+          );
+          return [id, left] as const;
+        })
+        .filter(([, left]) => left > 0),
+    );
+    if (Object.keys(room).length === 0) return { ...none, heldElsewhere: others };
     const { rows: claimed } = await tx.query<ClaimRow>(
       `WITH picked AS (
          SELECT d.id FROM ${schema}.registrations r
          CROSS JOIN LATERAL (
-           SELECT id, row_number() OVER (ORDER BY next_attempt_at, id) AS rank
-           FROM ${schema}.deliveries
+           SELECT id FROM ${schema}.deliveries
            WHERE webhook_id = r.id AND status = 'pending' AND next_attempt_at <= $1
              AND (lease_until IS NULL OR lease_until <= $1)
-           ORDER BY next_attempt_at, id LIMIT $3
+           ORDER BY next_attempt_at, id LIMIT ($3::jsonb ->> r.id::text)::int
          ) d
-         WHERE r.enabled AND r.id = ANY($7::uuid[])
-           AND d.rank <= $3 - COALESCE(($4::jsonb ->> r.id::text)::int, 0)
-             - (SELECT count(*) FROM ${schema}.deliveries o
-                 WHERE o.webhook_id = r.id AND o.status = 'pending' AND o.lease_until > $1
-                   AND o.lease_owner IS DISTINCT FROM $6)
-         LIMIT $5
+         WHERE r.enabled AND $3::jsonb ? r.id::text
+         LIMIT $4
        )
-       UPDATE ${schema}.deliveries d SET lease_until = $2, lease_owner = $6
+       UPDATE ${schema}.deliveries d SET lease_until = $2, lease_owner = $5
        FROM picked p, ${schema}.registrations r
        WHERE d.id = p.id AND r.id = d.webhook_id AND d.status = 'pending'
          AND (d.lease_until IS NULL OR d.lease_until <= $1)
        RETURNING d.id, d.webhook_id, r.participant, d.event_type, d.source_event_id, r.url,
          r.secret, d.payload, d.attempts, d.created_at`,
-      [
-        now,
-        options.leaseUntil.toISOString(),
-        options.perWebhook,
-        JSON.stringify(options.inFlight),
-        options.limit,
-        options.owner,
-        `{${webhookIds.join(',')}}`,
-      ],
+      [now, options.leaseUntil.toISOString(), JSON.stringify(room), options.limit, options.owner],
     );
-    return claimed;
+    return { rows: claimed, heldElsewhere: others, due: due.length };
   });
-  return rows.map((row) => ({
+  const claimed = rows.map((row) => ({
     id: row.id,
     webhookId: row.webhook_id,
     participant: row.participant,
@@ -246,7 +247,23 @@ export async function claimDueDeliveries(
     payload: row.payload,
     attempts: Number(row.attempts),
     createdAt: new Date(row.created_at),
+    leaseUntil: options.leaseUntil,
   }));
+  return { claimed, heldElsewhere, due };
+}
+
+/** Gives back leases this instance will not use (it is stopping): due again at once. */
+export async function releaseLeases(
+  sql: SqlExecutor,
+  schema: string,
+  options: { deliveryIds: readonly string[]; owner: string },
+): Promise<void> {
+  if (options.deliveryIds.length === 0) return;
+  await sql.query(
+    `UPDATE ${schema}.deliveries SET lease_until = NULL, lease_owner = NULL
+      WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'pending'`,
+    [`{${options.deliveryIds.join(',')}}`, options.owner],
+  );
 }
 
 export interface AttemptRecord {
@@ -265,9 +282,10 @@ const ATTEMPT_COLUMNS = `"deliveryId" uuid, "attemptedAt" timestamptz, "statusCo
   "latencyMs" integer, outcome text, error text, status text, "nextAttemptAt" timestamptz`;
 
 /**
- * Records attempts (at most one per delivery) and moves their deliveries on, in the caller's
- * transaction: two statements whatever the number (group commit of the attempts that finished
- * together).
+ * Records attempts (at most one per delivery) and moves their deliveries on: one statement
+ * whatever the number (group commit of the attempts that finished together). A delivery no longer
+ * pending (cancelled meanwhile, or finished by another instance after this one's lease ran out)
+ * keeps its state; the attempt is logged all the same.
  */
 export async function recordAttempts(
   tx: SqlExecutor,
@@ -284,20 +302,18 @@ export async function recordAttempts(
     })),
   );
   await tx.query(
-    `INSERT INTO ${schema}.delivery_attempts
-       (delivery_id, attempted_at, status_code, latency_ms, outcome, error, next_retry_at)
-     SELECT a."deliveryId", a."attemptedAt", a."statusCode", a."latencyMs", a.outcome, a.error,
-       a."nextAttemptAt"
-     FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})`,
-    [rows],
-  );
-  await tx.query(
-    `UPDATE ${schema}.deliveries d
+    `WITH a AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})),
+     logged AS (
+       INSERT INTO ${schema}.delivery_attempts
+         (delivery_id, attempted_at, status_code, latency_ms, outcome, error, next_retry_at)
+       SELECT "deliveryId", "attemptedAt", "statusCode", "latencyMs", outcome, error,
+         "nextAttemptAt" FROM a
+     )
+     UPDATE ${schema}.deliveries d
      SET attempts = d.attempts + 1, status = a.status, next_attempt_at = a."nextAttemptAt",
        lease_until = NULL,
        delivered_at = CASE WHEN a.status = 'delivered' THEN a."attemptedAt" ELSE d.delivered_at END
-     FROM jsonb_to_recordset($1::jsonb) AS a(${ATTEMPT_COLUMNS})
-     WHERE d.id = a."deliveryId"`,
+     FROM a WHERE d.id = a."deliveryId" AND d.status = 'pending'`,
     [rows],
   );
 }

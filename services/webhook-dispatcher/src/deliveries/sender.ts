@@ -10,9 +10,11 @@ export function signerFor(secret: string): Webhook {
     : new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
 }
 
+export type Signer = Webhook;
+
 /** The three Standard Webhooks headers for one attempt (the id is the same on every retry). */
 export function signedHeaders(
-  secret: string,
+  signer: Signer,
   webhookId: string,
   at: Date,
   body: string,
@@ -20,7 +22,7 @@ export function signedHeaders(
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-    'webhook-signature': signerFor(secret).sign(webhookId, at, body),
+    'webhook-signature': signer.sign(webhookId, at, body),
   };
 }
 

@@ -7,12 +7,14 @@ import {
   claimDueDeliveries,
   pendingCount,
   recordAttempts,
+  releaseLeases,
   type AttemptRecord,
   type ClaimedDelivery,
+  type LeasedDelivery,
 } from './queue.js';
 import { createGroupCommit } from './attempt-recorder.js';
 import { nextAttemptAt, retryAfterMs, type RetryPolicy } from './schedule.js';
-import { signedHeaders, type SendResult, type Sender } from './sender.js';
+import { signedHeaders, signerFor, type SendResult, type Sender, type Signer } from './sender.js';
 
 export interface DeliveryWorkerOptions {
   store: EventStore;
@@ -37,6 +39,12 @@ export interface DeliveryWorkerOptions {
  * deadline, so a lease that runs out belongs to an instance that died, and another takes it over.
  */
 const leaseMs = (attemptTimeoutMs: number): number => 2 * attemptTimeoutMs + 1_000;
+/**
+ * Deliveries an instance may hold leased (waiting in memory, or in flight) per slot of the bound:
+ * a burst is leased in a few statements, not one claim per slot.
+ */
+const HELD_PER_SLOT = 32;
+const SIGNER_TTL_MS = 60_000;
 
 function deliveryMetrics(metrics: ServiceMetrics | undefined) {
   if (!metrics) return undefined;
@@ -108,7 +116,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const { store, sender, logger, clock } = options;
   const { sql, schema } = store;
   const metrics = deliveryMetrics(options.metrics);
-  const perWebhook = new Map<string, number>();
   const running = new Set<Promise<void>>();
   let pumping = false;
   let again = false;
@@ -150,11 +157,31 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
       }),
   );
 
+  /**
+   * Signers by registration: the secret is decrypted once, not per attempt. Dropped when this
+   * instance disables or deletes the registration, when its stored secret changes, and after a
+   * while (a registration deleted through another instance).
+   */
+  const signers = new Map<string, { stored: string; signer: Promise<Signer>; until: number }>();
+  function signerOf(delivery: ClaimedDelivery): Promise<Signer> {
+    const now = clock().getTime();
+    const cached = signers.get(delivery.webhookId);
+    if (cached && cached.stored === delivery.secret && cached.until > now) return cached.signer;
+    const signer = options.revealSecret(delivery.secret).then(signerFor);
+    signer.catch(() => signers.delete(delivery.webhookId));
+    signers.set(delivery.webhookId, {
+      stored: delivery.secret,
+      signer,
+      until: now + SIGNER_TTL_MS,
+    });
+    return signer;
+  }
+
   /** `sent` is called once the receiver has answered (or not): its slot is free from then on. */
   async function attempt(delivery: ClaimedDelivery, sent: () => void): Promise<void> {
     const attemptedAt = clock();
-    const secret = await options.revealSecret(delivery.secret);
-    const headers = signedHeaders(secret, delivery.id, attemptedAt, delivery.payload);
+    const signer = await signerOf(delivery);
+    const headers = signedHeaders(signer, delivery.id, attemptedAt, delivery.payload);
     const started = performance.now();
     const result = await sender.send(delivery.url, headers, delivery.payload);
     const latencyMs = Math.round(performance.now() - started);
@@ -170,6 +197,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   }
 
   async function disableGone(webhookId: string): Promise<void> {
+    forget(webhookId);
     try {
       await handleRegistration(store, webhookId, {
         type: 'DisableWebhook',
@@ -181,34 +209,93 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     }
   }
 
-  let reserved = 0;
+  /**
+   * What this instance holds for each registration: deliveries leased to it and not started yet
+   * (`waiting`), attempts in flight, and leases being taken by a consuming transaction.
+   */
+  interface Lane {
+    /** Attempts this instance may have in flight: the bound less the other instances' leases. */
+    cap: number;
+    waiting: LeasedDelivery[];
+    inFlight: number;
+    reserved: number;
+  }
+  const lanes = new Map<string, Lane>();
+  const laneOf = (webhookId: string): Lane => {
+    let lane = lanes.get(webhookId);
+    if (!lane) {
+      lane = { cap: options.endpointConcurrency, waiting: [], inFlight: 0, reserved: 0 };
+      lanes.set(webhookId, lane);
+    }
+    return lane;
+  };
+  const dropIfIdle = (webhookId: string, lane: Lane) => {
+    if (lane.waiting.length === 0 && lane.inFlight === 0 && lane.reserved === 0)
+      lanes.delete(webhookId);
+  };
+  const heldBy = (lane: Lane) => lane.waiting.length + lane.inFlight + lane.reserved;
+  const holdLimit = options.endpointConcurrency * HELD_PER_SLOT;
+  const maxHeld = options.maxInFlight * HELD_PER_SLOT;
   /** Requests in flight to receivers (records may still be being written after). */
   let sending = 0;
-  /** Whether due deliveries may be waiting unclaimed (finished attempts then look for more). */
+  let held = 0;
+  /** Whether due deliveries may be waiting unclaimed in the table. */
   let backlog = true;
+  /** A lease with less left than this is not started: the attempt could outlive it. */
+  const minLeaseLeftMs = options.attemptTimeoutMs + 1_000;
 
-  const take = (webhookId: string) =>
-    perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1);
-  const give = (webhookId: string) => {
-    const left = (perWebhook.get(webhookId) ?? 1) - 1;
-    if (left === 0) perWebhook.delete(webhookId);
-    else perWebhook.set(webhookId, left);
-  };
+  /** Takes `leased` into its registration's lane, its cap from the other instances' leases. */
+  function hold(leased: LeasedDelivery, heldElsewhere: number): void {
+    const lane = laneOf(leased.webhookId);
+    lane.cap = Math.max(1, options.endpointConcurrency - heldElsewhere);
+    lane.waiting.push(leased);
+    held++;
+  }
+
+  /** A registration disabled or deleted here: what this instance holds for it is not sent. */
+  function forget(webhookId: string): void {
+    signers.delete(webhookId);
+    const lane = lanes.get(webhookId);
+    if (!lane) return;
+    held -= lane.waiting.length;
+    lane.waiting = [];
+    dropIfIdle(webhookId, lane);
+  }
+
+  /** Starts waiting deliveries while their registrations' caps and the instance's bound allow. */
+  function launch(): void {
+    // Stopping: what a claim still in progress leases is left to run out (at-least-once).
+    if (stopped) return;
+    for (const [webhookId, lane] of lanes) {
+      while (lane.waiting.length > 0 && lane.inFlight < lane.cap && sending < options.maxInFlight) {
+        const delivery = lane.waiting.shift() as LeasedDelivery;
+        held--;
+        // Left to run out: the claim loop takes it again then (here or elsewhere).
+        if (delivery.leaseUntil.getTime() - clock().getTime() < minLeaseLeftMs) backlog = true;
+        else run(delivery, lane);
+      }
+      dropIfIdle(webhookId, lane);
+      if (sending >= options.maxInFlight) return;
+    }
+  }
 
   /**
-   * Runs an attempt in a slot already taken for its registration. The slot (the bound on requests
-   * to one receiver) is freed when the exchange ends; the record is written after, with others.
+   * Runs an attempt in its registration's lane. The slot (the bound on requests to one receiver) is
+   * freed when the exchange ends; the record is written after, with others.
    */
-  function run(delivery: ClaimedDelivery): void {
+  function run(delivery: ClaimedDelivery, lane: Lane): void {
     sending++;
+    lane.inFlight++;
     let freed = false;
     const free = () => {
       if (freed) return;
       freed = true;
       sending--;
-      const wasFull = (perWebhook.get(delivery.webhookId) ?? 0) >= options.endpointConcurrency;
-      give(delivery.webhookId);
-      if (backlog || wasFull) wake();
+      lane.inFlight--;
+      if (lane.waiting.length === 0 && lanes.get(delivery.webhookId) === lane)
+        dropIfIdle(delivery.webhookId, lane);
+      launch();
+      if (backlog) wake();
     };
     const task = attempt(delivery, free)
       .catch((error: unknown) =>
@@ -222,61 +309,54 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     running.add(task);
   }
 
-  function launch(delivery: ClaimedDelivery): void {
-    take(delivery.webhookId);
-    run(delivery);
-  }
-
   /**
-   * Deliveries queued by this instance's consumer go straight to a free slot: leased in the
-   * transaction that queues them, started once it commits, with no claim query in between. What finds
-   * no free slot is left unleased for the claim loop.
+   * Deliveries queued by this instance's consumer are leased to it in the transaction that queues
+   * them and started from memory once it commits, with no claim query in between. What finds no
+   * room here is left unleased for the claim loop.
    */
   function handoff() {
     const taken: string[] = [];
-    const ready: ClaimedDelivery[] = [];
+    const ready: { delivery: LeasedDelivery; heldElsewhere: number }[] = [];
     let leftOver = false;
     const release = (webhookIds: string[]) => {
-      for (const webhookId of webhookIds) give(webhookId);
-      reserved -= webhookIds.length;
+      for (const webhookId of webhookIds) {
+        const lane = laneOf(webhookId);
+        lane.reserved--;
+        held--;
+        dropIfIdle(webhookId, lane);
+      }
     };
     return {
       /**
-       * A lease for a new delivery to this registration, or null when no slot is free here or, with
-       * the attempts other instances hold (`heldElsewhere`), in all.
+       * A lease for a new delivery to this registration, or null when this instance holds all it
+       * may, or the other instances' leases (`heldElsewhere`) fill the bound.
        */
       reserve(webhookId: string, heldElsewhere = 0): Date | null {
+        const lane = laneOf(webhookId);
         const full =
           stopped ||
-          sending + reserved >= options.maxInFlight ||
-          (perWebhook.get(webhookId) ?? 0) + heldElsewhere >= options.endpointConcurrency;
+          held >= maxHeld ||
+          heldBy(lane) >= holdLimit ||
+          heldElsewhere >= options.endpointConcurrency;
         if (full) {
           leftOver = true;
+          dropIfIdle(webhookId, lane);
           return null;
         }
-        take(webhookId);
-        reserved++;
+        lane.reserved++;
+        held++;
         taken.push(webhookId);
         return new Date(clock().getTime() + leaseMs(options.attemptTimeoutMs));
       },
       /** A reserved delivery that was queued (not a duplicate of one queued before). */
-      queued(delivery: ClaimedDelivery): void {
-        ready.push(delivery);
+      queued(delivery: LeasedDelivery, heldElsewhere = 0): void {
+        ready.push({ delivery, heldElsewhere });
       },
-      /** After the commit: start what was queued, free the other reservations. */
+      /** After the commit: hold what was queued, free the other reservations, start what may. */
       commit(): void {
-        const started = new Map<string, number>();
-        for (const delivery of ready)
-          started.set(delivery.webhookId, (started.get(delivery.webhookId) ?? 0) + 1);
-        const unused = taken.filter((webhookId) => {
-          const left = started.get(webhookId) ?? 0;
-          if (left === 0) return true;
-          started.set(webhookId, left - 1);
-          return false;
-        });
-        release(unused);
-        reserved -= ready.length;
-        for (const delivery of ready) run(delivery);
+        release(taken);
+        for (const { delivery, heldElsewhere } of ready) hold(delivery, heldElsewhere);
+        launch();
         if (leftOver) {
           backlog = true;
           wake();
@@ -288,24 +368,42 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     };
   }
 
+  /** Claims due deliveries in bulk into the lanes, while this instance has room. */
   async function pump(): Promise<void> {
     do {
       again = false;
-      while (!stopped && sending + reserved < options.maxInFlight) {
+      while (!stopped && sending < options.maxInFlight) {
         const now = clock();
-        const claimed = await claimDueDeliveries(sql, schema, {
+        // A claim tops a lane up to the bound: only what this instance consumed is held beyond it,
+        // so instances share what they left over.
+        const room = Object.fromEntries(
+          [...lanes].map(([webhookId, lane]) => [
+            webhookId,
+            options.endpointConcurrency - heldBy(lane),
+          ]),
+        );
+        const { claimed, heldElsewhere, due } = await claimDueDeliveries(sql, schema, {
           now,
           leaseUntil: new Date(now.getTime() + leaseMs(options.attemptTimeoutMs)),
           perWebhook: options.endpointConcurrency,
-          inFlight: Object.fromEntries(perWebhook),
+          room,
+          defaultRoom: options.endpointConcurrency,
+          // Caps lowered by other instances' leases are looked at again.
+          refresh: [...lanes]
+            .filter(([, lane]) => lane.cap < options.endpointConcurrency)
+            .map(([webhookId]) => webhookId),
           owner: options.instanceId,
-          limit: options.maxInFlight - sending - reserved,
+          limit: options.maxInFlight - sending,
         });
-        if (claimed.length === 0) {
-          backlog = false;
-          break;
+        for (const [webhookId, others] of heldElsewhere) {
+          const lane = lanes.get(webhookId);
+          if (lane) lane.cap = Math.max(1, options.endpointConcurrency - others);
         }
-        for (const delivery of claimed) launch(delivery);
+        for (const delivery of claimed) hold(delivery, heldElsewhere.get(delivery.webhookId) ?? 0);
+        launch();
+        // Due deliveries left for want of room are claimed as slots free up.
+        backlog = due > 0;
+        if (claimed.length === 0) break;
       }
     } while (again && !stopped);
   }
@@ -333,6 +431,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   return {
     wake,
     handoff,
+    forget,
     start(): void {
       stopped = false;
       timer = setInterval(() => {
@@ -344,6 +443,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
+      const unstarted = [...lanes.values()].flatMap((lane) => lane.waiting.splice(0));
+      held = 0;
+      // Given back at once, so another instance need not wait for the leases to run out.
+      await releaseLeases(sql, schema, {
+        deliveryIds: unstarted.map((delivery) => delivery.id),
+        owner: options.instanceId,
+      }).catch((error: unknown) => logger.warn({ err: error }, 'webhook leases not given back'));
       while (running.size > 0) await Promise.allSettled([...running]);
     },
   };

@@ -36,6 +36,8 @@ export function registrationRoutes(options: {
   guard: AddressGuard;
   secrets: SecretProtection;
   clock: () => Date;
+  /** A registration deleted here: what this instance holds for it is not sent. */
+  onDeleted?: (webhookId: string) => void;
 }): Router {
   const { store, guard, secrets, clock } = options;
   const { sql, schema } = store;
@@ -108,6 +110,7 @@ export function registrationRoutes(options: {
     } catch (error) {
       throw error instanceof RegistrationError ? webhookNotFound() : error;
     }
+    options.onDeleted?.(webhookId);
     res.status(204).end();
   });
 

@@ -18,6 +18,8 @@ export const TEST_SETTINGS: WebhookSettings = {
   endpointConcurrency: 2,
   maxInFlight: 32,
   pollIntervalMs: 20,
+  endedRetentionMs: 86_400_000,
+  pruneIntervalMs: 600_000,
 };
 
 export interface Harness {
