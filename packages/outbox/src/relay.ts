@@ -110,8 +110,15 @@ export class OutboxRelay {
     return this.running && this.settledLeadership;
   }
 
-  /** Publishes one batch; returns how many events it published. */
+  /** Publishes one batch and waits until it is settled; returns how many events it published. */
   async runOnce(): Promise<number> {
+    const count = await this.publishOnce();
+    await Promise.all(this.unsettled);
+    return count;
+  }
+
+  /** Publishes one batch; on a non-durable bus, the next may start before the groups handled it. */
+  private async publishOnce(): Promise<number> {
     const { store, bus, name, route } = this.options;
     const after = this.checkpoint ?? (await store.loadCheckpoint(name));
     const { events, checkpoint } = await store.readAll({ after, limit: this.batchSize });
@@ -210,7 +217,7 @@ export class OutboxRelay {
             await this.wakeup.wait(lookAgainAt - Date.now());
           continue;
         }
-        const count = await this.runOnce();
+        const count = await this.publishOnce();
         if (count < this.batchSize) {
           // Idle: a checkpoint still only in memory is stored after the interval, not left behind.
           const dueInMs = this.checkpointSavedAt + this.checkpointIntervalMs - Date.now();
