@@ -139,7 +139,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         async record(tx) {
           const ids = envelopes.map((envelope) => envelope.eventId);
           await markProcessed(tx, schema, SINGLE_CHECK_CONSUMER, ids);
-          await decider.record(prepared, envelopes, tx);
+          await decider.record(prepared, envelopes, tx, 'fail');
         },
         committed() {
           for (const envelope of envelopes) decidedHere.add(envelope.eventId);

@@ -115,11 +115,13 @@ export function createVerificationDecider(options: {
     prepared: Map<string, CompletionStream>,
     fresh: IntegrationEnvelope[],
     tx: SqlExecutor,
+    /** 'fail' when the requests are recorded in this same transaction (no completion can exist yet). */
+    ifExists: 'skip' | 'fail' = 'skip',
   ): Promise<void> {
     const streams = fresh
       .map((envelope) => prepared.get(envelope.eventId))
       .filter((stream): stream is CompletionStream => stream !== undefined);
-    await store.startStreamsCounted(streams, { tx, ifExists: 'skip' });
+    await store.startStreamsCounted(streams, { tx, ifExists });
   }
 
   return { prepare, record };
