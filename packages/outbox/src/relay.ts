@@ -241,7 +241,7 @@ export class OutboxRelay {
   }
 }
 
-const MAX_UNSETTLED = 8;
+const MAX_UNSETTLED = 2;
 
 /** Commit order, as the store reads it: by transaction, then by position. */
 function isAfter(checkpoint: Checkpoint, other: Checkpoint): boolean {
