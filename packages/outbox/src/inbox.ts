@@ -82,6 +82,24 @@ export function idempotentBatchHandler(
   };
 }
 
+/**
+ * Records events as processed by a consumer without delivering them (their effect was written by
+ * the transaction `tx` itself): a later delivery of them is skipped.
+ */
+export async function markProcessed(
+  tx: SqlExecutor,
+  schema: string,
+  consumer: string,
+  eventIds: string[],
+): Promise<void> {
+  if (eventIds.length === 0) return;
+  await tx.query(
+    `INSERT INTO ${schema}.processed_events (consumer, event_id)
+     SELECT $1, id::uuid FROM jsonb_array_elements_text($2::jsonb) AS ids(id) ON CONFLICT DO NOTHING`,
+    [consumer, JSON.stringify(eventIds)],
+  );
+}
+
 /** A batch can hold one event twice (published twice before a checkpoint); keep the first. */
 function uniqueById(envelopes: IntegrationEnvelope[]): IntegrationEnvelope[] {
   const seen = new Set<string>();

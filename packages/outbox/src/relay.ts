@@ -39,8 +39,8 @@ export interface OutboxRelayOptions {
 
 /**
  * Publishes the store's events to the bus in commit order and then moves its checkpoint: at-least-once,
- * ordered per key. On a non-durable bus the checkpoint waits until every group has handled the batch,
- * so a restart re-publishes whatever was still only in memory.
+ * ordered per key. On a non-durable bus the checkpoint waits until every group has handled the batch
+ * (the next publications do not), so a restart re-publishes whatever was still only in memory.
  */
 export class OutboxRelay {
   private readonly batchSize: number;
@@ -50,10 +50,19 @@ export class OutboxRelay {
   private running = false;
   private loopDone: Promise<void> | undefined;
   private stopListening: (() => Promise<void>) | undefined;
-  /** Held in memory while this relay holds the lease (it is the checkpoint's only writer). */
+  /** Where the next read starts; held in memory while this relay holds the lease. */
   private checkpoint: Checkpoint | undefined;
-  /** The in-memory checkpoint is ahead of the stored one. */
+  /**
+   * What may be stored (the relay is the checkpoint's only writer): the read position once every
+   * group of a non-durable bus has handled what was published up to it.
+   */
+  private settledCheckpoint: Checkpoint | undefined;
+  /** The settled checkpoint is ahead of the stored one. */
   private checkpointDirty = false;
+  /** Publications of a non-durable bus whose handling is still awaited, oldest first. */
+  private unsettled: Promise<void>[] = [];
+  /** Lost when a relay gives up its position (an error, a lost lease): late settles are ignored. */
+  private generation = 0;
   private checkpointSavedAt = 0;
   private readonly checkpointIntervalMs: number;
   /** Whether the first lease decision is made: this relay publishes, or a live holder does. */
@@ -83,6 +92,11 @@ export class OutboxRelay {
     this.running = false;
     this.wakeup.wake();
     await this.loopDone;
+    // What the groups still handle may still move the checkpoint (a stopped group never answers).
+    await Promise.race([
+      Promise.all(this.unsettled).catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, STOP_SETTLE_MS).unref()),
+    ]);
     await this.stopListening?.();
     await this.saveCheckpoint().catch((error: unknown) => this.options.onError?.(error));
     await this.lease.release().catch(() => undefined);
@@ -96,8 +110,15 @@ export class OutboxRelay {
     return this.running && this.settledLeadership;
   }
 
-  /** Publishes one batch; returns how many events it published. */
+  /** Publishes one batch and waits until it is settled; returns how many events it published. */
   async runOnce(): Promise<number> {
+    const count = await this.publishOnce();
+    await Promise.all(this.unsettled);
+    return count;
+  }
+
+  /** Publishes one batch; on a non-durable bus, the next may start before the groups handled it. */
+  private async publishOnce(): Promise<number> {
     const { store, bus, name, route } = this.options;
     const after = this.checkpoint ?? (await store.loadCheckpoint(name));
     const { events, checkpoint } = await store.readAll({ after, limit: this.batchSize });
@@ -117,23 +138,61 @@ export class OutboxRelay {
       published.push(event);
     }
     await Promise.all([...byTopic].map(([topic, messages]) => bus.publish(topic, messages)));
-    if (!bus.durable) await bus.settled();
-    await this.options.beforeCheckpoint?.(published);
     this.checkpoint = checkpoint;
-    this.checkpointDirty = true;
-    if (Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs)
+    if (bus.durable) await this.settle(published, checkpoint);
+    else await this.settleLater(published, checkpoint);
+    // Only this loop writes the checkpoint (a late settle only marks it), so writes never cross.
+    if (this.checkpointDirty && Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs)
       await this.saveCheckpoint();
     this.options.onPublished?.(published);
     return events.length;
   }
 
-  /** Stores the in-memory checkpoint if it moved since it was last stored. */
+  /**
+   * A non-durable bus loses what it holds in a crash, so the checkpoint may only move once every group
+   * handled the events. Publishing does not wait for that: the slowest group (a background read model)
+   * would hold back the next publication, and with it the single checks' own consumers. At most
+   * `MAX_UNSETTLED` publications are awaited at once, which bounds what a slow group makes the bus hold.
+   */
+  private async settleLater(published: RecordedEvent[], checkpoint: Checkpoint): Promise<void> {
+    const generation = this.generation;
+    const handled = this.options.bus.settled().then(async () => {
+      if (generation === this.generation) await this.settle(published, checkpoint);
+    });
+    const tracked = handled.finally(() => {
+      this.unsettled = this.unsettled.filter((promise) => promise !== tracked);
+    });
+    this.unsettled.push(tracked);
+    // A failed settle surfaces in the loop (through the oldest awaited publication), not unhandled.
+    tracked.catch(() => undefined);
+    if (this.unsettled.length > MAX_UNSETTLED) await this.unsettled[0];
+  }
+
+  private async settle(published: RecordedEvent[], checkpoint: Checkpoint): Promise<void> {
+    await this.options.beforeCheckpoint?.(published);
+    // Settles of a non-durable bus may resolve together in any order: the checkpoint only moves on.
+    const current = this.settledCheckpoint;
+    if (current && !isAfter(checkpoint, current)) return;
+    this.settledCheckpoint = checkpoint;
+    this.checkpointDirty = true;
+  }
+
+  /** The next read starts from the stored checkpoint again. */
+  private forgetPosition(): void {
+    this.generation += 1;
+    this.unsettled = [];
+    this.checkpoint = undefined;
+    this.settledCheckpoint = undefined;
+    this.checkpointDirty = false;
+  }
+
+  /** Stores the settled checkpoint if it moved since it was last stored. */
   private async saveCheckpoint(): Promise<void> {
-    const checkpoint = this.checkpoint;
+    const checkpoint = this.settledCheckpoint;
     if (!this.checkpointDirty || checkpoint === undefined) return;
     await this.options.store.saveCheckpoint(this.options.name, checkpoint);
     this.checkpointSavedAt = Date.now();
-    if (this.checkpoint === checkpoint) this.checkpointDirty = false;
+    if (this.settledCheckpoint === checkpoint) this.checkpointDirty = false;
   }
 
   private async loop(): Promise<void> {
@@ -148,10 +207,7 @@ export class OutboxRelay {
           if (leader) leaseRenewedAt = Date.now();
           this.settledLeadership = true;
           // Another relay may have moved the checkpoint while this one did not hold the lease.
-          if (!wasLeader || !leader) {
-            this.checkpoint = undefined;
-            this.checkpointDirty = false;
-          }
+          if (!wasLeader || !leader) this.forgetPosition();
         }
         if (!leader) {
           // A standby is woken by every append the holder's instance makes too: it only looks at the
@@ -161,7 +217,7 @@ export class OutboxRelay {
             await this.wakeup.wait(lookAgainAt - Date.now());
           continue;
         }
-        const count = await this.runOnce();
+        const count = await this.publishOnce();
         if (count < this.batchSize) {
           // Idle: a checkpoint still only in memory is stored after the interval, not left behind.
           const dueInMs = this.checkpointSavedAt + this.checkpointIntervalMs - Date.now();
@@ -177,14 +233,27 @@ export class OutboxRelay {
             await this.saveCheckpoint();
         }
       } catch (error) {
-        this.checkpoint = undefined;
-        this.checkpointDirty = false;
+        this.forgetPosition();
         this.options.onError?.(error);
         await this.wakeup.wait(this.pollIntervalMs);
       }
     }
   }
 }
+
+const MAX_UNSETTLED = 2;
+
+/** Commit order, as the store reads it: by transaction, then by position. */
+function isAfter(checkpoint: Checkpoint, other: Checkpoint): boolean {
+  const [transaction, otherTransaction] = [
+    BigInt(checkpoint.transactionId),
+    BigInt(other.transactionId),
+  ];
+  return transaction === otherTransaction
+    ? checkpoint.globalPosition > other.globalPosition
+    : transaction > otherTransaction;
+}
+const STOP_SETTLE_MS = 2_000;
 
 /** A readiness check (packages/http ops routes) that fails until the relay has settled its lease. */
 export async function relayReadiness(relay: OutboxRelay): Promise<void> {

@@ -17,3 +17,9 @@ export {
   type VerificationRequest,
 } from './recorder.js';
 export { verificationStreamId } from './stream-id.js';
+export {
+  requestEnvelope,
+  type LocalDecider,
+  type PreparedDecisions,
+  type RecordedRequest,
+} from './local-decider.js';

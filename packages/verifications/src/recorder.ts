@@ -1,7 +1,13 @@
-import { VERIFICATION_EVENT_VERSION, type VerificationRequestedData } from '@vop/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  VERIFICATION_EVENT_VERSION,
+  type VerificationRequestedData,
+  type VerificationTerminal,
+} from '@vop/contracts';
 import type { EventStore, SqlExecutor } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { GroupCommit } from './group-commit.js';
+import { type LocalDecider, type RecordedRequest, requestEnvelope } from './local-decider.js';
 import { verificationStreamId } from './stream-id.js';
 
 export interface VerificationRequest {
@@ -12,8 +18,22 @@ export interface VerificationRequest {
 export interface VerificationRecorderOptions {
   store: EventStore;
   cipher: FieldCipher;
-  /** Inline read-model work in the appending transaction (the requester's pending rows). */
-  inline?: (tx: SqlExecutor, requests: VerificationRequestedData[]) => Promise<void>;
+  /**
+   * Inline read-model work in the appending transaction (the requester's rows), with the ends a
+   * local decider gave (none without one).
+   */
+  inline?: (
+    tx: SqlExecutor,
+    requests: VerificationRequestedData[],
+    ends: VerificationTerminal[],
+  ) => Promise<void>;
+  /**
+   * Decides the requests in this process, in the transaction that records them (embedded). Their
+   * ends go to `inline` in that transaction and to `onEnds` once it committed.
+   */
+  decider?: LocalDecider;
+  onEnds?: (ends: VerificationTerminal[]) => void;
+  clock?: () => Date;
 }
 
 export type RecordVerification = (request: VerificationRequest) => Promise<void>;
@@ -21,40 +41,44 @@ export type RecordVerification = (request: VerificationRequest) => Promise<void>
 /**
  * Records verification requests as events (an outbox relay publishes them; see
  * packages/contracts/src/events/topics.ts for the topic and key); concurrent requests share one
- * transaction through the group commit.
+ * transaction through the group commit. With a local decider, the same transaction also holds their
+ * ends, so a round costs one transaction and its callers are answered at commit.
  */
-export function verificationRecorder({
-  store,
-  cipher,
-  inline,
-}: VerificationRecorderOptions): RecordVerification {
+export function verificationRecorder(options: VerificationRecorderOptions): RecordVerification {
+  const { store, cipher, inline, decider, onEnds } = options;
+  const clock = options.clock ?? (() => new Date());
   const commit = new GroupCommit<VerificationRequest>(async (plainRequests) => {
     // Outside the transaction, so the day's key is served from the key cache.
-    const requests = await Promise.all(
+    const requests: RecordedRequest[] = await Promise.all(
       plainRequests.map(async ({ data, metadata }) => ({
+        eventId: randomUUID(),
         data: await protectTypedName(cipher, data),
-        metadata,
+        metadata: { ...metadata, schemaVersion: String(VERIFICATION_EVENT_VERSION) },
       })),
+    );
+    const now = clock();
+    const decided = await decider?.prepare(
+      requests.map((request) => requestEnvelope(request, now)),
     );
     await store.sql.transaction(async (tx) => {
       await store.startStreamsCounted(
-        requests.map(({ data, metadata }) => ({
+        requests.map(({ eventId, data, metadata }) => ({
           streamId: verificationStreamId(data.verificationId),
-          events: [
-            {
-              type: 'VerificationRequested',
-              data,
-              metadata: { ...metadata, schemaVersion: String(VERIFICATION_EVENT_VERSION) },
-            },
-          ],
+          events: [{ eventId, type: 'VerificationRequested', data, metadata }],
         })),
         { tx },
       );
+      await decided?.record(tx);
       await inline?.(
         tx,
         requests.map(({ data }) => data),
+        decided?.ends ?? [],
       );
     });
+    if (decided) {
+      decided.committed();
+      onEnds?.(decided.ends);
+    }
   });
   return (request) => commit.submit(request);
 }

@@ -101,6 +101,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     respondingPsp: config.VOP_RESPONDING_PSP,
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
+    // One process, one database: single checks are decided in the transaction that records them.
+    localDecider: matching.localDecider,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
     serviceRouters: [

@@ -5,6 +5,7 @@ import {
   TOPIC_PARTITIONS,
   topicNames,
   type VerificationRequestedData,
+  type VerificationTerminal,
 } from '@vop/contracts';
 import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
@@ -19,7 +20,7 @@ import {
   type ServiceHealth,
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
-import { verificationRecorder } from '@vop/verifications';
+import { type LocalDecider, verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
@@ -66,6 +67,7 @@ import {
   findEndedVerifications,
   insertPendingVerifications,
   migrateVerificationsReadModel,
+  insertVerifications,
 } from './verifications/read-model.js';
 import { accountNumberVerificationRoutes } from './verifications/account-number-routes.js';
 import { immediateVerificationRoutes } from './verifications/immediate-routes.js';
@@ -102,6 +104,11 @@ export interface GatewayOptions {
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
   newId?: () => string;
+  /**
+   * Embedded run: decides single checks in the recording transaction (matching's decider, supplied by
+   * services/embedded), so a caller is answered at commit without the round trip over the bus.
+   */
+  localDecider?: LocalDecider;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;
   /** Test deployments: the CA the test toolkit issues its certificates from (the edge must trust it). */
@@ -127,6 +134,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const waiters = new CompletionWaiters({
     lookup: (ids) => findEndedVerifications(sql, schema, ids),
   });
+  /** Verifications whose end this process wrote to the results read model when recording them. */
+  const endedHere = new Set<string>();
   const relay = new OutboxRelay({
     store,
     bus,
@@ -178,8 +187,24 @@ export function createGateway(options: GatewayOptions): Gateway {
     record: verificationRecorder({
       store,
       cipher: personalData.cipher,
-      inline: (tx: SqlExecutor, requests: VerificationRequestedData[]) =>
-        insertPendingVerifications(tx, schema, requests),
+      inline: (
+        tx: SqlExecutor,
+        requests: VerificationRequestedData[],
+        ends: VerificationTerminal[],
+      ) =>
+        ends.length === 0
+          ? insertPendingVerifications(tx, schema, requests)
+          : insertVerifications(tx, schema, requests, ends),
+      ...(options.localDecider && {
+        decider: options.localDecider,
+        onEnds: (ends: VerificationTerminal[]) => {
+          for (const end of ends) {
+            endedHere.add(end.data.verificationId);
+            waiters.notify(end);
+          }
+        },
+      }),
+      clock,
     }),
     waiters,
     cipher: personalData.cipher,
@@ -373,6 +398,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         schema,
         instanceId: options.instanceId,
         waiters,
+        endedHere,
         topic: topics.verificationCompleted,
         groupPrefix: namespace,
         logger,

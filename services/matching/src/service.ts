@@ -15,11 +15,14 @@ import {
   serviceHealth,
   type ServiceHealth,
   logHandlerError,
+  markProcessed,
   migrateInbox,
   parseEnvelope,
+  EVENT_ID_HEADER,
 } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
+import type { LocalDecider } from '@vop/verifications';
 import type { Router } from 'express';
 import { migrateAccountProjection, projectAccountEvent } from './accounts/projection.js';
 import { explainRoutes } from './explain/routes.js';
@@ -69,7 +72,14 @@ export interface MatchingService {
   stop(): Promise<void>;
   /** Throws while the service cannot yet answer (its outbox relay has not settled its lease). */
   checkReady(): Promise<void>;
+  /**
+   * Decides single checks in the process that records them (embedded: the gateway's recorder), in
+   * its transaction; this service's consumer then skips those requests (services/embedded).
+   */
+  readonly localDecider: LocalDecider;
 }
+
+const SINGLE_CHECK_CONSUMER = 'verification-decisions';
 
 /** Consumes account events and verification requests; emits verification completions through its outbox. */
 export function createMatchingService(options: MatchingServiceOptions): MatchingService {
@@ -115,6 +125,36 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       })(messages);
     };
 
+  /**
+   * Requests decided in this process by the recording transaction, not yet delivered to the consumer:
+   * their delivery is dropped without a transaction. After a restart the set is empty, and the
+   * processed ids written with the decision make the consumer skip them.
+   */
+  const decidedHere = new Set<string>();
+  const localDecider: LocalDecider = {
+    async prepare(envelopes) {
+      const prepared = await decider.prepare(envelopes);
+      return {
+        ends: [...prepared.values()].flatMap((stream) => stream.ends),
+        async record(tx) {
+          const ids = envelopes.map((envelope) => envelope.eventId);
+          await markProcessed(tx, schema, SINGLE_CHECK_CONSUMER, ids);
+          await decider.record(prepared, envelopes, tx, 'fail');
+        },
+        committed() {
+          for (const envelope of envelopes) decidedHere.add(envelope.eventId);
+        },
+      };
+    },
+  };
+  const notDecidedHere = (messages: IncomingMessage[]): IncomingMessage[] =>
+    decidedHere.size === 0
+      ? messages
+      : messages.filter((message) => {
+          const id = message.headers[EVENT_ID_HEADER];
+          return id === undefined || !decidedHere.delete(id);
+        });
+
   const healthSources = {
     service: 'matching',
     sql,
@@ -133,6 +173,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
 
   return {
     store,
+    localDecider,
     routers: [explainRoutes(matcher)],
     checkReady: async () => relayReadiness(relay),
     health: () => serviceHealth(healthSources),
@@ -183,7 +224,11 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         }),
       }),
     );
-    const decideSingles = decideBatchOf('verification-decisions');
+    const decideAll = decideBatchOf(SINGLE_CHECK_CONSUMER);
+    const decideSingles = async (messages: IncomingMessage[]): Promise<void> => {
+      const left = notDecidedHere(messages);
+      if (left.length > 0) await decideAll(left);
+    };
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-verifications`,

@@ -16,11 +16,17 @@ export async function subscribeToCompletions(options: {
   schema: string;
   instanceId: string;
   waiters: CompletionWaiters;
+  /**
+   * Verifications whose end the recording transaction already wrote here (a local decider): their
+   * completions are not applied again, and cost no transaction. Each id is dropped when its end is seen.
+   */
+  endedHere?: Set<string>;
   topic: string;
   groupPrefix: string;
   logger: Logger;
 }): Promise<Subscription[]> {
   const { bus, sql, schema, instanceId, waiters, topic, groupPrefix, logger } = options;
+  const endedHere = options.endedHere ?? new Set<string>();
   const results = await bus.subscribe({
     groupId: `${groupPrefix}gateway-verification-results`,
     onHandlerError: logHandlerError(logger, 'verification-results'),
@@ -33,6 +39,8 @@ export async function subscribeToCompletions(options: {
       sql,
       schema,
       consumer: 'verification-results',
+      relevant: (envelope) =>
+        endedHere.size === 0 || !endedHere.delete(verificationIdOf(envelope.data)),
       applyBatch: async (envelopes, tx) => {
         const ends = firstEnds(
           envelopes.map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
@@ -56,4 +64,9 @@ export async function subscribeToCompletions(options: {
     },
   });
   return [results, wakeups];
+}
+
+function verificationIdOf(data: unknown): string {
+  const id = (data as { verificationId?: unknown } | null)?.verificationId;
+  return typeof id === 'string' ? id : '';
 }

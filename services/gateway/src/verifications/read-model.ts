@@ -70,6 +70,50 @@ export async function insertPendingVerifications(
 }
 
 /**
+ * Inline, when the recording process decided the requests itself (embedded): each row is written with
+ * its end, or PENDING if it has none, in one statement instead of an insert and an update.
+ */
+export async function insertVerifications(
+  tx: SqlExecutor,
+  schema: string,
+  requests: VerificationRequestedData[],
+  ends: readonly VerificationTerminal[],
+): Promise<void> {
+  const endById = new Map(firstEnds(ends).map((end) => [end.data.verificationId, end]));
+  const rows = requests.map(({ verificationId, family, requestedAt, participant }) => {
+    const end = endById.get(verificationId);
+    const completed = end?.type === 'VerificationCompleted' ? end.data : undefined;
+    const failed = end?.type === 'VerificationFailed' ? end.data : undefined;
+    return {
+      id: verificationId,
+      family,
+      status: completed ? 'COMPLETED' : failed ? 'FAILED' : 'PENDING',
+      requestedAt,
+      participant: participant ?? null,
+      outcome: completed?.outcome ?? null,
+      score: completed?.score ?? null,
+      matchedName: completed?.matchedName ?? null,
+      reasons: completed?.reasons ?? null,
+      idMatch: completed?.idMatch ?? null,
+      completedAt: completed?.completedAt ?? null,
+      failureReason: failed?.reason ?? null,
+      failedAt: failed?.failedAt ?? null,
+    };
+  });
+  await tx.query(
+    `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant, outcome, score,
+            matched_name, reasons, id_match, completed_at, failure_reason, failed_at)
+     SELECT id, family, status, "requestedAt", participant, outcome, score, "matchedName", reasons,
+            "idMatch", "completedAt", "failureReason", "failedAt"
+       FROM jsonb_to_recordset($1::jsonb)
+         AS r(id uuid, family text, status text, "requestedAt" timestamptz, participant text,
+              outcome text, score double precision, "matchedName" text, reasons jsonb, "idMatch" text,
+              "completedAt" timestamptz, "failureReason" text, "failedAt" timestamptz)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
  * The ends read from the completions topic, in topic order: the first end of a verification wins
  * (a completion or a failure), a later one is ignored. One statement per kind of end.
  */

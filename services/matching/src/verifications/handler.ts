@@ -3,6 +3,7 @@ import {
   parseVerificationRequested,
   VERIFICATION_EVENT_VERSION,
   type IntegrationEnvelope,
+  type VerificationTerminal,
 } from '@vop/contracts';
 import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
@@ -23,7 +24,8 @@ export interface Decision {
   seconds: number;
 }
 
-type CompletionStream = { streamId: string; events: NewEvent[] };
+/** A request's end as events to append, and as the end itself (for a caller answered in process). */
+type CompletionStream = { streamId: string; events: NewEvent[]; ends: VerificationTerminal[] };
 
 /**
  * Verifications in two steps. `prepare` decides a delivered batch outside any transaction (names are
@@ -97,14 +99,13 @@ export function createVerificationDecider(options: {
           command.completion,
           account?.accountId,
         );
-      const events = decideVerification(command, requested).map(({ type, data }) => ({
-        type,
-        data,
-        metadata,
-      }));
+      const ends = decideVerification(command, requested).filter(
+        (event): event is VerificationTerminal => event.type !== 'VerificationRequested',
+      );
       prepared.set(envelope.eventId, {
         streamId: verificationStreamId(request.verificationId),
-        events,
+        events: ends.map(({ type, data }) => ({ type, data, metadata })),
+        ends,
       });
     }
     return prepared;
@@ -114,11 +115,13 @@ export function createVerificationDecider(options: {
     prepared: Map<string, CompletionStream>,
     fresh: IntegrationEnvelope[],
     tx: SqlExecutor,
+    /** 'fail' when the requests are recorded in this same transaction (no completion can exist yet). */
+    ifExists: 'skip' | 'fail' = 'skip',
   ): Promise<void> {
     const streams = fresh
       .map((envelope) => prepared.get(envelope.eventId))
       .filter((stream): stream is CompletionStream => stream !== undefined);
-    await store.startStreamsCounted(streams, { tx, ifExists: 'skip' });
+    await store.startStreamsCounted(streams, { tx, ifExists });
   }
 
   return { prepare, record };

@@ -1,0 +1,124 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { eventually, freePort, germanIban, httpsClient, startServiceProcess } from '@vop/testing';
+import { clientTlsFrom } from './client-tls.js';
+import { runContext } from './run-context.js';
+
+/**
+ * CPU per verification of the embedded service: starts services/embedded/dist/main.js of --root (default
+ * this checkout, so two builds can alternate) on --data (seeded with 1,000 accounts on first use), warms
+ * up 2 s, loads POST /vop/verify for --duration s at 32 keep-alive connections (or --rate req/s), and
+ * reads the process's CPU time from /proc. --cpu-prof DIR writes its V8 profile there.
+ */
+const { values: flags } = parseArgs({
+  options: {
+    root: { type: 'string' },
+    data: { type: 'string' },
+    duration: { type: 'string', default: '8' },
+    rate: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const root = flags.root ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+if (flags.data === undefined) throw new Error('--data <folder> is required');
+const dataDir = path.resolve(flags.data);
+const duration = Number(flags.duration);
+const rate = flags.rate === undefined ? undefined : Number(flags.rate);
+const ACCOUNTS = 1000;
+const context = runContext();
+process.stdout.write(`${context.header}\n`);
+
+const port = await freePort();
+const service = startServiceProcess(
+  'embedded',
+  path.join(root, 'services/embedded/dist/main.js'),
+  {
+    VOP_DATA_DIR: dataDir,
+    VOP_PORT: String(port),
+    LOG_LEVEL: 'warn',
+    VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+  },
+  [],
+  flags['cpu-prof'] === undefined
+    ? []
+    : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`],
+);
+const url = `https://127.0.0.1:${port}`;
+const pkiDir = path.join(dataDir, 'pki');
+const tls = await eventually(async () => clientTlsFrom(pkiDir).catch(() => undefined), {
+  timeoutMs: 60_000,
+});
+const client = httpsClient({ baseUrl: url, ...tls });
+await eventually(
+  async () =>
+    (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined,
+  { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' },
+);
+const body = (index: number): string =>
+  JSON.stringify({
+    party: { name: `Holder ${index} Nilsson` },
+    partyAccount: { iban: germanIban(500_000 + index) },
+    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
+    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
+  });
+const seededMark = path.join(dataDir, 'seeded');
+if (!existsSync(seededMark)) {
+  const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pkiDir, 'admin')) });
+  for (let index = 0; index < ACCOUNTS; index++) {
+    const response = await admin.post('/accounts', {
+      iban: germanIban(500_000 + index),
+      name: `Holder ${index} Nilsson`,
+    });
+    if (response.status !== 201 && response.status !== 409)
+      throw new Error(`seeding failed: ${response.status}`);
+  }
+  await eventually(
+    async () => {
+      const response = await client.request('POST', '/vop/verify', {
+        rawBody: body(ACCOUNTS - 1),
+        headers: { 'content-type': 'application/json' },
+      });
+      return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH'
+        ? true
+        : undefined;
+    },
+    { timeoutMs: 60_000, what: 'seeded accounts' },
+  );
+  writeFileSync(seededMark, 'seeded\n');
+  admin.close();
+}
+client.close();
+
+let counter = 0;
+const load = (seconds: number) =>
+  autocannon({
+    url: `${url}/vop/verify`,
+    method: 'POST',
+    connections: 32,
+    duration: seconds,
+    ...(rate !== undefined && { overallRate: rate }),
+    headers: { 'content-type': 'application/json' },
+    requests: [{ setupRequest: (request) => ({ ...request, body: body(counter++ % ACCOUNTS) }) }],
+    tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
+  });
+/** utime + stime of the service process, in ms (clock ticks of 10 ms). */
+const cpuMs = (): number => {
+  const fields = readFileSync(`/proc/${service.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+  return (Number(fields?.[11]) + Number(fields?.[12])) * 10;
+};
+await load(2);
+const [cpuBefore, startedAt] = [cpuMs(), Date.now()];
+const result = await load(duration);
+const [cpuAfter, endedAt] = [cpuMs(), Date.now()];
+await service.stop();
+const cpuPerVerification = (cpuAfter - cpuBefore) / result.requests.total;
+process.stdout.write(
+  `| req/s | p50 ms | p99 ms | non-2xx | CPU ms per verification | share of a core |\n` +
+    `|---:|---:|---:|---:|---:|---:|\n` +
+    `| ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ` +
+    `${result.non2xx} | ${cpuPerVerification.toFixed(2)} | ` +
+    `${((cpuAfter - cpuBefore) / (endedAt - startedAt)).toFixed(2)} |\n${context.footer()}\n`,
+);
