@@ -17,11 +17,12 @@ import {
 } from '@vop/testing';
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { pacedLoad } from './paced-load.js';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
- * measured in the same run with the same load generator (autocannon, in this process; every server in
- * a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed] [--duration 10]
+ * measured in the same run with the same load generators (autocannon in this process for the maximum rows,
+ * loadtest evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed] [--duration 10]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
@@ -56,6 +57,8 @@ interface Figures {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Paced rows: requests sent in the measured window, and how many of them were answered in it. */
+  paced?: { sent: number; answered: number };
 }
 
 function schemeBody(name: string, iban: string): string {
@@ -67,11 +70,17 @@ function schemeBody(name: string, iban: string): string {
   });
 }
 
+const verifyBodies = Array.from({ length: ACCOUNTS }, (_, index) =>
+  schemeBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)),
+);
+
 async function load(
   target: string,
   url: string,
   options: { rate?: number; tls: ClientTls; connections?: number },
 ): Promise<Figures> {
+  if (options.rate !== undefined)
+    return loadPaced(target, url, { rate: options.rate, tls: options.tls });
   let counter = 0;
   const connections = options.connections ?? CONNECTIONS;
   const result = await autocannon({
@@ -79,32 +88,48 @@ async function load(
     method: 'POST',
     connections,
     duration,
-    ...(options.rate !== undefined && { overallRate: options.rate }),
     headers: { 'content-type': 'application/json' },
     requests: [
       {
-        setupRequest: (request) => {
-          const index = counter++ % ACCOUNTS;
-          return {
-            ...request,
-            body: schemeBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)),
-          };
-        },
+        setupRequest: (request) => ({ ...request, body: verifyBodies[counter++ % ACCOUNTS] }),
       },
     ],
     tlsOptions: { ca: options.tls.caPem, cert: options.tls.certPem, key: options.tls.keyPem },
   });
   return {
     target,
-    mode:
-      options.rate === undefined
-        ? `max, ${connections} connections`
-        : `${options.rate} req/s offered`,
+    mode: `max, ${connections} connections`,
     requestsPerSecond: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+  };
+}
+
+/** A fixed offered rate, evenly paced (`paced-load.ts` says why not autocannon's rate). */
+async function loadPaced(
+  target: string,
+  url: string,
+  options: { rate: number; tls: ClientTls },
+): Promise<Figures> {
+  const result = await pacedLoad({
+    url: `${url}/vop/verify`,
+    rate: options.rate,
+    seconds: duration,
+    tls: options.tls,
+    bodies: verifyBodies,
+  });
+  const connectionErrors = result.errorCodes['-1'] ?? 0;
+  return {
+    target,
+    mode: `${options.rate} req/s offered, evenly paced`,
+    requestsPerSecond: result.answeredPerSecond,
+    p50: result.p50,
+    p99: result.p99,
+    errors: connectionErrors,
+    non2xx: result.errors - connectionErrors,
+    paced: { sent: result.sent, answered: result.answered },
   };
 }
 
@@ -129,13 +154,16 @@ async function loadAcross(
     mode:
       options.rate === undefined
         ? `max, ${CONNECTIONS} connections`
-        : `${options.rate} req/s offered`,
+        : `${options.rate} req/s offered, evenly paced`,
     requestsPerSecond: sum((f) => f.requestsPerSecond),
     // Each generator's percentile; the worst gateway's is the honest one.
     p50: Math.max(...parts.map((f) => f.p50)),
     p99: Math.max(...parts.map((f) => f.p99)),
     errors: sum((f) => f.errors),
     non2xx: sum((f) => f.non2xx),
+    ...(options.rate !== undefined && {
+      paced: { sent: sum((f) => f.paced?.sent ?? 0), answered: sum((f) => f.paced?.answered ?? 0) },
+    }),
   };
 }
 
@@ -203,6 +231,10 @@ async function run(): Promise<void> {
   processes.push(bare);
   const barePort = await waitForPort(bare);
   figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { tls }));
+  // What the paced generator itself adds: the bare endpoint at the distributed bar's rate.
+  figures.push(
+    await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { tls, rate: 1000 }),
+  );
   await bare.stop();
 
   const embeddedPort = await freePort();
@@ -314,7 +346,7 @@ const lines = [
   `|---|---|---:|---:|---:|---:|---:|---:|`,
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.mode} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
+      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered in the window)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
   ),
 ];
 process.stdout.write(

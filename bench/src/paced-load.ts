@@ -1,0 +1,90 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { z } from '@vop/contracts';
+import type { ClientTls } from './client-tls.js';
+
+/**
+ * Requests at an even pace (an open loop: one every 1/rate s, whether or not earlier ones were answered).
+ * autocannon's `overallRate` sends each connection's quota for the second back-to-back when the second
+ * starts, so "1,000 req/s offered" was a burst of 1,000 each second and its p99 the time to drain the burst.
+ */
+export interface PacedLoad {
+  /** Sent in the measured window (after a second's warm-up). */
+  sent: number;
+  /** Of those, answered within the window; what was still in flight when it closed is not counted. */
+  answered: number;
+  answeredPerSecond: number;
+  errors: number;
+  /** Status codes (or -1 for a connection error) of the answers that were not 2xx/3xx. */
+  errorCodes: Record<string, number>;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Keep-alive connections the generator opened (more when answers come late). */
+  connections: number;
+}
+
+const Figures = z.object({
+  sent: z.number(),
+  answered: z.number(),
+  elapsedSeconds: z.number(),
+  errors: z.number(),
+  errorCodes: z.record(z.string(), z.number()),
+  p50: z.number(),
+  p99: z.number(),
+  max: z.number(),
+  connections: z.number(),
+});
+
+const runner = path.join(path.dirname(fileURLToPath(import.meta.url)), 'paced-load-runner.js');
+
+export async function pacedLoad(options: {
+  url: string;
+  rate: number;
+  seconds: number;
+  tls: ClientTls;
+  bodies: string[];
+}): Promise<PacedLoad> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'vop-paced-'));
+  try {
+    const file = (name: string) => path.join(dir, name);
+    await Promise.all([
+      writeFile(file('ca.pem'), options.tls.caPem),
+      writeFile(file('cert.pem'), options.tls.certPem),
+      writeFile(file('key.pem'), options.tls.keyPem, { mode: 0o600 }),
+      writeFile(file('bodies.json'), JSON.stringify(options.bodies)),
+    ]);
+    const job = {
+      url: options.url,
+      rate: options.rate,
+      seconds: options.seconds,
+      warmUpSeconds: 1,
+      certPath: file('cert.pem'),
+      keyPath: file('key.pem'),
+      bodiesPath: file('bodies.json'),
+    };
+    await writeFile(file('job.json'), JSON.stringify(job));
+    const { stdout } = await promisify(execFile)(process.execPath, [runner, file('job.json')], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: file('ca.pem') },
+      maxBuffer: 1 << 20,
+    });
+    const figures = Figures.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
+    return {
+      sent: figures.sent,
+      answered: figures.answered,
+      answeredPerSecond: Math.round(figures.answered / figures.elapsedSeconds),
+      errors: figures.errors,
+      errorCodes: figures.errorCodes,
+      p50: figures.p50,
+      p99: figures.p99,
+      max: figures.max,
+      connections: figures.connections,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
