@@ -26,13 +26,19 @@ export function singleChecksFirst(gate: PriorityGate, app: RequestListener): Req
 }
 
 /**
- * Consumers no single check waits for (analytics, batch progress, webhook deliveries): their units go
+ * Consumers no single check waits for (analytics, batch progress and domestic accounts, webhook
+ * deliveries): their units go
  * through the gate's low priority, one at a time. On the one PGlite connection, a single check's
  * statement then queues behind one such unit at most instead of one per consumer. A single check's own
  * path is left alone: matching's decisions, the gateway's waiters, and its results read model (a
  * verification answered is readable at GET /verify/{id} at once); matching's batch units are gated there.
  */
-const BACKGROUND_GROUPS = [/^analytics-/, /^webhook-dispatcher$/, /^batch-progress$/];
+const BACKGROUND_GROUPS = [
+  /^analytics-/,
+  /^webhook-dispatcher$/,
+  /^batch-progress$/,
+  /^batch-domestic-accounts$/,
+];
 
 export function backgroundConsumersYield(bus: Bus, gate: PriorityGate): Bus {
   const yielding = (options: SubscribeOptions): SubscribeOptions => {
