@@ -39,8 +39,10 @@ export interface OutboxRelayOptions {
 
 /**
  * Publishes the store's events to the bus in commit order and then moves its checkpoint: at-least-once,
- * ordered per key. On a non-durable bus the checkpoint waits until every group has handled the batch,
- * so a restart re-publishes whatever was still only in memory.
+ * ordered per key. On a non-durable bus the stored checkpoint waits until every group has handled the
+ * batch, so a restart re-publishes whatever was still only in memory; the next batch does not wait for
+ * it (a relay of single checks would otherwise wait behind the slowest group, which may be one that
+ * yields to single checks: services/embedded/src/single-checks-first.ts).
  */
 export class OutboxRelay {
   private readonly batchSize: number;
@@ -54,6 +56,11 @@ export class OutboxRelay {
   private checkpoint: Checkpoint | undefined;
   /** The in-memory checkpoint is ahead of the stored one. */
   private checkpointDirty = false;
+  /** Non-durable bus: the last checkpoint whose events every group has handled (what is stored). */
+  private settledCheckpoint: Checkpoint | undefined;
+  /** Counts the batches published on a non-durable bus, so an older settlement never wins. */
+  private publishedBatches = 0;
+  private settledBatch = 0;
   private checkpointSavedAt = 0;
   private readonly checkpointIntervalMs: number;
   /** Whether the first lease decision is made: this relay publishes, or a live holder does. */
@@ -117,7 +124,14 @@ export class OutboxRelay {
       published.push(event);
     }
     await Promise.all([...byTopic].map(([topic, messages]) => bus.publish(topic, messages)));
-    if (!bus.durable) await bus.settled();
+    if (!bus.durable) {
+      const batch = (this.publishedBatches += 1);
+      void bus.settled().then(() => {
+        if (batch <= this.settledBatch) return;
+        this.settledBatch = batch;
+        this.settledCheckpoint = checkpoint;
+      });
+    }
     await this.options.beforeCheckpoint?.(published);
     this.checkpoint = checkpoint;
     this.checkpointDirty = true;
@@ -127,10 +141,15 @@ export class OutboxRelay {
     return events.length;
   }
 
-  /** Stores the in-memory checkpoint if it moved since it was last stored. */
+  /** Stores the in-memory checkpoint (non-durable bus: the settled one) if it moved since it was stored. */
   private async saveCheckpoint(): Promise<void> {
-    const checkpoint = this.checkpoint;
-    if (!this.checkpointDirty || checkpoint === undefined) return;
+    const checkpoint = this.options.bus.durable ? this.checkpoint : this.settledCheckpoint;
+    if (!this.checkpointDirty) return;
+    if (checkpoint === undefined) {
+      // Nothing handled everywhere yet: look again after the interval, not at once.
+      this.checkpointSavedAt = Date.now();
+      return;
+    }
     await this.options.store.saveCheckpoint(this.options.name, checkpoint);
     this.checkpointSavedAt = Date.now();
     if (this.checkpoint === checkpoint) this.checkpointDirty = false;
