@@ -40,12 +40,25 @@ const BACKGROUND_GROUPS = [
   /^batch-domestic-accounts$/,
 ];
 
+/** Most messages a background consumer handles in one unit (one transaction). */
+const BACKGROUND_UNIT = 25;
+
 export function backgroundConsumersYield(bus: Bus, gate: PriorityGate): Bus {
   const yielding = (options: SubscribeOptions): SubscribeOptions => {
     if (!BACKGROUND_GROUPS.some((pattern) => pattern.test(options.groupId))) return options;
     if (options.batchHandler) {
       const { batchHandler } = options;
-      return { ...options, batchHandler: (messages) => gate.low(() => batchHandler(messages)) };
+      // A delivery of hundreds (a batch's completions) in units a single check waits behind briefly:
+      // consecutive and in order, as the handler expects; offsets are committed after the last.
+      return {
+        ...options,
+        batchHandler: async (messages) => {
+          for (let start = 0; start < messages.length; start += BACKGROUND_UNIT) {
+            const unit = messages.slice(start, start + BACKGROUND_UNIT);
+            await gate.low(() => batchHandler(unit));
+          }
+        },
+      };
     }
     const { handler } = options;
     return { ...options, handler: (message) => gate.low(() => handler(message)) };
