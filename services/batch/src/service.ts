@@ -86,7 +86,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     registerLagMetrics(options.metrics, {
       bus,
       consumers: () => [
-        { groupId: progressGroupId(namespace), topics: [topics.verificationCompleted] },
+        { groupId: progressGroupId(namespace), topics: [topics.verificationCompletedBatch] },
       ],
       outboxes: [{ store, relayName: RELAY_NAME }],
     });
@@ -123,7 +123,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           bus,
           sql,
           schema,
-          topic: topics.verificationCompleted,
+          topic: topics.verificationCompletedBatch,
           groupPrefix: namespace,
           commands,
           logger,
