@@ -22,14 +22,22 @@ import { clientTlsFrom, type ClientTls } from './client-tls.js';
  * One 10,000-entry batch from submission to resultsReady, and single checks (POST /vop/verify at a
  * fixed offered rate) idle and while the batch runs, in the same run. Embedded, and with
  * --distributed also gateway + matching + batch processes over real Kafka and PostgreSQL.
- * Usage: node bench/dist/batch.bench.js [--distributed] [--no-embedded] [--entries 10000] [--rate 100]
+ * Usage: node bench/dist/batch.bench.js [--distributed] [--no-embedded] [--embedded-only]
+ *   [--distributed-only] [--entries 10000] [--rate 100] [--profile <dir>] (CPU profiles of the
+ *   services, written when they stop) [--timeline] (single checks beside the batch, per second)
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number): number =>
   args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
-const withDistributed = args.includes('--distributed');
-const withEmbedded = !args.includes('--no-embedded');
+const withDistributed =
+  (args.includes('--distributed') || args.includes('--distributed-only')) &&
+  !args.includes('--embedded-only');
+const withEmbedded = !args.includes('--no-embedded') && !args.includes('--distributed-only');
+const profileDir = args.includes('--profile') ? args[args.indexOf('--profile') + 1] : undefined;
+/** Prints single checks' latencies beside the batch per second of its run (where the tail comes from). */
+const withTimeline = args.includes('--timeline');
+const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const ENTRIES = option('--entries', 10_000);
 const RATE = option('--rate', 100);
 const ACCOUNTS = 1000;
@@ -78,6 +86,23 @@ async function singleChecks(
         error ? reject(error as Error) : resolve(finished),
     );
     void until?.finally(() => instance.stop());
+    if (until && withTimeline) {
+      const started = performance.now();
+      const perSecond = new Map<number, number[]>();
+      instance.on('response', (_client, _status, _bytes, responseTime: number) => {
+        const second = Math.floor((performance.now() - started) / 1000);
+        perSecond.set(second, [...(perSecond.get(second) ?? []), responseTime]);
+      });
+      void until.finally(() => {
+        for (const [second, times] of perSecond) {
+          const sorted = times.sort((a, b) => a - b);
+          const at = (q: number) => Math.round(sorted[Math.floor(q * (sorted.length - 1))] ?? 0);
+          globalThis.process.stderr.write(
+            `beside s=${second} n=${sorted.length} p50=${at(0.5)} p90=${at(0.9)} max=${at(1)}\n`,
+          );
+        }
+      });
+    }
   });
   return {
     p50: result.latency.p50,
@@ -172,6 +197,8 @@ async function embedded(): Promise<void> {
     'embedded',
     path.join(repoRoot, 'services/embedded/dist/main.js'),
     { ...limits, VOP_DATA_DIR: path.join(dataDir, 'embedded'), VOP_PORT: String(port) },
+    [],
+    nodeArgs,
   );
   processes.push(process);
   const url = `https://127.0.0.1:${port}`;
@@ -219,30 +246,48 @@ async function distributed(): Promise<void> {
   const gatewayPort = await freePort();
   const batchPort = await freePort();
   processes.push(
-    startServiceProcess('gateway', main('gateway'), {
-      ...common,
-      DATABASE_URL: gatewayDb.url,
-      VOP_PORT: String(gatewayPort),
-      VOP_SERVICE_URLS: JSON.stringify({ batch: `http://127.0.0.1:${batchPort}` }),
-    }),
+    startServiceProcess(
+      'gateway',
+      main('gateway'),
+      {
+        ...common,
+        DATABASE_URL: gatewayDb.url,
+        VOP_PORT: String(gatewayPort),
+        VOP_SERVICE_URLS: JSON.stringify({ batch: `http://127.0.0.1:${batchPort}` }),
+      },
+      [],
+      nodeArgs,
+    ),
   );
   const url = `https://127.0.0.1:${gatewayPort}`;
   const tls = await clientTlsFrom(pki.dir, 'client');
   await waitReady(url, tls);
   const keystore = { VOP_KEYSTORE_DATABASE_URL: gatewayDb.url };
   processes.push(
-    startServiceProcess('matching', main('matching'), {
-      ...common,
-      ...keystore,
-      DATABASE_URL: matchingDb.url,
-      VOP_PORT: String(await freePort()),
-    }),
-    startServiceProcess('batch', main('batch'), {
-      ...common,
-      ...keystore,
-      DATABASE_URL: batchDb.url,
-      VOP_PORT: String(batchPort),
-    }),
+    startServiceProcess(
+      'matching',
+      main('matching'),
+      {
+        ...common,
+        ...keystore,
+        DATABASE_URL: matchingDb.url,
+        VOP_PORT: String(await freePort()),
+      },
+      [],
+      nodeArgs,
+    ),
+    startServiceProcess(
+      'batch',
+      main('batch'),
+      {
+        ...common,
+        ...keystore,
+        DATABASE_URL: batchDb.url,
+        VOP_PORT: String(batchPort),
+      },
+      [],
+      nodeArgs,
+    ),
   );
   const client = httpsClient({ baseUrl: url, ...tls });
   const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pki.dir, 'admin')) });

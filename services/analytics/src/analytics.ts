@@ -71,6 +71,7 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
     // Batch entries travel on their own topic (services/batch); analytics counts them like any request.
     topics.verificationRequestedBatch,
     topics.verificationCompleted,
+    topics.verificationCompletedBatch,
     topics.batchEvents,
   ];
 

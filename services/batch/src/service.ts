@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, Subscription } from '@vop/messaging';
+import type { Bus, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox, registerLagMetrics } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { batchCommands } from './batches/command-handler.js';
 import { createEntryBudget, type EntryBudgetSettings } from './batches/entry-budget.js';
+import { fanOutWorker, migrateFanOut } from './batches/fan-out.js';
 import { progressGroupId, subscribeToBatchProgress } from './batches/progress-consumer.js';
 import { batchRoutes } from './batches/routes.js';
 import { migrateBatchReadModels } from './batches/status-read-model.js';
@@ -31,6 +32,11 @@ export interface BatchServiceOptions {
   entryBudget?: EntryBudgetSettings;
   clock?: () => Date;
   newId?: () => string;
+  /**
+   * Embedded: single checks before batch work, through the gate the whole process shares. The
+   * fan-out runs through its low side, in chunks of 100 requests (1,000 without a gate).
+   */
+  priorityGate?: PriorityGate;
 }
 
 export interface BatchService {
@@ -51,12 +57,23 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
   const entryBudget =
     options.entryBudget && createEntryBudget({ sql, schema, settings: options.entryBudget });
+  const gate = options.priorityGate;
+  // Embedded, chunks small enough that a single check waits behind one for a few milliseconds.
+  const fanOutChunkSize = gate ? 100 : 1000;
+  const fanOut = fanOutWorker({
+    store,
+    logger,
+    chunkSize: fanOutChunkSize,
+    ...(gate && { runUnit: <T>(work: () => Promise<T>) => gate.low(work) }),
+  });
   const commands = batchCommands({
     store,
     cipher,
     ...(entryBudget && { entryBudget }),
     clock,
     newId: options.newId ?? randomUUID,
+    fanOutChunkSize,
+    onStaged: () => fanOut.wake(),
   });
   const relay = new OutboxRelay({
     store,
@@ -69,7 +86,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     registerLagMetrics(options.metrics, {
       bus,
       consumers: () => [
-        { groupId: progressGroupId(namespace), topics: [topics.verificationCompleted] },
+        { groupId: progressGroupId(namespace), topics: [topics.verificationCompletedBatch] },
       ],
       outboxes: [{ store, relayName: RELAY_NAME }],
     });
@@ -86,6 +103,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       await store.migrate();
       await migrateInbox(sql, schema);
       await migrateBatchReadModels(sql, schema);
+      await migrateFanOut(sql, schema);
       await migrateDomesticAccounts(sql, schema);
       await keys.migrate();
       await entryBudget?.migrate();
@@ -105,7 +123,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           bus,
           sql,
           schema,
-          topic: topics.verificationCompleted,
+          topic: topics.verificationCompletedBatch,
           groupPrefix: namespace,
           commands,
           logger,
@@ -113,9 +131,11 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
         }),
       );
       await relay.start();
+      fanOut.start();
       logger.info('batch service started');
     },
     async stop() {
+      await fanOut.stop();
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await relay.stop();
     },

@@ -92,6 +92,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     logger: logger.child({ component: 'batch' }),
     metrics,
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
+    priorityGate,
   });
   const gateway = createGateway({
     sql,

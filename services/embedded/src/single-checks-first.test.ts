@@ -30,6 +30,7 @@ describe('embedded: background consumers yield to single checks', () => {
       await consumer('gateway-waiters-e1'),
       await consumer('analytics-projections-g1'),
       await consumer('batch-progress'),
+      await consumer('batch-domestic-accounts'),
     ];
     let endSingleCheck!: () => void;
     const singleCheck = gate.high(() => new Promise<void>((resolve) => (endSingleCheck = resolve)));
@@ -42,9 +43,10 @@ describe('embedded: background consumers yield to single checks', () => {
       endSingleCheck();
       await singleCheck;
 
-      await until(() => seen.length === 3);
+      await until(() => seen.length === 4);
       assert.deepEqual([...seen].sort(), [
         'analytics-projections-g1',
+        'batch-domestic-accounts',
         'batch-progress',
         'gateway-waiters-e1',
       ]);

@@ -26,20 +26,39 @@ export function singleChecksFirst(gate: PriorityGate, app: RequestListener): Req
 }
 
 /**
- * Consumers no single check waits for (analytics, batch progress, webhook deliveries): their units go
+ * Consumers no single check waits for (analytics, batch progress and domestic accounts, webhook
+ * deliveries): their units go
  * through the gate's low priority, one at a time. On the one PGlite connection, a single check's
  * statement then queues behind one such unit at most instead of one per consumer. A single check's own
  * path is left alone: matching's decisions, the gateway's waiters, and its results read model (a
  * verification answered is readable at GET /verify/{id} at once); matching's batch units are gated there.
  */
-const BACKGROUND_GROUPS = [/^analytics-/, /^webhook-dispatcher$/, /^batch-progress$/];
+const BACKGROUND_GROUPS = [
+  /^analytics-/,
+  /^webhook-dispatcher$/,
+  /^batch-progress$/,
+  /^batch-domestic-accounts$/,
+];
+
+/** Most messages a background consumer handles in one unit (one transaction). */
+const BACKGROUND_UNIT = 25;
 
 export function backgroundConsumersYield(bus: Bus, gate: PriorityGate): Bus {
   const yielding = (options: SubscribeOptions): SubscribeOptions => {
     if (!BACKGROUND_GROUPS.some((pattern) => pattern.test(options.groupId))) return options;
     if (options.batchHandler) {
       const { batchHandler } = options;
-      return { ...options, batchHandler: (messages) => gate.low(() => batchHandler(messages)) };
+      // A delivery of hundreds (a batch's completions) in units a single check waits behind briefly:
+      // consecutive and in order, as the handler expects; offsets are committed after the last.
+      return {
+        ...options,
+        batchHandler: async (messages) => {
+          for (let start = 0; start < messages.length; start += BACKGROUND_UNIT) {
+            const unit = messages.slice(start, start + BACKGROUND_UNIT);
+            await gate.low(() => batchHandler(unit));
+          }
+        },
+      };
     }
     const { handler } = options;
     return { ...options, handler: (message) => gate.low(() => handler(message)) };

@@ -88,33 +88,43 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const namespace = options.namespace ?? '';
   const topics = topicNames(namespace);
   const store = new EventStore(sql, { schema });
+  // Batch entries' completions in a store (and outbox) of their own: a single check's completion is
+  // never published behind thousands of a batch's (the relay publishes its store in order).
+  const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
-  const decider = createVerificationDecider({
-    store,
-    matcher,
-    cipher,
-    clock: options.clock ?? (() => new Date()),
-    ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
-    onUndecidable: (verificationId, error) =>
-      // The error's message may quote the names compared: only its kind is logged.
-      logger.error(
-        { errorName: error instanceof Error ? error.name : typeof error, verificationId },
-        'verification could not be decided; it ends as failed',
-      ),
-  });
-  const relay = new OutboxRelay({
-    store,
-    bus,
-    name: 'matching-outbox',
-    ...(options.instanceId !== undefined && { instanceId: `matching-${options.instanceId}` }),
-    route: (event) => routeIntegrationEvent(topics, event),
-    onError: (error) => logger.warn({ err: error }, 'matching outbox relay failed; retrying'),
-  });
+  const deciderFor = (completions: EventStore) =>
+    createVerificationDecider({
+      store: completions,
+      accountsSchema: schema,
+      matcher,
+      cipher,
+      clock: options.clock ?? (() => new Date()),
+      ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+      onUndecidable: (verificationId, error) =>
+        // The error's message may quote the names compared: only its kind is logged.
+        logger.error(
+          { errorName: error instanceof Error ? error.name : typeof error, verificationId },
+          'verification could not be decided; it ends as failed',
+        ),
+    });
+  const relayFor = (completions: EventStore, name: string) =>
+    new OutboxRelay({
+      store: completions,
+      bus,
+      name,
+      ...(options.instanceId !== undefined && { instanceId: `matching-${options.instanceId}` }),
+      route: (event) => routeIntegrationEvent(topics, event),
+      onError: (error) =>
+        logger.warn({ err: error, relay: name }, 'matching outbox relay failed; retrying'),
+    });
+  const decider = deciderFor(store);
+  const relay = relayFor(store, 'matching-outbox');
+  const batchRelay = relayFor(batchStore, 'matching-batch-outbox');
   const subscriptions: Subscription[] = [];
   const gate = options.priorityGate;
   /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
   const decideBatchOf =
-    (consumer: string) =>
+    (consumer: string, decider: ReturnType<typeof createVerificationDecider>) =>
     async (messages: IncomingMessage[]): Promise<void> => {
       const prepared = await decider.prepare(messages.map(parseEnvelope));
       await idempotentBatchHandler({
@@ -167,7 +177,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
       { groupId: `${namespace}matching-verifications`, topics: [topics.verificationRequested] },
     ],
-    outboxes: [{ store, relayName: 'matching-outbox' }],
+    outboxes: [
+      { store, relayName: 'matching-outbox' },
+      { store: batchStore, relayName: 'matching-batch-outbox' },
+    ],
   };
   if (options.metrics) registerLagMetrics(options.metrics, healthSources);
 
@@ -175,7 +188,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     store,
     localDecider,
     routers: [explainRoutes(matcher)],
-    checkReady: async () => relayReadiness(relay),
+    checkReady: async () => {
+      await relayReadiness(relay);
+      await relayReadiness(batchRelay);
+    },
     health: () => serviceHealth(healthSources),
     async start() {
       try {
@@ -189,11 +205,13 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     async stop() {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await relay.stop();
+      await batchRelay.stop();
     },
   };
 
   async function startParts(): Promise<void> {
     await store.migrate();
+    await batchStore.migrate();
     await migrateInbox(sql, schema);
     await migrateAccountProjection(sql, schema);
     await keys.migrate();
@@ -224,7 +242,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         }),
       }),
     );
-    const decideAll = decideBatchOf(SINGLE_CHECK_CONSUMER);
+    const decideAll = decideBatchOf(SINGLE_CHECK_CONSUMER, decider);
     const decideSingles = async (messages: IncomingMessage[]): Promise<void> => {
       const left = notDecidedHere(messages);
       if (left.length > 0) await decideAll(left);
@@ -244,7 +262,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
     // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
     // 3.5 times slower batches and no better single checks distributed (bench/RESULTS.md §4).
-    const decideBatchEntries = decideBatchOf('batch-verification-decisions');
+    const decideBatchEntries = decideBatchOf(
+      'batch-verification-decisions',
+      deciderFor(batchStore),
+    );
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-batch-verifications`,
@@ -258,6 +279,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       }),
     );
     await relay.start();
+    await batchRelay.start();
     logger.info('matching service started');
   }
 }

@@ -146,7 +146,12 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     onError: (error) => logger.warn({ err: error }, 'webhook outbox relay failed; retrying'),
   });
   const groupId = `${namespace}webhook-dispatcher`;
-  const consumed = [topics.verificationCompleted, topics.batchEvents];
+  // Batch entries' ends travel on their own topic (verification.success/failure with batch_id).
+  const consumed = [
+    topics.verificationCompleted,
+    topics.verificationCompletedBatch,
+    topics.batchEvents,
+  ];
   if (options.metrics)
     registerLagMetrics(options.metrics, {
       bus,
@@ -278,9 +283,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       if (encrypted > 0) logger.info({ encrypted }, 'plain-text webhook secrets encrypted');
       await migrateDeliveries(sql, schema);
       await bus.ensureTopics(
-        [topics.verificationCompleted, topics.batchEvents, topics.webhookDeadLetters].map(
-          (name) => ({ name, partitions: TOPIC_PARTITIONS }),
-        ),
+        [...consumed, topics.webhookDeadLetters].map((name) => ({
+          name,
+          partitions: TOPIC_PARTITIONS,
+        })),
       );
       stopListening = await sql.listen(QUEUED_CHANNEL, () => worker.wake());
       subscriptions.push(

@@ -123,19 +123,33 @@ describe('distributed batches: gateway, two matching instances, the batch servic
     ]);
   });
 
-  it('the rebuild command (PostgreSQL): with the batch service stopped, the read models come back the same from its events', async () => {
+  it('the rebuild command (PostgreSQL, Kafka): with the batch service stopped, the read models come back the same from its events and the account events', async () => {
     const before = await batchReadModels(cluster.batchDb);
+    const domesticAccounts = () =>
+      cluster.batchDb
+        .query(`SELECT * FROM batch.domestic_accounts ORDER BY account_id`)
+        .then(({ rows }) => rows);
+    const accountsBefore = await domesticAccounts();
     assert.ok(before.batches.length >= 3, 'the batches of the tests above');
+    assert.ok(accountsBefore.length >= 2, 'the domestic accounts of the form 1 test');
     await cluster.processes.get('batch')?.stop();
     await cluster.batchDb.query(`UPDATE batch.batches SET status = 'PENDING', processed = 0`);
     await cluster.batchDb.query(`UPDATE batch.batch_entries SET outcome = NULL`);
+    await cluster.batchDb.query(`UPDATE batch.domestic_accounts SET status = 'closed'`);
 
     const { stdout } = await promisify(execFile)(process.execPath, [rebuildCommand], {
-      env: { ...process.env, DATABASE_URL: cluster.batchDatabaseUrl },
+      env: {
+        ...process.env,
+        DATABASE_URL: cluster.batchDatabaseUrl,
+        KAFKA_BROKERS: cluster.brokers,
+        VOP_KAFKA_NAMESPACE: cluster.namespace,
+      },
     });
 
     assert.match(stdout, new RegExp(`${before.batches.length} batches`));
+    assert.match(stdout, /domestic accounts read model rebuilt from \d+ account events/);
     assert.deepEqual(await batchReadModels(cluster.batchDb), before);
+    assert.deepEqual(await domesticAccounts(), accountsBefore);
     cluster.start('batch');
     const status = await batchCompleted(cluster.client, 'dist-1');
     assert.equal(status.progress.processed, 2000);

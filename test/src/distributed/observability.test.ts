@@ -38,7 +38,7 @@ const LAG_SERIES = {
   },
   matching: {
     groups: ['matching-accounts', 'matching-verifications', 'matching-batch-verifications'],
-    relays: ['matching-outbox'],
+    relays: ['matching-outbox', 'matching-batch-outbox'],
   },
   batch: { groups: ['batch-progress', 'batch-domestic-accounts'], relays: ['batch-outbox'] },
   'webhook-dispatcher': { groups: ['webhook-dispatcher'], relays: ['webhook-dead-letters'] },

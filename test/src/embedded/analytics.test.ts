@@ -152,7 +152,7 @@ describe('embedded: analytics and management figures', () => {
     const matching = body.services[1];
     assert.deepEqual(
       matching.outbox.map((relay: any) => relay.name),
-      ['matching-outbox'],
+      ['matching-outbox', 'matching-batch-outbox'],
     );
   });
 

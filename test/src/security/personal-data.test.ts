@@ -14,7 +14,10 @@ async function storedText(embedded: RunningEmbedded): Promise<string> {
     'gateway.verifications',
     'gateway.accounts',
     'matching.messages',
+    'matching_batch.messages',
     'matching.accounts',
+    'batch.messages',
+    'batch.batch_fan_out',
   ];
   const dumps = await Promise.all(
     tables.map(async (table) =>

@@ -12,6 +12,11 @@ export const Topics = {
   /** Batch entries (services/batch): their own topic, consumed by matching beside single checks at a lower share. */
   verificationRequestedBatch: 'vop.verification-requested.batch.v1',
   verificationCompleted: 'vop.verification-completed.v1',
+  /**
+   * The ends of batch entries (completions and failures of verifications that carry a batch): their own
+   * topic, so the single-check readers (the gateway's results and waiters) never decode them.
+   */
+  verificationCompletedBatch: 'vop.verification-completed.batch.v1',
   /** The bank's core-banking feed (packages/contracts/src/events/core-banking.ts), keyed by IBAN. */
   coreBankingAccountChanges: 'vop.core-banking.account-changes.v1',
   coreBankingDeadLetters: 'vop.core-banking.account-changes.dlq.v1',
@@ -33,6 +38,7 @@ export function topicNames(namespace = ''): TopicNames {
     verificationRequested: `${namespace}${Topics.verificationRequested}`,
     verificationRequestedBatch: `${namespace}${Topics.verificationRequestedBatch}`,
     verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
+    verificationCompletedBatch: `${namespace}${Topics.verificationCompletedBatch}`,
     coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
     coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
     batchEvents: `${namespace}${Topics.batchEvents}`,
@@ -70,17 +76,21 @@ export function routeIntegrationEvent(
         key: iban,
       };
     }
-    case 'VerificationCompleted':
+    case 'VerificationCompleted': {
+      const { verificationId, batch } = VerificationCompleted.parse(event).data;
       return {
-        topic: topics.verificationCompleted,
-        key: VerificationCompleted.parse(event).data.verificationId,
+        topic: batch ? topics.verificationCompletedBatch : topics.verificationCompleted,
+        key: verificationId,
       };
+    }
     // Failures share the completions' topic and key: one ordered end per verification.
-    case 'VerificationFailed':
+    case 'VerificationFailed': {
+      const { verificationId, batch } = VerificationFailed.parse(event).data;
       return {
-        topic: topics.verificationCompleted,
-        key: VerificationFailed.parse(event).data.verificationId,
+        topic: batch ? topics.verificationCompletedBatch : topics.verificationCompleted,
+        key: verificationId,
       };
+    }
     case 'BatchCompleted':
       return { topic: topics.batchEvents, key: BatchCompleted.parse(event).data.batchId };
     default:

@@ -61,7 +61,8 @@ export type VerificationFailureReason = z.infer<typeof VerificationFailureReason
 
 /**
  * A verification that could not be completed. Terminal like a completion, on the same topic under the same
- * key: whichever of the two is appended first wins, and every read model keeps the first it sees.
+ * key (a batch entry's on the batch completions topic): whichever of the two is appended first wins, and
+ * every read model keeps the first it sees.
  */
 export const VerificationFailed = z.object({
   type: z.literal('VerificationFailed'),

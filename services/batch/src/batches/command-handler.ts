@@ -1,14 +1,16 @@
-import {
-  VERIFICATION_EVENT_VERSION,
-  type AccountNumberEntry,
-  type BatchEntry,
-  type BatchStatusValue,
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type {
+  AccountNumberEntry,
+  BatchEntry,
+  BatchStatusValue,
+  VerificationRequestedData,
 } from '@vop/contracts';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
-import { requestVerification, verificationStreamId } from '@vop/verifications';
+import { requestVerification } from '@vop/verifications';
 import { findDomesticAccounts } from '../domestic-accounts/read-model.js';
 import { judgeAccountNumberEntries } from './account-number-judge.js';
+import { recordRequests, STAGED_PER_ROW, stageRequests, type StagedRequests } from './fan-out.js';
 import type { EntryBudget } from './entry-budget.js';
 import {
   batchStreamId,
@@ -37,7 +39,17 @@ export interface BatchCommandsOptions {
   entryBudget?: EntryBudget;
   clock: () => Date;
   newId: () => string;
+  /**
+   * Verification requests written in the submission's transaction; the rest are staged for the
+   * fan-out (fan-out.ts). Default 1,000.
+   */
+  fanOutChunkSize?: number;
+  /** Told after a submission staged chunks (wakes the fan-out). */
+  onStaged?: () => void;
 }
+
+/** Typed names encrypted per group, the event loop free between groups (10,000 at once held it). */
+const ENCRYPTION_GROUP = 250;
 
 async function loadBatch(
   store: EventStore,
@@ -53,18 +65,21 @@ async function loadBatch(
 }
 
 /**
- * Records batches: the submission, one VerificationRequested per entry (published by the outbox relay
- * to the batch topic, keyed by IBAN) and the read-model rows, all in one transaction.
+ * Records batches: the submission and the read-model rows in one transaction, with one
+ * VerificationRequested per entry (published by the outbox relay to the batch topic, keyed by IBAN),
+ * the first chunk of them at once and the rest staged in that transaction for the fan-out.
  */
 export function batchCommands(options: BatchCommandsOptions) {
   const { store, cipher, clock, newId, entryBudget } = options;
   const schema = store.schema;
+  const chunkSize = options.fanOutChunkSize ?? 1000;
 
   /** Runs a submission; a concurrent identical one loses the race and is then judged idempotent. */
   async function submit(
     participant: string,
     command: Extract<BatchCommand, { type: 'SubmitBatch' }>,
-    record: (tx: SqlExecutor, events: BatchEvent[]) => Promise<void>,
+    /** Records the batch's rows and requests; says whether it staged chunks for the fan-out. */
+    record: (tx: SqlExecutor, events: BatchEvent[]) => Promise<boolean>,
   ): Promise<{ status: BatchStatusValue; created: boolean }> {
     const { batchId } = command.batch;
     const streamId = batchStreamId(participant, batchId);
@@ -78,10 +93,12 @@ export function batchCommands(options: BatchCommandsOptions) {
       // A resubmission (no events) draws nothing; a refused or failed one gives its draw back.
       await entryBudget?.draw(participant, command.batch.total);
       try {
+        let staged = false;
         await store.sql.transaction(async (tx) => {
           await store.startStreams([{ streamId, events }], { tx });
-          await record(tx, events);
+          staged = await record(tx, events);
         });
+        if (staged) options.onStaged?.();
         const ended = (type: BatchEvent['type']) => events.some((event) => event.type === type);
         const status = ended('BatchCompleted')
           ? 'COMPLETED'
@@ -125,30 +142,50 @@ export function batchCommands(options: BatchCommandsOptions) {
     );
     const [first, ...rest] = plain;
     if (first === undefined) return [];
-    return [
-      await protectTypedName(cipher, first),
-      ...(await Promise.all(rest.map((request) => protectTypedName(cipher, request)))),
-    ];
+    const protectedRequests = [await protectTypedName(cipher, first)];
+    for (let start = 0; start < rest.length; start += ENCRYPTION_GROUP) {
+      const group = rest.slice(start, start + ENCRYPTION_GROUP);
+      protectedRequests.push(
+        ...(await Promise.all(group.map((request) => protectTypedName(cipher, request)))),
+      );
+      await nextTurn();
+    }
+    return protectedRequests;
   }
 
-  /** In the submission's transaction: the entries' requests (for the outbox) and the batch's rows. */
+  /**
+   * In the submission's transaction: the batch's rows, the first chunk of the entries' requests (for
+   * the outbox) and the rest staged. Form 2 (`requestsNameEntries`): request i is entry i, whose row
+   * comes with its request; form 1 numbers every entry here (some are judged at once). Says whether
+   * it staged chunks.
+   */
   async function recordSubmission(
     tx: SqlExecutor,
     batch: { participant: string; batchId: string; form: BatchForm; submittedAt: string },
     entryIds: string[],
-    requests: Awaited<ReturnType<typeof verificationRequests>>,
-  ): Promise<void> {
+    requests: VerificationRequestedData[],
+  ): Promise<boolean> {
     const { participant, batchId } = batch;
-    const metadata = { correlationId: batchId, schemaVersion: String(VERIFICATION_EVENT_VERSION) };
-    await store.startStreams(
-      requests.map((data) => ({
-        streamId: verificationStreamId(data.verificationId),
-        events: [{ type: 'VerificationRequested', data, metadata }],
-      })),
-      { tx },
-    );
+    const requestsNameEntries = batch.form === 'iban';
     await insertSubmittedBatch(tx, schema, { ...batch, total: entryIds.length });
-    await insertBatchEntries(tx, schema, { participant, batchId }, entryIds);
+    await recordRequests(tx, store, batchId, requests.slice(0, chunkSize));
+    await insertBatchEntries(
+      tx,
+      schema,
+      { participant, batchId },
+      requestsNameEntries ? entryIds.slice(0, chunkSize) : entryIds,
+    );
+    const staged: StagedRequests[] = [];
+    for (let start = chunkSize; start < requests.length; start += STAGED_PER_ROW) {
+      const end = start + STAGED_PER_ROW;
+      staged.push({
+        entryOffset: start,
+        ...(requestsNameEntries && { entryIds: entryIds.slice(start, end) }),
+        requests: requests.slice(start, end),
+      });
+    }
+    await stageRequests(tx, schema, { participant, batchId }, staged);
+    return staged.length > 0;
   }
 
   /** Form 2: entries fan out to matching as verification requests. */
@@ -206,7 +243,7 @@ export function batchCommands(options: BatchCommandsOptions) {
     } as const;
     const requests = await verificationRequests(participant, batchId, submittedAt, lookups);
     const accepted = await submit(participant, command, async (tx) => {
-      await recordSubmission(
+      const staged = await recordSubmission(
         tx,
         { participant, batchId, form: 'account-number', submittedAt },
         numbered.map(({ entryId }) => entryId),
@@ -218,6 +255,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         answersOfJudgements(participant, batchId, judgements),
         submittedAt,
       );
+      return staged;
     });
     return { batchId, ...accepted };
   }

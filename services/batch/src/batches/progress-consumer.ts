@@ -6,16 +6,11 @@ import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import type { BatchCommands } from './command-handler.js';
 import { answerOf } from './status-read-model.js';
 
-/** Single checks share the completions topic; only a batch entry's end carries its batch. */
-function isBatchEntry(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && 'batch' in data && data.batch != null;
-}
-
 /** The progress consumer's group (its lag is the consumer_lag metric's). */
 export const progressGroupId = (groupPrefix: string): string => `${groupPrefix}batch-progress`;
 
 /**
- * Batch progress from the completions topic: the first end of each batch entry (a completion, or a
+ * Batch progress from the batch entries' completions topic (`vop.verification-completed.batch.v1`): the first end of each batch entry (a completion, or a
  * failure) answers it once (the inbox records the message ids in the same transaction), and the
  * batch whose last entry it was completes there too (BatchCompleted, published by the outbox relay).
  */
@@ -34,7 +29,6 @@ export async function subscribeToBatchProgress(options: {
     sql,
     schema,
     consumer: 'batch-progress',
-    relevant: (envelope) => isBatchEntry(envelope.data),
     applyBatch: async (envelopes, tx) => {
       const answers = envelopes
         .map((envelope) => answerOf(parseVerificationTerminal(envelope.type, envelope.data)))

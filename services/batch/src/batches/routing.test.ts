@@ -28,6 +28,43 @@ describe('where batch events travel (packages/contracts routeIntegrationEvent)',
     );
   });
 
+  it("a batch entry's end (completion or failure) goes to the batch completions topic, keyed by verification id; a single check's stays on the completions topic", () => {
+    const ended = {
+      verificationId: request.verificationId,
+      participant: request.participant,
+      family: 'batch',
+      batch: { batchId: 'b-1', entryId: 'e-1' },
+    };
+    const key = request.verificationId;
+    const completed = {
+      ...ended,
+      outcome: 'MTCH',
+      score: 1,
+      reasons: [],
+      completedAt: request.requestedAt,
+    };
+    const failed = { ...ended, reason: 'ERROR', failedAt: request.requestedAt };
+    assert.deepEqual(
+      routeIntegrationEvent(topics, { type: 'VerificationCompleted', data: completed }),
+      {
+        topic: 'ns.vop.verification-completed.batch.v1',
+        key,
+      },
+    );
+    assert.deepEqual(routeIntegrationEvent(topics, { type: 'VerificationFailed', data: failed }), {
+      topic: 'ns.vop.verification-completed.batch.v1',
+      key,
+    });
+    const { batch: _batch, ...single } = completed;
+    assert.deepEqual(
+      routeIntegrationEvent(topics, {
+        type: 'VerificationCompleted',
+        data: { ...single, family: 'scheme' },
+      }),
+      { topic: 'ns.vop.verification-completed.v1', key },
+    );
+  });
+
   it('BatchCompleted goes to the batch-events topic keyed by batch id; the internal events stay home', () => {
     const completed = {
       batchId: 'b-1',

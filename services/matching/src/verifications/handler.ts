@@ -34,7 +34,10 @@ type CompletionStream = { streamId: string; events: NewEvent[]; ends: Verificati
  * processed before, in the transaction that marks them processed; the outbox relay publishes them.
  */
 export function createVerificationDecider(options: {
+  /** Where the completions are appended. */
   store: EventStore;
+  /** The schema of the account projection; default: the store's. */
+  accountsSchema?: string;
   matcher: NameMatcher;
   cipher: FieldCipher;
   clock: () => Date;
@@ -54,7 +57,7 @@ export function createVerificationDecider(options: {
       cipher,
       await findAccountsByIbans(
         store.sql,
-        store.schema,
+        options.accountsSchema ?? store.schema,
         requests.map(({ request }) => request.iban),
       ),
     );

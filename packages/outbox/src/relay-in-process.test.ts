@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createPgliteClient, EventStore } from '@vop/event-store';
+import { createInProcessBus } from '@vop/messaging';
+import { eventually } from '@vop/testing';
+import { OutboxRelay } from './relay.js';
+
+describe('outbox relay on the in-process bus', () => {
+  it('given a group still handling a published batch, when more is appended, then it is published at once and the stored checkpoint waits for the slow group', async () => {
+    const sql = await createPgliteClient({});
+    const bus = createInProcessBus();
+    await bus.ensureTopics([
+      { name: 'slow-things', partitions: 1 },
+      { name: 'things', partitions: 1 },
+    ]);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slowSeen: string[] = [];
+    await bus.subscribe({
+      groupId: 'slow',
+      topics: ['slow-things'],
+      handler: async (message) => {
+        slowSeen.push(message.value);
+        await released;
+      },
+    });
+    const received: string[] = [];
+    await bus.subscribe({
+      groupId: 'fast',
+      topics: ['things'],
+      handler: async (message) => void received.push(message.value),
+    });
+    const store = new EventStore(sql, { schema: 'relay_in_process_test' });
+    await store.migrate();
+    const relay = new OutboxRelay({
+      store,
+      bus,
+      name: 'relay',
+      route: (event) => ({
+        topic: (event.data as { slow: boolean }).slow ? 'slow-things' : 'things',
+        key: 'k',
+      }),
+      checkpointIntervalMs: 0,
+      pollIntervalMs: 50,
+    });
+    await relay.start();
+    try {
+      await store.append('slow-1', [{ type: 'ThingHappened', data: { slow: true } }], {
+        expectedVersion: 'any',
+      });
+      await eventually(async () => (slowSeen.length === 1 ? true : undefined));
+      await store.append('fast-1', [{ type: 'ThingHappened', data: { slow: false } }], {
+        expectedVersion: 'any',
+      });
+
+      await eventually(async () => (received.length === 1 ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the second batch published while the first is still handled',
+      });
+      assert.equal((await store.loadCheckpoint('relay')).globalPosition, 0n);
+
+      release();
+      const { events } = await store.readAll({
+        after: await store.loadCheckpoint('relay'),
+        limit: 10,
+      });
+      assert.equal(events.length, 2);
+      await eventually(
+        async () =>
+          (await store.readAll({ after: await store.loadCheckpoint('relay'), limit: 10 })).events
+            .length === 0
+            ? true
+            : undefined,
+        { timeoutMs: 30_000, what: 'the checkpoint stored once every group handled both' },
+      );
+    } finally {
+      release();
+      await relay.stop();
+      await bus.close();
+      await sql.close();
+    }
+  });
+});

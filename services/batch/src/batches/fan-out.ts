@@ -1,0 +1,195 @@
+import { VERIFICATION_EVENT_VERSION, type VerificationRequestedData } from '@vop/contracts';
+import { migrateSchema, type EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import type { Logger } from '@vop/observability';
+import { verificationStreamId } from '@vop/verifications';
+import { insertBatchEntries } from './status-read-model.js';
+
+/**
+ * A big batch's fan-out in small transactions. The submission's transaction records the batch, its
+ * first chunk of verification requests and the rest staged (their typed names already encrypted) in
+ * `batch_fan_out`, a few rows of many requests each; the fan-out then turns one chunk at a time into
+ * the entries' VerificationRequested streams (and, form 2, their entry rows), moving the row's
+ * cursor (`done`) or deleting it in the same transaction. So the batch is accepted whole or not at
+ * all, and no transaction of it holds the one PGlite connection of the embedded run for long (single
+ * checks wait behind one chunk, not 10,000 entries). A process killed mid fan-out leaves the rest
+ * staged for the next one.
+ */
+export async function migrateFanOut(sql: SqlClient, schema: string): Promise<void> {
+  await migrateSchema(sql, schema, [
+    `CREATE TABLE IF NOT EXISTS ${schema}.batch_fan_out (
+         id bigserial PRIMARY KEY,
+         participant text NOT NULL,
+         batch_id text NOT NULL,
+         entry_offset integer NOT NULL,
+         entry_ids text,
+         requests text NOT NULL,
+         done integer NOT NULL DEFAULT 0
+       )`,
+    `CREATE INDEX IF NOT EXISTS batch_fan_out_batch
+       ON ${schema}.batch_fan_out (participant, batch_id, id)`,
+  ]);
+}
+
+/** Staged requests per row: few rows to write at submission, small enough to read per chunk. */
+export const STAGED_PER_ROW = 1000;
+
+export interface StagedRequests {
+  /** The entries' number before this row's first (form 2 entry rows are numbered on from it). */
+  entryOffset: number;
+  /** Form 2: the entries' ids, whose rows the chunk inserts; form 1 numbered its entries already. */
+  entryIds?: string[];
+  requests: VerificationRequestedData[];
+}
+
+/** In the submission's transaction: the requests after the first chunk, fanned out in this order. */
+export async function stageRequests(
+  tx: SqlExecutor,
+  schema: string,
+  batch: { participant: string; batchId: string },
+  rows: StagedRequests[],
+): Promise<void> {
+  // Text, not jsonb, one row a statement: the database keeps each as it is, and parses nothing.
+  for (const row of rows)
+    await tx.query(
+      `INSERT INTO ${schema}.batch_fan_out (participant, batch_id, entry_offset, entry_ids, requests)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [
+        batch.participant,
+        batch.batchId,
+        row.entryOffset,
+        row.entryIds === undefined ? null : JSON.stringify(row.entryIds),
+        JSON.stringify(row.requests),
+      ],
+    );
+}
+
+/** The entries' requests as new streams, as the submission writes its first chunk. */
+export async function recordRequests(
+  tx: SqlExecutor,
+  store: EventStore,
+  batchId: string,
+  requests: readonly VerificationRequestedData[],
+): Promise<void> {
+  const metadata = { correlationId: batchId, schemaVersion: String(VERIFICATION_EVENT_VERSION) };
+  await store.startStreamsCounted(
+    requests.map((data) => ({
+      streamId: verificationStreamId(data.verificationId),
+      events: [{ type: 'VerificationRequested', data, metadata }],
+    })),
+    { tx },
+  );
+}
+
+interface StagedRow {
+  id: string;
+  participant: string;
+  batch_id: string;
+  entry_offset: number;
+  entry_ids: string | null;
+  requests: string;
+  done: number;
+}
+
+/**
+ * Fans out the next `chunkSize` requests of the oldest staged row no other instance holds, if it is
+ * the first left of its batch (one batch's requests go in order, so the store holds its entries in
+ * submission order, as the rebuild reads them). Returns whether it found one.
+ */
+export async function fanOutOneChunk(store: EventStore, chunkSize: number): Promise<boolean> {
+  const { schema } = store;
+  return store.sql.transaction(async (tx) => {
+    const { rows } = await tx.query<StagedRow>(
+      `SELECT f.id, f.participant, f.batch_id, f.entry_offset, f.entry_ids, f.requests, f.done
+         FROM ${schema}.batch_fan_out AS f
+        WHERE NOT EXISTS (SELECT 1 FROM ${schema}.batch_fan_out AS p
+                           WHERE p.participant = f.participant AND p.batch_id = f.batch_id
+                             AND p.id < f.id)
+        ORDER BY f.id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+    );
+    const row = rows[0];
+    if (row === undefined) return false;
+    const requests = JSON.parse(row.requests) as VerificationRequestedData[];
+    const end = row.done + chunkSize;
+    await recordRequests(tx, store, row.batch_id, requests.slice(row.done, end));
+    if (row.entry_ids !== null)
+      await insertBatchEntries(
+        tx,
+        schema,
+        { participant: row.participant, batchId: row.batch_id },
+        (JSON.parse(row.entry_ids) as string[]).slice(row.done, end),
+        row.entry_offset + row.done,
+      );
+    if (end >= requests.length)
+      await tx.query(`DELETE FROM ${schema}.batch_fan_out WHERE id = $1`, [row.id]);
+    else
+      await tx.query(`UPDATE ${schema}.batch_fan_out SET done = $2 WHERE id = $1`, [row.id, end]);
+    return true;
+  });
+}
+
+export interface FanOutWorker {
+  /** Fans out what is staged now (after a submission); a call while it runs makes it look again. */
+  wake(): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Drains the staged chunks one transaction at a time, each through `runUnit` (embedded: the priority
+ * gate's low side, so single checks come first). Woken by submissions, and every `pollMs` for chunks
+ * another instance left behind when it died.
+ */
+export function fanOutWorker(options: {
+  store: EventStore;
+  logger: Logger;
+  /** Requests per transaction. */
+  chunkSize: number;
+  runUnit?: <T>(work: () => Promise<T>) => Promise<T>;
+  pollMs?: number;
+}): FanOutWorker {
+  const { store, logger } = options;
+  const runUnit = options.runUnit ?? ((work) => work());
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = true;
+  let timer: NodeJS.Timeout | undefined;
+
+  async function drain(): Promise<void> {
+    do {
+      again = false;
+      while (!stopped && (await runUnit(() => fanOutOneChunk(store, options.chunkSize))));
+    } while (again && !stopped);
+  }
+
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain()
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'batch fan-out failed; retrying at the next poll'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }
+
+  return {
+    wake,
+    start() {
+      stopped = false;
+      timer = setInterval(wake, options.pollMs ?? 1000);
+      timer.unref();
+      wake();
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
