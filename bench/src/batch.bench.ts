@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { ensureDevPki } from '@vop/pki';
 import {
   createTestDatabase,
@@ -16,6 +16,7 @@ import {
   type ServiceProcess,
   type TestDatabase,
 } from '@vop/testing';
+import { pacedLoad } from './paced-load.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 
 /**
@@ -55,9 +56,12 @@ function schemeBody(index: number): string {
   });
 }
 
+const singleCheckBodies = Array.from({ length: ACCOUNTS }, (_, index) => schemeBody(index));
+
 /**
- * Single checks at a fixed offered rate: for `seconds`, or (with `until`) from now until that promise
- * settles, so the figures beside a batch cover its whole run. p50 and p99 in ms.
+ * Single checks at a fixed offered rate, evenly paced (`paced-load.ts`): for `seconds`, or (with
+ * `until`) until that promise settles, so the figures beside a batch cover its whole run. p50 and p99 in
+ * ms; failures are answers that were not 2xx and requests not answered in the window.
  */
 async function singleChecks(
   url: string,
@@ -65,49 +69,18 @@ async function singleChecks(
   seconds: number,
   until?: Promise<unknown>,
 ) {
-  let counter = 0;
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: `${url}/vop/verify`,
-        method: 'POST',
-        connections: 8,
-        duration: seconds,
-        overallRate: RATE,
-        headers: { 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (request) => ({ ...request, body: schemeBody(counter++ % ACCOUNTS) }),
-          },
-        ],
-        tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
-      },
-      (error: unknown, finished: autocannon.Result) =>
-        error ? reject(error as Error) : resolve(finished),
-    );
-    void until?.finally(() => instance.stop());
-    if (until && withTimeline) {
-      const started = performance.now();
-      const perSecond = new Map<number, number[]>();
-      instance.on('response', (_client, _status, _bytes, responseTime: number) => {
-        const second = Math.floor((performance.now() - started) / 1000);
-        perSecond.set(second, [...(perSecond.get(second) ?? []), responseTime]);
-      });
-      void until.finally(() => {
-        for (const [second, times] of perSecond) {
-          const sorted = times.sort((a, b) => a - b);
-          const at = (q: number) => Math.round(sorted[Math.floor(q * (sorted.length - 1))] ?? 0);
-          globalThis.process.stderr.write(
-            `beside s=${second} n=${sorted.length} p50=${at(0.5)} p90=${at(0.9)} max=${at(1)}\n`,
-          );
-        }
-      });
-    }
+  const result = await pacedLoad({
+    url: `${url}/vop/verify`,
+    rate: RATE,
+    seconds,
+    tls,
+    bodies: singleCheckBodies,
+    ...(until && { until, timeline: withTimeline }),
   });
   return {
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    failures: result.errors + result.timeouts + result.non2xx,
+    p50: result.p50,
+    p99: result.p99,
+    failures: result.errors + Math.max(0, result.sent - result.answered),
   };
 }
 
@@ -150,6 +123,16 @@ async function measure(target: string, url: string, tls: ClientTls): Promise<Fig
     name: index % 4 === 3 ? 'Somebody Else' : holderName(index % ACCOUNTS),
   }));
   let submitSeconds = 0;
+  // The single checks beside the batch start first (their warm-up second is over when it is
+  // submitted) and run until it is ready.
+  let batchEnded: () => void = () => undefined;
+  const beside = singleChecks(
+    url,
+    tls,
+    300,
+    new Promise<void>((resolve) => (batchEnded = resolve)),
+  );
+  await delay(1500);
   const started = performance.now();
   const batchRun = (async () => {
     const submitted = await client.post('/api/v1/batch', { batchId, verifications });
@@ -164,8 +147,7 @@ async function measure(target: string, url: string, tls: ClientTls): Promise<Fig
     );
     return (performance.now() - started) / 1000;
   })();
-  // Beside the batch for its whole run, submission to resultsReady (the duration is only a bound).
-  const beside = singleChecks(url, tls, 300, batchRun);
+  void batchRun.then(batchEnded, batchEnded);
   const batchSeconds = await batchRun;
   const during = await beside;
   const results = await client.get(`/api/v1/batch/${batchId}/results?limit=10000`);

@@ -5,12 +5,12 @@ import { z } from '@vop/contracts';
 
 /**
  * The child process of `paced-load.ts`: sends POSTs at an even pace with loadtest and prints one JSON
- * line of figures. A process of its own because loadtest's clients trust only the CAs the process
- * starts with (`NODE_EXTRA_CA_CERTS`); it takes no `ca` option.
+ * line of figures, when the time is up or at SIGTERM (the window then ends there). A process of its own
+ * because loadtest's clients trust only the CAs the process starts with (`NODE_EXTRA_CA_CERTS`); it
+ * takes no `ca` option.
  *
- * The first second is a warm-up and is not counted: loadtest opens a connection (a mutual TLS handshake)
- * for every request that finds no idle one, so until enough connections are open the answers measure
- * handshakes, not the service.
+ * The warm-up is not counted: loadtest opens a connection (a mutual TLS handshake) for every request
+ * that finds no idle one, so until enough connections are open the answers measure handshakes.
  */
 const Job = z.object({
   url: z.url(),
@@ -20,6 +20,8 @@ const Job = z.object({
   certPath: z.string(),
   keyPath: z.string(),
   bodiesPath: z.string(),
+  /** Also write p50/p90/max of each second of the window to stderr. */
+  timeline: z.boolean(),
 });
 
 const job = Job.parse(JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')));
@@ -27,13 +29,58 @@ const bodies = z
   .array(z.string())
   .min(1)
   .parse(JSON.parse(await readFile(job.bodiesPath, 'utf8')));
-const start = performance.now();
-const windowStart = start + job.warmUpSeconds * 1000;
-const windowEnd = windowStart + job.seconds * 1000;
+const windowStart = performance.now() + job.warmUpSeconds * 1000;
+let windowEnd = windowStart + job.seconds * 1000;
 let sent = 0;
 let sentInWindow = 0;
-const latencies: number[] = [];
+/** [ms after the window opened that the request was sent, ms it took], for answers in the window. */
+const answers: [number, number][] = [];
 const errorCodes: Record<string, number> = {};
+let connections = 0;
+
+const pick = (sorted: number[], p: number): number =>
+  sorted.length === 0
+    ? 0
+    : Math.round(
+        sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0,
+      );
+
+function report(): void {
+  const latencies = answers.map(([, took]) => took).sort((a, b) => a - b);
+  if (job.timeline) {
+    const bySecond = new Map<number, number[]>();
+    for (const [sentAt, took] of answers) {
+      const second = Math.floor(sentAt / 1000);
+      bySecond.set(second, [...(bySecond.get(second) ?? []), took]);
+    }
+    for (const [second, times] of [...bySecond].sort(([a], [b]) => a - b)) {
+      const sorted = times.sort((a, b) => a - b);
+      process.stderr.write(
+        `s=${second} n=${sorted.length} p50=${pick(sorted, 50)} p90=${pick(sorted, 90)} max=${pick(sorted, 100)}\n`,
+      );
+    }
+  }
+  process.stdout.write(
+    `${JSON.stringify({
+      sent: sentInWindow,
+      answered: latencies.length,
+      elapsedSeconds: (Math.min(performance.now(), windowEnd) - windowStart) / 1000,
+      errors: Object.values(errorCodes).reduce((total, count) => total + count, 0),
+      errorCodes,
+      p50: pick(latencies, 50),
+      p99: pick(latencies, 99),
+      max: pick(latencies, 100),
+      connections,
+    })}\n`,
+  );
+}
+
+process.once('SIGTERM', () => {
+  windowEnd = Math.min(windowEnd, performance.now());
+  report();
+  process.exit(0);
+});
+
 const result = await loadTest({
   url: job.url,
   method: 'POST',
@@ -45,37 +92,20 @@ const result = await loadTest({
   key: job.keyPath,
   quiet: true,
   body: () => {
-    if (performance.now() >= windowStart) sentInWindow++;
+    const now = performance.now();
+    if (now >= windowStart && now <= windowEnd) sentInWindow++;
     return bodies[sent++ % bodies.length];
   },
   statusCallback: (error, answer) => {
     const now = performance.now();
-    const startedAt = answer === undefined ? now : now - answer.requestElapsed;
-    if (startedAt < windowStart || now > windowEnd) return;
-    if (answer !== undefined) latencies.push(answer.requestElapsed);
+    const sentAt = answer === undefined ? now : now - answer.requestElapsed;
+    if (sentAt < windowStart || now > windowEnd) return;
+    if (answer !== undefined) answers.push([sentAt - windowStart, answer.requestElapsed]);
     if (error !== null && error !== undefined) {
       const code = answer === undefined ? '-1' : String(answer.statusCode);
       errorCodes[code] = (errorCodes[code] ?? 0) + 1;
     }
   },
 });
-latencies.sort((a, b) => a - b);
-const percentile = (p: number): number =>
-  latencies.length === 0
-    ? 0
-    : Math.round(
-        latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0,
-      );
-process.stdout.write(
-  `${JSON.stringify({
-    sent: sentInWindow,
-    answered: latencies.length,
-    elapsedSeconds: job.seconds,
-    errors: Object.values(errorCodes).reduce((total, count) => total + count, 0),
-    errorCodes,
-    p50: percentile(50),
-    p99: percentile(99),
-    max: Math.round(latencies.at(-1) ?? 0),
-    connections: result.clients,
-  })}\n`,
-);
+connections = result.clients;
+report();

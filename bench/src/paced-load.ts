@@ -24,7 +24,7 @@ export interface PacedLoad {
   p50: number;
   p99: number;
   max: number;
-  /** Keep-alive connections the generator opened (more when answers come late). */
+  /** Keep-alive connections the generator opened (more when answers come late; 0 when stopped early). */
   connections: number;
 }
 
@@ -48,6 +48,12 @@ export async function pacedLoad(options: {
   seconds: number;
   tls: ClientTls;
   bodies: string[];
+  /** Seconds sent but not counted first (default 1); the window opens after them. */
+  warmUpSeconds?: number;
+  /** Ends the window early when it settles (the run lasts `seconds` at most). */
+  until?: Promise<unknown>;
+  /** Per-second p50/p90/max of the window on this process's stderr. */
+  timeline?: boolean;
 }): Promise<PacedLoad> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vop-paced-'));
   try {
@@ -62,16 +68,21 @@ export async function pacedLoad(options: {
       url: options.url,
       rate: options.rate,
       seconds: options.seconds,
-      warmUpSeconds: 1,
+      warmUpSeconds: options.warmUpSeconds ?? 1,
       certPath: file('cert.pem'),
       keyPath: file('key.pem'),
       bodiesPath: file('bodies.json'),
+      timeline: options.timeline ?? false,
     };
     await writeFile(file('job.json'), JSON.stringify(job));
-    const { stdout } = await promisify(execFile)(process.execPath, [runner, file('job.json')], {
+    const run = promisify(execFile)(process.execPath, [runner, file('job.json')], {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: file('ca.pem') },
-      maxBuffer: 1 << 20,
+      maxBuffer: 1 << 24,
     });
+    const stop = () => run.child.kill('SIGTERM');
+    void options.until?.then(stop, stop);
+    const { stdout, stderr } = await run;
+    if (options.timeline) process.stderr.write(stderr);
     const figures = Figures.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
     return {
       sent: figures.sent,
