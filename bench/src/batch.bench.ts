@@ -61,7 +61,7 @@ const singleCheckBodies = Array.from({ length: ACCOUNTS }, (_, index) => schemeB
 /**
  * Single checks at a fixed offered rate, evenly paced (`paced-load.ts`): for `seconds`, or (with
  * `until`) until that promise settles, so the figures beside a batch cover its whole run. p50 and p99 in
- * ms; failures are answers that were not 2xx and requests not answered in the window.
+ * ms; failures are answers that were not 2xx and requests never answered (30 s after the window).
  */
 async function singleChecks(
   url: string,

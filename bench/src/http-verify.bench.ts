@@ -57,7 +57,7 @@ interface Figures {
   p99: number;
   errors: number;
   non2xx: number;
-  /** Paced rows: requests sent in the measured window, and how many of them were answered in it. */
+  /** Paced rows: requests sent in the measured window, and how many of them were answered at all. */
   paced?: { sent: number; answered: number };
 }
 
@@ -346,7 +346,7 @@ const lines = [
   `|---|---|---:|---:|---:|---:|---:|---:|`,
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered in the window)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
+      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
   ),
 ];
 process.stdout.write(

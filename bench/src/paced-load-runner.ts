@@ -10,8 +10,11 @@ import { z } from '@vop/contracts';
  * takes no `ca` option.
  *
  * The warm-up is not counted: loadtest opens a connection (a mutual TLS handshake) for every request
- * that finds no idle one, so until enough connections are open the answers measure handshakes.
+ * that finds no idle one, so until enough connections are open the answers measure handshakes. What
+ * was sent in the window is waited for (up to `GRACE_MS`) after it closes, so a slow answer counts as
+ * slow, not as missing; only what is still unanswered then counts as not answered.
  */
+const GRACE_MS = 30_000;
 const Job = z.object({
   url: z.url(),
   rate: z.number().int().positive(),
@@ -30,13 +33,15 @@ const bodies = z
   .min(1)
   .parse(JSON.parse(await readFile(job.bodiesPath, 'utf8')));
 const windowStart = performance.now() + job.warmUpSeconds * 1000;
-let windowEnd = windowStart + job.seconds * 1000;
+let windowEnd = Number.POSITIVE_INFINITY;
 let sent = 0;
 let sentInWindow = 0;
 /** [ms after the window opened that the request was sent, ms it took], for answers in the window. */
 const answers: [number, number][] = [];
 const errorCodes: Record<string, number> = {};
-let connections = 0;
+let connectionErrors = 0;
+/** Answers (to whatever was sent) that arrived while the window was open: the rate served. */
+let arrivedInWindow = 0;
 
 const pick = (sorted: number[], p: number): number =>
   sorted.length === 0
@@ -64,29 +69,39 @@ function report(): void {
     `${JSON.stringify({
       sent: sentInWindow,
       answered: latencies.length,
-      elapsedSeconds: (Math.min(performance.now(), windowEnd) - windowStart) / 1000,
+      elapsedSeconds: (windowEnd - windowStart) / 1000,
       errors: Object.values(errorCodes).reduce((total, count) => total + count, 0),
       errorCodes,
       p50: pick(latencies, 50),
       p99: pick(latencies, 99),
       max: pick(latencies, 100),
-      connections,
+      arrivedInWindow,
     })}\n`,
   );
 }
 
-process.once('SIGTERM', () => {
-  windowEnd = Math.min(windowEnd, performance.now());
+let finishing = false;
+/** Closes the window, waits for what was sent in it, reports and ends the process. */
+async function finish(): Promise<void> {
+  if (finishing) return;
+  finishing = true;
+  windowEnd = performance.now();
+  const giveUpAt = windowEnd + GRACE_MS;
+  while (answers.length + connectionErrors < sentInWindow && performance.now() < giveUpAt)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   report();
   process.exit(0);
-});
+}
+process.once('SIGTERM', () => void finish());
+setTimeout(() => void finish(), job.warmUpSeconds * 1000 + job.seconds * 1000);
 
-const result = await loadTest({
+await loadTest({
   url: job.url,
   method: 'POST',
   contentType: 'application/json',
   requestsPerSecond: job.rate,
-  maxSeconds: job.warmUpSeconds + job.seconds,
+  // An upper bound only: finish() ends the process first.
+  maxSeconds: job.warmUpSeconds + job.seconds + GRACE_MS / 1000 + 5,
   agentKeepAlive: true,
   cert: job.certPath,
   key: job.keyPath,
@@ -98,14 +113,16 @@ const result = await loadTest({
   },
   statusCallback: (error, answer) => {
     const now = performance.now();
+    if (now >= windowStart && now <= windowEnd) arrivedInWindow += 1;
     const sentAt = answer === undefined ? now : now - answer.requestElapsed;
-    if (sentAt < windowStart || now > windowEnd) return;
+    if (sentAt < windowStart || sentAt > windowEnd) return;
     if (answer !== undefined) answers.push([sentAt - windowStart, answer.requestElapsed]);
+    else connectionErrors += 1;
     if (error !== null && error !== undefined) {
       const code = answer === undefined ? '-1' : String(answer.statusCode);
       errorCodes[code] = (errorCodes[code] ?? 0) + 1;
     }
   },
 });
-connections = result.clients;
-report();
+// Reached only if the upper bound came first (finish() ends the process otherwise).
+await finish();
