@@ -29,25 +29,31 @@ async function requestedEntries(store: EventStore): Promise<string[]> {
     .map((event) => parseVerificationRequested(event.type, event.data).batch?.entryId ?? '?');
 }
 
+/** The batch service's store, read models and commands on a fresh PGlite, fanning out `chunkSize` a chunk. */
+async function batchServiceOnPglite(chunkSize: number) {
+  const sql = await createPgliteClient({});
+  const store = new EventStore(sql, { schema: SCHEMA });
+  const { keys, cipher } = createPersonalData(sql);
+  await keys.migrate();
+  await store.migrate();
+  await migrateBatchReadModels(sql, SCHEMA);
+  await migrateFanOut(sql, SCHEMA);
+  let staged = 0;
+  const commands = batchCommands({
+    store,
+    cipher,
+    clock: () => new Date('2026-03-01T09:00:00.000Z'),
+    newId: () => randomUUID(),
+    fanOutChunkSize: chunkSize,
+    onStaged: () => (staged += 1),
+  });
+  return { sql, store, commands, staged: () => staged };
+}
+
 describe('batch fan-out in small transactions', () => {
   it('given a batch bigger than a chunk, when submitted and fanned out, then every entry is requested once, in submission order, numbered in order, and the rebuild agrees', async () => {
-    const sql = await createPgliteClient({});
+    const { sql, store, commands, staged } = await batchServiceOnPglite(7);
     try {
-      const store = new EventStore(sql, { schema: SCHEMA });
-      const { keys, cipher } = createPersonalData(sql);
-      await keys.migrate();
-      await store.migrate();
-      await migrateBatchReadModels(sql, SCHEMA);
-      await migrateFanOut(sql, SCHEMA);
-      let staged = 0;
-      const commands = batchCommands({
-        store,
-        cipher,
-        clock: () => new Date('2026-03-01T09:00:00.000Z'),
-        newId: () => randomUUID(),
-        fanOutChunkSize: 7,
-        onStaged: () => (staged += 1),
-      });
       // The first chunk at submission, then two staged rows: a full one and the rest.
       const total = 7 + STAGED_PER_ROW + 5;
       const ids = Array.from({ length: total }, (_, index) => `e-${index + 1}`);
@@ -57,7 +63,7 @@ describe('batch fan-out in small transactions', () => {
         ids.map((id, index) => ({ id, iban: germanIban(index + 1), name: 'Erika Mustermann' })),
       );
 
-      assert.equal(staged, 1);
+      assert.equal(staged(), 1);
       assert.deepEqual(await requestedEntries(store), ids.slice(0, 7));
       assert.deepEqual(await entryIds(sql, 'big'), ids.slice(0, 7));
 
@@ -78,23 +84,8 @@ describe('batch fan-out in small transactions', () => {
   });
 
   it('given a batch within one chunk, when submitted, then nothing is staged', async () => {
-    const sql = await createPgliteClient({});
+    const { sql, store, commands, staged } = await batchServiceOnPglite(3);
     try {
-      const store = new EventStore(sql, { schema: SCHEMA });
-      const { keys, cipher } = createPersonalData(sql);
-      await keys.migrate();
-      await store.migrate();
-      await migrateBatchReadModels(sql, SCHEMA);
-      await migrateFanOut(sql, SCHEMA);
-      let staged = 0;
-      const commands = batchCommands({
-        store,
-        cipher,
-        clock: () => new Date('2026-03-01T09:00:00.000Z'),
-        newId: () => randomUUID(),
-        fanOutChunkSize: 3,
-        onStaged: () => (staged += 1),
-      });
       const ids = ['a', 'b', 'c'];
       await commands.submitIbanBatch(
         participant,
@@ -102,7 +93,7 @@ describe('batch fan-out in small transactions', () => {
         ids.map((id, index) => ({ id, iban: germanIban(index + 1), name: 'Erika Mustermann' })),
       );
 
-      assert.equal(staged, 0);
+      assert.equal(staged(), 0);
       assert.equal(await fanOutOneChunk(store, 3), false);
       assert.deepEqual(await requestedEntries(store), ids);
       assert.deepEqual(await entryIds(sql, 'small'), ids);
