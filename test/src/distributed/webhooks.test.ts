@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +20,11 @@ import {
   type TestDatabase,
 } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
+import {
+  startWebhookReceiver,
+  type ReceivedWebhook,
+  type WebhookReceiver,
+} from '../webhook-receiver.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
@@ -38,9 +41,10 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
   let webhooksDb: SqlClient;
   let dataDir: string;
   let dispatcherEnv: Record<string, string>;
-  let receiver: http.Server;
+  let receiver: WebhookReceiver | undefined;
+  /** What the receiver got, in order of arrival. */
+  let received: ReceivedWebhook[] = [];
   let receiverUrl: string;
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
@@ -61,16 +65,9 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
     };
     // A receiver that takes its time, so the dispatcher is killed with attempts in flight.
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        setTimeout(() => res.writeHead(204).end(), 100);
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    receiver = await startWebhookReceiver({ delayMs: 100 });
+    receiverUrl = receiver.url('/hook');
+    received = receiver.received;
 
     const [matchingPort, dispatcherPort, gatewayPort] = [
       await freePort(),
@@ -141,8 +138,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     client?.close();
     admin?.close();
     await Promise.all(processes.map((process) => process.stop()));
-    receiver?.closeAllConnections();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
     await webhooksDb?.close();
     for (const database of databases) await database.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -219,20 +215,10 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
   });
 
   it('with matching stopped, a request ends as failed (TIMEOUT) after its limit and is delivered as a signed verification.failure', async () => {
-    const failures: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-    const failureReceiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        failures.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => failureReceiver.listen(0, '127.0.0.1', resolve));
+    const failureReceiver = await startWebhookReceiver();
     try {
-      const port = (failureReceiver.address() as AddressInfo).port;
       const created = await client.post('/webhooks', {
-        url: `http://127.0.0.1:${port}/failures`,
+        url: failureReceiver.url('/failures'),
         events: ['verification.failure'],
         secret: SECRET,
       });
@@ -247,7 +233,9 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
 
       const delivery = await eventually(
         async () =>
-          failures.find((request) => JSON.parse(request.body).data.request_id === requestId),
+          failureReceiver.received.find(
+            (request) => JSON.parse(request.body).data.request_id === requestId,
+          ),
         { timeoutMs: DEFERRED_FAIL_AFTER_MS + 60_000, intervalMs: 500, what: 'the failure' },
       );
       const verifier = new Webhook(new TextEncoder().encode(SECRET), { format: 'raw' });
@@ -265,8 +253,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
       assert.equal(result.body.status, 'FAILED');
       assert.equal(result.body.reason, 'TIMEOUT');
     } finally {
-      failureReceiver.closeAllConnections();
-      await new Promise((resolve) => failureReceiver.close(resolve));
+      await failureReceiver.close();
     }
   });
 });

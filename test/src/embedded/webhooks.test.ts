@@ -1,36 +1,25 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually, germanIban } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
+import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.js';
 import { runEmbedded, type RunningEmbedded } from './fixtures.js';
 
 const SECRET = 'whsec_' + Buffer.from('an embedded receiver secret!').toString('base64');
 
 describe('embedded default: webhooks through the public edge', () => {
   let embedded: RunningEmbedded;
-  let receiver: http.Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
 
   before(async () => {
     embedded = await runEmbedded({ env: { VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' } });
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiver = await startWebhookReceiver();
+    receiverUrl = receiver.url('/hooks');
   });
   after(async () => {
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
     await embedded.stop();
   });
 
@@ -54,7 +43,7 @@ describe('embedded default: webhooks through the public edge', () => {
     const receipt = await embedded.client.post('/verify', { name: 'Greta Hook', iban });
     assert.equal(receipt.status, 201);
 
-    const request = await eventually(async () => received[0], { what: 'a delivery' });
+    const request = await eventually(async () => receiver.received[0], { what: 'a delivery' });
     const payload = new Webhook(SECRET).verify(request.body, request.headers as never) as {
       type: string;
       data: { request_id: string; outcome: string };
@@ -70,7 +59,7 @@ describe('embedded default: webhooks through the public edge', () => {
       const log = await embedded.client.get(`/webhooks/${created.body.id}/deliveries`);
       return log.body.deliveries[0]?.status === 'delivered' ? true : undefined;
     });
-    assert.equal(received.length, 1);
+    assert.equal(receiver.received.length, 1);
 
     const metrics = await embedded.client.get('/metrics');
     assert.match(metrics.text, /webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} 1/);
@@ -106,9 +95,8 @@ function matcherFailingOn(word: string): NameMatcher {
 
 describe('embedded default: a verification matching cannot decide ends as failed', () => {
   let embedded: RunningEmbedded;
-  let receiver: http.Server;
+  let receiver: WebhookReceiver;
   let receiverUrl: string;
-  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
   const secret = 'an-embedded-failure-receiver-secret';
 
   before(async () => {
@@ -116,20 +104,11 @@ describe('embedded default: a verification matching cannot decide ends as failed
       env: { VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32' },
       matcher: matcherFailingOn('Undecidable'),
     });
-    receiver = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/failures`;
+    receiver = await startWebhookReceiver();
+    receiverUrl = receiver.url('/failures');
   });
   after(async () => {
-    receiver.closeAllConnections();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
     await embedded.stop();
   });
 
@@ -149,7 +128,9 @@ describe('embedded default: a verification matching cannot decide ends as failed
     assert.equal(receipt.status, 201);
     const requestId = receipt.body.request_id as string;
 
-    const request = await eventually(async () => received[0], { what: 'a failure delivery' });
+    const request = await eventually(async () => receiver.received[0], {
+      what: 'a failure delivery',
+    });
     const verifier = new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
     const payload = verifier.verify(request.body, request.headers as never) as {
       type: string;
