@@ -18,6 +18,7 @@ import {
 } from '@vop/testing';
 import { pacedLoad } from './paced-load.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * One 10,000-entry batch from submission to resultsReady, and single checks (POST /vop/verify at a
@@ -47,14 +48,8 @@ const IDLE_SECONDS = 5;
 const holderName = (index: number): string => `Holder ${index} Nilsson`;
 const holderIban = (index: number): string => germanIban(600_000 + index);
 
-function schemeBody(index: number): string {
-  return JSON.stringify({
-    party: { name: holderName(index) },
-    partyAccount: { iban: holderIban(index) },
-    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
-    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
-  });
-}
+const schemeBody = (index: number): string =>
+  schemeRequestBody(holderName(index), holderIban(index));
 
 const singleCheckBodies = Array.from({ length: ACCOUNTS }, (_, index) => schemeBody(index));
 

@@ -18,6 +18,7 @@ import {
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { pacedLoad } from './paced-load.js';
+import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
@@ -61,17 +62,8 @@ interface Figures {
   paced?: { sent: number; answered: number };
 }
 
-function schemeBody(name: string, iban: string): string {
-  return JSON.stringify({
-    party: { name },
-    partyAccount: { iban },
-    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
-    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
-  });
-}
-
 const verifyBodies = Array.from({ length: ACCOUNTS }, (_, index) =>
-  schemeBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)),
+  schemeRequestBody(`Holder ${index} Nilsson`, germanIban(500_000 + index)),
 );
 
 async function load(
@@ -193,7 +185,7 @@ async function seedAccounts(url: string, tls: ClientTls, adminTls: ClientTls): P
   await eventually(
     async () => {
       const response = await client.request('POST', '/vop/verify', {
-        rawBody: schemeBody(`Holder ${last} Nilsson`, germanIban(500_000 + last)),
+        rawBody: schemeRequestBody(`Holder ${last} Nilsson`, germanIban(500_000 + last)),
         headers: { 'content-type': 'application/json' },
       });
       return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH'

@@ -16,6 +16,7 @@ import {
 } from '@vop/testing';
 import { accountRecordLines, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
@@ -40,12 +41,7 @@ const embeddedScript = args.includes('--embedded-script')
   : path.join(repoRoot, 'services/embedded/dist/main.js');
 
 const schemeBody = (index: number): string =>
-  JSON.stringify({
-    party: { name: recordName(index) },
-    partyAccount: { iban: recordIban(index) },
-    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
-    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
-  });
+  schemeRequestBody(recordName(index), recordIban(index));
 
 /** Single checks against the seeded accounts at a fixed rate, until stopped (or `seconds`). */
 function singleChecks(url: string, tls: ClientTls, seconds: number) {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { loadTest } from 'loadtest';
 import { z } from '@vop/contracts';
+import { RunnerJob, type RunnerFigures } from './paced-load-contract.js';
 
 /**
  * The child process of `paced-load.ts`: sends POSTs at an even pace with loadtest and prints one JSON
@@ -15,19 +16,8 @@ import { z } from '@vop/contracts';
  * slow, not as missing; only what is still unanswered then counts as not answered.
  */
 const GRACE_MS = 30_000;
-const Job = z.object({
-  url: z.url(),
-  rate: z.number().int().positive(),
-  seconds: z.number().positive(),
-  warmUpSeconds: z.number().nonnegative(),
-  certPath: z.string(),
-  keyPath: z.string(),
-  bodiesPath: z.string(),
-  /** Also write p50/p90/max of each second of the window to stderr. */
-  timeline: z.boolean(),
-});
 
-const job = Job.parse(JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')));
+const job = RunnerJob.parse(JSON.parse(await readFile(process.argv[2] ?? '', 'utf8')));
 const bodies = z
   .array(z.string())
   .min(1)
@@ -76,7 +66,7 @@ function report(): void {
       p99: pick(latencies, 99),
       max: pick(latencies, 100),
       arrivedInWindow,
-    })}\n`,
+    } satisfies RunnerFigures)}\n`,
   );
 }
 

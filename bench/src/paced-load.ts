@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { z } from '@vop/contracts';
 import type { ClientTls } from './client-tls.js';
+import { RunnerFigures, type RunnerJob } from './paced-load-contract.js';
 
 /**
  * Requests at an even pace (an open loop: one every 1/rate s, whether or not earlier ones were answered).
@@ -26,18 +26,6 @@ export interface PacedLoad {
   p99: number;
   max: number;
 }
-
-const Figures = z.object({
-  sent: z.number(),
-  answered: z.number(),
-  elapsedSeconds: z.number(),
-  errors: z.number(),
-  errorCodes: z.record(z.string(), z.number()),
-  p50: z.number(),
-  p99: z.number(),
-  max: z.number(),
-  arrivedInWindow: z.number(),
-});
 
 const runner = path.join(path.dirname(fileURLToPath(import.meta.url)), 'paced-load-runner.js');
 
@@ -72,7 +60,7 @@ export async function pacedLoad(options: {
       keyPath: file('key.pem'),
       bodiesPath: file('bodies.json'),
       timeline: options.timeline ?? false,
-    };
+    } satisfies RunnerJob;
     await writeFile(file('job.json'), JSON.stringify(job));
     const run = promisify(execFile)(process.execPath, [runner, file('job.json')], {
       env: { ...process.env, NODE_EXTRA_CA_CERTS: file('ca.pem') },
@@ -82,7 +70,7 @@ export async function pacedLoad(options: {
     void options.until?.then(stop, stop);
     const { stdout, stderr } = await run;
     if (options.timeline) process.stderr.write(stderr);
-    const figures = Figures.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
+    const figures = RunnerFigures.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
     return {
       sent: figures.sent,
       answered: figures.answered,

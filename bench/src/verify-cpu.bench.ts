@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { eventually, freePort, germanIban, httpsClient, startServiceProcess } from '@vop/testing';
 import { clientTlsFrom } from './client-tls.js';
 import { runContext } from './run-context.js';
+import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * CPU per verification of the embedded service: starts services/embedded/dist/main.js of --root (default
@@ -58,12 +59,7 @@ await eventually(
   { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' },
 );
 const body = (index: number): string =>
-  JSON.stringify({
-    party: { name: `Holder ${index} Nilsson` },
-    partyAccount: { iban: germanIban(500_000 + index) },
-    partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
-    requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
-  });
+  schemeRequestBody(`Holder ${index} Nilsson`, germanIban(500_000 + index));
 const seededMark = path.join(dataDir, 'seeded');
 if (!existsSync(seededMark)) {
   const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pkiDir, 'admin')) });

@@ -1,0 +1,32 @@
+import { z } from '@vop/contracts';
+
+/** What `paced-load.ts` asks of `paced-load-runner.ts` (a JSON file named on its command line). */
+export const RunnerJob = z.object({
+  url: z.url(),
+  rate: z.number().int().positive(),
+  seconds: z.number().positive(),
+  warmUpSeconds: z.number().nonnegative(),
+  certPath: z.string(),
+  keyPath: z.string(),
+  bodiesPath: z.string(),
+  /** Also write p50/p90/max of each second of the window to stderr. */
+  timeline: z.boolean(),
+});
+export type RunnerJob = z.infer<typeof RunnerJob>;
+
+/** The line `paced-load-runner.ts` prints and `paced-load.ts` reads. */
+export const RunnerFigures = z.object({
+  /** Sent in the window. */
+  sent: z.number(),
+  /** Of those, answered (p50/p99/max are theirs). */
+  answered: z.number(),
+  elapsedSeconds: z.number(),
+  errors: z.number(),
+  errorCodes: z.record(z.string(), z.number()),
+  p50: z.number(),
+  p99: z.number(),
+  max: z.number(),
+  /** Answers (to whatever was sent) that arrived while the window was open. */
+  arrivedInWindow: z.number(),
+});
+export type RunnerFigures = z.infer<typeof RunnerFigures>;
