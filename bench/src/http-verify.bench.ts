@@ -17,28 +17,34 @@ import {
 } from '@vop/testing';
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
-import { pacedLoad } from './paced-load.js';
+import { PACED_CONNECTIONS, pacedLoad } from './paced-load.js';
 import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
  * measured in the same run with the same load generators (autocannon in this process for the maximum rows,
- * loadtest evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed] [--duration 10]
+ * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
   options: {
     distributed: { type: 'boolean', default: false },
+    // Only the distributed rows (and the bare ones they are compared with): no embedded run.
+    'distributed-only': { type: 'boolean', default: false },
     duration: { type: 'string', default: '10' },
     // Distributed: this many gateways and matching processes (the load is split across the gateways).
     instances: { type: 'string', default: '1' },
     // A folder: each service process writes a V8 CPU profile there when it stops.
     'cpu-prof': { type: 'string' },
+    // Another checkout's build: its services are measured with this run's load generators ("before").
+    root: { type: 'string' },
   },
 });
 const duration = Number(flags.duration);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be seconds > 0');
-const withDistributed = flags.distributed;
+const servicesRoot = flags.root === undefined ? repoRoot : path.resolve(flags.root);
+const withDistributed = flags.distributed || flags['distributed-only'];
+const withEmbedded = !flags['distributed-only'];
 const instances = Number(flags.instances);
 if (!Number.isInteger(instances) || instances < 1) throw new Error('--instances must be >= 1');
 const nodeArgs =
@@ -72,7 +78,11 @@ async function load(
   options: { rate?: number; tls: ClientTls; connections?: number },
 ): Promise<Figures> {
   if (options.rate !== undefined)
-    return loadPaced(target, url, { rate: options.rate, tls: options.tls });
+    return loadPaced(target, url, {
+      rate: options.rate,
+      tls: options.tls,
+      connections: options.connections ?? PACED_CONNECTIONS,
+    });
   let counter = 0;
   const connections = options.connections ?? CONNECTIONS;
   const result = await autocannon({
@@ -103,7 +113,7 @@ async function load(
 async function loadPaced(
   target: string,
   url: string,
-  options: { rate: number; tls: ClientTls },
+  options: { rate: number; tls: ClientTls; connections: number },
 ): Promise<Figures> {
   const result = await pacedLoad({
     url: `${url}/vop/verify`,
@@ -111,11 +121,12 @@ async function loadPaced(
     seconds: duration,
     tls: options.tls,
     bodies: verifyBodies,
+    connections: options.connections,
   });
   const connectionErrors = result.errorCodes['-1'] ?? 0;
   return {
     target,
-    mode: `${options.rate} req/s offered, evenly paced`,
+    mode: `${options.rate} req/s offered, evenly paced, ${options.connections} connections`,
     requestsPerSecond: result.answeredPerSecond,
     p50: result.p50,
     p99: result.p99,
@@ -135,8 +146,9 @@ async function loadAcross(
     urls.map((url) =>
       load(target, url, {
         ...options,
-        connections: CONNECTIONS / urls.length,
-        ...(options.rate !== undefined && { rate: options.rate / urls.length }),
+        ...(options.rate === undefined
+          ? { connections: CONNECTIONS / urls.length }
+          : { rate: options.rate / urls.length, connections: PACED_CONNECTIONS / urls.length }),
       }),
     ),
   );
@@ -146,7 +158,7 @@ async function loadAcross(
     mode:
       options.rate === undefined
         ? `max, ${CONNECTIONS} connections`
-        : `${options.rate} req/s offered, evenly paced`,
+        : `${options.rate} req/s offered, evenly paced, ${PACED_CONNECTIONS} connections`,
     requestsPerSecond: sum((f) => f.requestsPerSecond),
     // Each generator's percentile; the worst gateway's is the honest one.
     p50: Math.max(...parts.map((f) => f.p50)),
@@ -229,37 +241,41 @@ async function run(): Promise<void> {
   );
   await bare.stop();
 
-  const embeddedPort = await freePort();
-  const embedded = startServiceProcess(
-    'embedded',
-    path.join(repoRoot, 'services/embedded/dist/main.js'),
-    {
-      VOP_DATA_DIR: path.join(dataDir, 'embedded'),
-      VOP_PORT: String(embeddedPort),
-      LOG_LEVEL: 'warn',
-      // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
-      VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
-    },
-    [],
-    nodeArgs,
-  );
-  processes.push(embedded);
-  const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
-  const embeddedTls = await eventually(
-    async () => clientTlsFrom(path.join(dataDir, 'embedded/pki')).catch(() => undefined),
-    { timeoutMs: 60_000 },
-  );
-  await waitReady(embeddedUrl, embeddedTls);
-  await seedAccounts(
-    embeddedUrl,
-    embeddedTls,
-    await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'),
-  );
-  figures.push(await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }));
-  figures.push(
-    await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
-  );
-  await embedded.stop();
+  if (withEmbedded) {
+    const embeddedPort = await freePort();
+    const embedded = startServiceProcess(
+      'embedded',
+      path.join(servicesRoot, 'services/embedded/dist/main.js'),
+      {
+        VOP_DATA_DIR: path.join(dataDir, 'embedded'),
+        VOP_PORT: String(embeddedPort),
+        LOG_LEVEL: 'warn',
+        // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
+        VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+      },
+      [],
+      nodeArgs,
+    );
+    processes.push(embedded);
+    const embeddedUrl = `https://127.0.0.1:${embeddedPort}`;
+    const embeddedTls = await eventually(
+      async () => clientTlsFrom(path.join(dataDir, 'embedded/pki')).catch(() => undefined),
+      { timeoutMs: 60_000 },
+    );
+    await waitReady(embeddedUrl, embeddedTls);
+    await seedAccounts(
+      embeddedUrl,
+      embeddedTls,
+      await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'),
+    );
+    figures.push(
+      await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }),
+    );
+    figures.push(
+      await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
+    );
+    await embedded.stop();
+  }
 
   if (withDistributed) {
     const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
@@ -284,7 +300,7 @@ async function run(): Promise<void> {
       processes.push(
         startServiceProcess(
           `matching-${index + 1}`,
-          path.join(repoRoot, 'services/matching/dist/main.js'),
+          path.join(servicesRoot, 'services/matching/dist/main.js'),
           {
             ...common,
             DATABASE_URL: matchingDb.url,
@@ -301,7 +317,7 @@ async function run(): Promise<void> {
       processes.push(
         startServiceProcess(
           `gateway-${index + 1}`,
-          path.join(repoRoot, 'services/gateway/dist/main.js'),
+          path.join(servicesRoot, 'services/gateway/dist/main.js'),
           {
             ...common,
             DATABASE_URL: gatewayDb.url,

@@ -6,6 +6,9 @@ export const RunnerJob = z.object({
   rate: z.number().int().positive(),
   seconds: z.number().positive(),
   warmUpSeconds: z.number().nonnegative(),
+  /** Keep-alive connections the client keeps at most; requests beyond them queue in the client. */
+  connections: z.number().int().positive(),
+  caPath: z.string(),
   certPath: z.string(),
   keyPath: z.string(),
   bodiesPath: z.string(),

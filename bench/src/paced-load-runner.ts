@@ -1,19 +1,18 @@
 import { readFile } from 'node:fs/promises';
+import https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { loadTest } from 'loadtest';
 import { z } from '@vop/contracts';
 import { RunnerJob, type RunnerFigures } from './paced-load-contract.js';
 
 /**
- * The child process of `paced-load.ts`: sends POSTs at an even pace with loadtest and prints one JSON
- * line of figures, when the time is up or at SIGTERM (the window then ends there). A process of its own
- * because loadtest's clients trust only the CAs the process starts with (`NODE_EXTRA_CA_CERTS`); it
- * takes no `ca` option.
+ * The child process of `paced-load.ts`: sends POSTs at an even pace (request n is due n/rate s after
+ * the start) over a bounded pool of keep-alive mutual TLS connections, as a bank's client would, and
+ * prints one JSON line of figures when the time is up or at SIGTERM (the window then ends there).
  *
- * The warm-up is not counted: loadtest opens a connection (a mutual TLS handshake) for every request
- * that finds no idle one, so until enough connections are open the answers measure handshakes. What
- * was sent in the window is waited for (up to `GRACE_MS`) after it closes, so a slow answer counts as
- * slow, not as missing; only what is still unanswered then counts as not answered.
+ * A request's latency runs from the moment it was due, so time spent queued for a free connection in
+ * the client counts (an overloaded service shows as a growing queue, not as fewer requests sent). The
+ * pool's connections open during the warm-up, which is not counted. What was sent in the window is
+ * waited for (up to `GRACE_MS`) after it closes, so a slow answer counts as slow, not as missing.
  */
 const GRACE_MS = 30_000;
 
@@ -22,14 +21,28 @@ const bodies = z
   .array(z.string())
   .min(1)
   .parse(JSON.parse(await readFile(job.bodiesPath, 'utf8')));
-const windowStart = performance.now() + job.warmUpSeconds * 1000;
+const [ca, cert, key] = await Promise.all(
+  [job.caPath, job.certPath, job.keyPath].map((file) => readFile(file)),
+);
+const agent = new https.Agent({
+  keepAlive: true,
+  maxSockets: job.connections,
+  maxFreeSockets: job.connections,
+  ca,
+  cert,
+  key,
+});
+const target = new URL(job.url);
+
+const start = performance.now();
+const windowStart = start + job.warmUpSeconds * 1000;
 let windowEnd = Number.POSITIVE_INFINITY;
 let sent = 0;
 let sentInWindow = 0;
-/** [ms after the window opened that the request was sent, ms it took], for answers in the window. */
+let settledInWindow = 0;
+/** [ms after the window opened that the request was due, ms it took], for answers in the window. */
 const answers: [number, number][] = [];
 const errorCodes: Record<string, number> = {};
-let connectionErrors = 0;
 /** Answers (to whatever was sent) that arrived while the window was open: the rate served. */
 let arrivedInWindow = 0;
 
@@ -39,6 +52,47 @@ const pick = (sorted: number[], p: number): number =>
     : Math.round(
         sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0,
       );
+
+function countError(code: string): void {
+  errorCodes[code] = (errorCodes[code] ?? 0) + 1;
+}
+
+function send(dueAt: number): void {
+  const body = bodies[sent++ % bodies.length] ?? '';
+  const inWindow = dueAt >= windowStart && dueAt <= windowEnd;
+  if (inWindow) sentInWindow++;
+  const settle = (status: number | undefined): void => {
+    const now = performance.now();
+    if (now >= windowStart && now <= windowEnd) arrivedInWindow++;
+    if (!inWindow) return;
+    settledInWindow++;
+    if (status === undefined) return countError('-1');
+    answers.push([dueAt - windowStart, now - dueAt]);
+    if (status >= 400) countError(String(status));
+  };
+  const request = https.request(
+    target,
+    {
+      method: 'POST',
+      agent,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    },
+    (response) => {
+      response.on('end', () => settle(response.statusCode));
+      response.on('error', () => settle(undefined));
+      response.resume();
+    },
+  );
+  request.on('error', () => settle(undefined));
+  request.end(body);
+}
+
+const intervalMs = 1000 / job.rate;
+const pacer = setInterval(() => {
+  const now = performance.now();
+  // Everything due by now, so a late timer sends a few at once rather than fewer in all.
+  while (start + sent * intervalMs <= now && now <= windowEnd) send(start + sent * intervalMs);
+}, 1);
 
 function report(): void {
   const latencies = answers.map(([, took]) => took).sort((a, b) => a - b);
@@ -76,43 +130,12 @@ async function finish(): Promise<void> {
   if (finishing) return;
   finishing = true;
   windowEnd = performance.now();
+  clearInterval(pacer);
   const giveUpAt = windowEnd + GRACE_MS;
-  while (answers.length + connectionErrors < sentInWindow && performance.now() < giveUpAt)
+  while (settledInWindow < sentInWindow && performance.now() < giveUpAt)
     await new Promise((resolve) => setTimeout(resolve, 20));
   report();
   process.exit(0);
 }
 process.once('SIGTERM', () => void finish());
 setTimeout(() => void finish(), job.warmUpSeconds * 1000 + job.seconds * 1000);
-
-await loadTest({
-  url: job.url,
-  method: 'POST',
-  contentType: 'application/json',
-  requestsPerSecond: job.rate,
-  // An upper bound only: finish() ends the process first.
-  maxSeconds: job.warmUpSeconds + job.seconds + GRACE_MS / 1000 + 5,
-  agentKeepAlive: true,
-  cert: job.certPath,
-  key: job.keyPath,
-  quiet: true,
-  body: () => {
-    const now = performance.now();
-    if (now >= windowStart && now <= windowEnd) sentInWindow++;
-    return bodies[sent++ % bodies.length];
-  },
-  statusCallback: (error, answer) => {
-    const now = performance.now();
-    if (now >= windowStart && now <= windowEnd) arrivedInWindow += 1;
-    const sentAt = answer === undefined ? now : now - answer.requestElapsed;
-    if (sentAt < windowStart || sentAt > windowEnd) return;
-    if (answer !== undefined) answers.push([sentAt - windowStart, answer.requestElapsed]);
-    else connectionErrors += 1;
-    if (error !== null && error !== undefined) {
-      const code = answer === undefined ? '-1' : String(answer.statusCode);
-      errorCodes[code] = (errorCodes[code] ?? 0) + 1;
-    }
-  },
-});
-// Reached only if the upper bound came first (finish() ends the process otherwise).
-await finish();

@@ -11,6 +11,8 @@ import { RunnerFigures, type RunnerJob } from './paced-load-contract.js';
  * Requests at an even pace (an open loop: one every 1/rate s, whether or not earlier ones were answered).
  * autocannon's `overallRate` sends each connection's quota for the second back-to-back when the second
  * starts, so "1,000 req/s offered" was a burst of 1,000 each second and its p99 the time to drain the burst.
+ * The client keeps a bounded pool of keep-alive connections (a bank's client does not open a new mutual
+ * TLS connection whenever the service is slow): requests beyond it queue in the client, and that counts.
  */
 export interface PacedLoad {
   /** Sent in the measured window (after a second's warm-up). */
@@ -27,6 +29,9 @@ export interface PacedLoad {
   max: number;
 }
 
+/** The pool size of a paced client unless a caller says otherwise. */
+export const PACED_CONNECTIONS = 64;
+
 const runner = path.join(path.dirname(fileURLToPath(import.meta.url)), 'paced-load-runner.js');
 
 export async function pacedLoad(options: {
@@ -37,6 +42,8 @@ export async function pacedLoad(options: {
   bodies: string[];
   /** Seconds sent but not counted first (default 1); the window opens after them. */
   warmUpSeconds?: number;
+  /** Keep-alive connections at most (default `PACED_CONNECTIONS`). */
+  connections?: number;
   /** Ends the window early when it settles (the run lasts `seconds` at most). */
   until?: Promise<unknown>;
   /** Per-second p50/p90/max of the window on this process's stderr. */
@@ -56,6 +63,8 @@ export async function pacedLoad(options: {
       rate: options.rate,
       seconds: options.seconds,
       warmUpSeconds: options.warmUpSeconds ?? 1,
+      connections: options.connections ?? PACED_CONNECTIONS,
+      caPath: file('ca.pem'),
       certPath: file('cert.pem'),
       keyPath: file('key.pem'),
       bodiesPath: file('bodies.json'),
@@ -63,7 +72,6 @@ export async function pacedLoad(options: {
     } satisfies RunnerJob;
     await writeFile(file('job.json'), JSON.stringify(job));
     const run = promisify(execFile)(process.execPath, [runner, file('job.json')], {
-      env: { ...process.env, NODE_EXTRA_CA_CERTS: file('ca.pem') },
       maxBuffer: 1 << 24,
     });
     const stop = () => run.child.kill('SIGTERM');
