@@ -11,6 +11,7 @@ export {
   sha256Hex,
   validateClientCertificate,
   type ClientCertificateValidator,
+  type ClientCertificateValidatorOptions,
 } from './validate-client-certificate.js';
 export {
   encodeQcStatements,

@@ -6,8 +6,10 @@ import type {
   CertificateInput,
   CertifiedParticipant,
   ClientCertificateCheck,
+  ClientCertificateRejection,
   ClientCertificateVerdict,
 } from './types.js';
+import { cachingVerdicts, type CheckedChain } from './verdict-cache.js';
 
 const MILLISECONDS_PER_DAY = 24 * 60 * 60 * 1000;
 /** Two years (730 days) plus a day's leeway for issuers that round the end of the validity period up. */
@@ -18,16 +20,31 @@ export type ClientCertificateValidator = (
   check: ClientCertificateCheck,
 ) => Promise<ClientCertificateVerdict>;
 
-/** Parses the trust bundle once; the returned function checks one presented chain against it. */
+export interface ClientCertificateValidatorOptions {
+  /**
+   * Remember this many accepted chains (by their fingerprints) and their verdict, each only while every
+   * certificate of its path is within its validity period; 0 (the default) remembers none.
+   */
+  cachedVerdicts?: number;
+}
+
+/**
+ * Parses the trust bundle once; the returned function checks one presented chain against it. The cache
+ * belongs to that trust bundle: another bundle means another validator, with an empty cache.
+ */
 export function createClientCertificateValidator(
   trustAnchorsPem: string,
+  options: ClientCertificateValidatorOptions = {},
 ): ClientCertificateValidator {
   const anchors = x509.PemConverter.decode(trustAnchorsPem).map(
     (der) => new x509.X509Certificate(der),
   );
   if (anchors.length === 0) throw new Error('the trust anchor bundle holds no certificate');
   const anchorFingerprints = new Set(anchors.map((anchor) => sha256Hex(anchor.rawData)));
-  return (check) => validate(check, anchors, anchorFingerprints);
+  const check = (input: ClientCertificateCheck) => validate(input, anchors, anchorFingerprints);
+  const cachedVerdicts = options.cachedVerdicts ?? 0;
+  if (cachedVerdicts === 0) return async (input) => (await check(input)).verdict;
+  return cachingVerdicts(check, cachedVerdicts);
 }
 
 export async function validateClientCertificate(
@@ -40,31 +57,38 @@ async function validate(
   check: ClientCertificateCheck,
   anchors: x509.X509Certificate[],
   anchorFingerprints: Set<string>,
-): Promise<ClientCertificateVerdict> {
-  if (check.chain.length === 0) return { ok: false, reason: 'NO_CERTIFICATE' };
+): Promise<CheckedChain> {
+  const refuse = (reason: ClientCertificateRejection): CheckedChain => ({
+    verdict: { ok: false, reason },
+  });
+  if (check.chain.length === 0) return refuse('NO_CERTIFICATE');
   let presented: x509.X509Certificate[];
   try {
     presented = check.chain.flatMap(toCertificates);
   } catch {
-    return { ok: false, reason: 'MALFORMED' };
+    return refuse('MALFORMED');
   }
   const [leaf, ...issuers] = presented;
-  if (leaf === undefined) return { ok: false, reason: 'MALFORMED' };
+  if (leaf === undefined) return refuse('MALFORMED');
 
   const path = await pathToAnchor(leaf, [...issuers, ...anchors], anchorFingerprints);
-  if (path === null) return { ok: false, reason: 'UNTRUSTED' };
+  if (path === null) return refuse('UNTRUSTED');
 
   for (const certificate of path) {
-    if (check.now.getTime() < certificate.notBefore.getTime())
-      return { ok: false, reason: 'NOT_YET_VALID' };
-    if (check.now.getTime() > certificate.notAfter.getTime())
-      return { ok: false, reason: 'EXPIRED' };
+    if (check.now.getTime() < certificate.notBefore.getTime()) return refuse('NOT_YET_VALID');
+    if (check.now.getTime() > certificate.notAfter.getTime()) return refuse('EXPIRED');
   }
   if (leaf.notAfter.getTime() - leaf.notBefore.getTime() > MAX_CLIENT_CERTIFICATE_LIFETIME_MS) {
-    return { ok: false, reason: 'LIFETIME_TOO_LONG' };
+    return refuse('LIFETIME_TOO_LONG');
   }
-  if (!isForClientAuthentication(leaf)) return { ok: false, reason: 'NOT_FOR_CLIENT_AUTH' };
-  return { ok: true, participant: participantOf(leaf) };
+  if (!isForClientAuthentication(leaf)) return refuse('NOT_FOR_CLIENT_AUTH');
+  return {
+    verdict: { ok: true, participant: participantOf(leaf) },
+    validity: {
+      from: Math.max(...path.map((certificate) => certificate.notBefore.getTime())),
+      until: Math.min(...path.map((certificate) => certificate.notAfter.getTime())),
+    },
+  };
 }
 
 function toCertificates(input: CertificateInput): x509.X509Certificate[] {
