@@ -23,7 +23,7 @@ import { schemeRequestBody } from './scheme-request.js';
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
  * measured in the same run with the same load generators (autocannon in this process for the maximum rows,
- * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT]
+ * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
@@ -38,10 +38,15 @@ const { values: flags } = parseArgs({
     'cpu-prof': { type: 'string' },
     // Another checkout's build: its services are measured with this run's load generators ("before").
     root: { type: 'string' },
+    // The distributed paced row's offered rate (the bar is 1,000; a lower one profiles a steady state).
+    rate: { type: 'string', default: '1000' },
   },
 });
 const duration = Number(flags.duration);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be seconds > 0');
+const distributedRate = Number(flags.rate);
+if (!Number.isInteger(distributedRate) || distributedRate < 1)
+  throw new Error('--rate must be requests per second >= 1');
 const servicesRoot = flags.root === undefined ? repoRoot : path.resolve(flags.root);
 const withDistributed = flags.distributed || flags['distributed-only'];
 const withEmbedded = !flags['distributed-only'];
@@ -334,7 +339,7 @@ async function run(): Promise<void> {
     await seedAccounts(urls[0] as string, tls, await clientTlsFrom(pki.dir, 'admin'));
     const target = `distributed (${instances} gateway${instances > 1 ? 's' : ''}, ${instances} matching, Kafka, PostgreSQL 15)`;
     figures.push(await loadAcross(target, urls, { tls }));
-    figures.push(await loadAcross(target, urls, { tls, rate: 1000 }));
+    figures.push(await loadAcross(target, urls, { tls, rate: distributedRate }));
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();

@@ -58,6 +58,9 @@ export async function subscribeToCompletions(options: {
     partitionsConsumedConcurrently: 4,
     batchHandler: async (messages) => {
       for (const message of messages) {
+        // Keyed by verification id: the ends of other instances' callers (and of callers the results
+        // read model already woke here) are skipped before anything is decoded.
+        if (!waiters.isWaiting(message.key)) continue;
         const envelope = parseEnvelope(message);
         waiters.notify(parseVerificationTerminal(envelope.type, envelope.data));
       }

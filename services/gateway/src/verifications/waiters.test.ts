@@ -28,6 +28,16 @@ describe('CompletionWaiters', () => {
     assert.equal(waiters.size, 0);
   });
 
+  it('says which verifications a caller here waits for, until its end arrives', async () => {
+    const waiters = new CompletionWaiters({ lookup: async () => [] });
+    const waiting = waiters.wait('a', 5000);
+    assert.equal(waiters.isWaiting('a'), true);
+    assert.equal(waiters.isWaiting('another instance'), false);
+    waiters.notify(completion('a'));
+    await waiting;
+    assert.equal(waiters.isWaiting('a'), false);
+  });
+
   it('finds a completion whose notification was missed with one sweep query for all overdue waiters', async () => {
     const queries: string[][] = [];
     const waiters = new CompletionWaiters({

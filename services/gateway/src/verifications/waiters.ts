@@ -40,6 +40,11 @@ export class CompletionWaiters {
     });
   }
 
+  /** Whether a caller of this instance waits for this verification. */
+  isWaiting(verificationId: string): boolean {
+    return this.waiting.has(verificationId);
+  }
+
   notify(end: VerificationTerminal): void {
     this.settle(end.data.verificationId, end);
   }
