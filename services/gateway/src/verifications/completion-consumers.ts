@@ -2,7 +2,7 @@ import { parseVerificationTerminal } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
-import { idempotentBatchHandler, logHandlerError, parseEnvelope } from '@vop/outbox';
+import { logHandlerError, parseEnvelope } from '@vop/outbox';
 import { firstEnds, recordVerificationEnds } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 
@@ -33,22 +33,25 @@ export async function subscribeToCompletions(options: {
     topics: [topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
-    // One transaction for the small batches of several partitions (completions spread over all of them).
+    // One statement for the small batches of several partitions (completions spread over all of them).
     mergePartitions: true,
-    batchHandler: idempotentBatchHandler({
-      sql,
-      schema,
-      consumer: 'verification-results',
-      relevant: (envelope) =>
-        endedHere.size === 0 || !endedHere.delete(verificationIdOf(envelope.data)),
-      applyBatch: async (envelopes, tx) => {
-        const ends = firstEnds(
-          envelopes.map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
-        );
-        await recordVerificationEnds(tx, schema, ends);
-        for (const end of ends) waiters.notify(end);
-      },
-    }),
+    // Idempotent by construction: a row takes only its first end (`status = 'PENDING'`), so a
+    // redelivered end changes nothing. No processed-ids bookkeeping, hence no transaction: one
+    // autocommitted statement per delivery instead of BEGIN, record ids, update, COMMIT.
+    batchHandler: async (messages) => {
+      const ends = firstEnds(
+        messages
+          .map(parseEnvelope)
+          .filter(
+            (envelope) =>
+              endedHere.size === 0 || !endedHere.delete(verificationIdOf(envelope.data)),
+          )
+          .map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
+      );
+      if (ends.length === 0) return;
+      await recordVerificationEnds(sql, schema, ends);
+      for (const end of ends) waiters.notify(end);
+    },
   });
   const wakeups = await bus.subscribe({
     groupId: `${groupPrefix}gateway-waiters-${instanceId}`,
