@@ -61,7 +61,11 @@ function send(dueAt: number): void {
   const body = bodies[sent++ % bodies.length] ?? '';
   const inWindow = dueAt >= windowStart && dueAt <= windowEnd;
   if (inWindow) sentInWindow++;
+  let settled = false;
   const settle = (status: number | undefined): void => {
+    // A socket error after the answer ended must not count the request twice.
+    if (settled) return;
+    settled = true;
     const now = performance.now();
     if (now >= windowStart && now <= windowEnd) arrivedInWindow++;
     if (!inWindow) return;
