@@ -1,9 +1,13 @@
-import { runInternalService } from '@vop/lifecycle';
+import { lowerProcessPriority, runInternalService } from '@vop/lifecycle';
 import { createBatchService } from './service.js';
 
-/** Distributed run: one batch process; its internal listener serves probes and its own families. */
-await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }) =>
-  createBatchService({
+/**
+ * Distributed run: one batch process; its internal listener serves probes and its own families. It
+ * runs at VOP_BATCH_NICE: its fan-out and progress take the CPU the single checks leave.
+ */
+await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }) => {
+  lowerProcessPriority(config.VOP_BATCH_NICE, logger);
+  return createBatchService({
     sql,
     bus,
     logger,
@@ -11,5 +15,5 @@ await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }
     metrics,
     keySql,
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
-  }),
-);
+  });
+});
