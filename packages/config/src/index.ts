@@ -153,6 +153,14 @@ export const ServiceConfig = z.object({
    * What a matching process consumes: `single` (single checks and the account projection), `batch`
    * (batch entries), or both (default). Two processes, one per role, let the batch one be niced.
    */
+  /**
+   * Background batch units (the batch service's fan-out, matching's batch entries) rest while their
+   * process waits for a CPU (AIMD on the kernel's run-queue wait): "false" turns it off.
+   */
+  VOP_BATCH_PACING: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((value) => value === 'true'),
   VOP_MATCHING_ROLES: commaList
     .pipe(z.array(z.enum(['single', 'batch'])).min(1))
     .default(['single', 'batch']),

@@ -1,4 +1,5 @@
 import { lowerProcessPriority, runInternalService } from '@vop/lifecycle';
+import { ContentionPacer } from '@vop/messaging';
 import { createBatchService } from './service.js';
 
 /**
@@ -14,6 +15,7 @@ await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }
     namespace: config.VOP_KAFKA_NAMESPACE,
     metrics,
     keySql,
+    ...(config.VOP_BATCH_PACING && { pacer: new ContentionPacer() }),
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
   });
 });

@@ -1,4 +1,5 @@
 import { lowerProcessPriority, runInternalService } from '@vop/lifecycle';
+import { ContentionPacer } from '@vop/messaging';
 import { createNameMatcher } from '@vop/name-matching';
 import { createMatchingService } from './service.js';
 
@@ -20,5 +21,6 @@ await runInternalService('matching', ({ config, sql, keySql, bus, logger, metric
     metrics,
     keySql,
     roles,
+    ...(config.VOP_BATCH_PACING && { batchPacer: new ContentionPacer() }),
   });
 });

@@ -6,7 +6,13 @@ import {
   topicNames,
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, IncomingMessage, PriorityGate, Subscription } from '@vop/messaging';
+import type {
+  Bus,
+  ContentionPacer,
+  IncomingMessage,
+  PriorityGate,
+  Subscription,
+} from '@vop/messaging';
 import {
   OutboxRelay,
   relayReadiness,
@@ -65,6 +71,8 @@ export interface MatchingServiceOptions {
    * their outbox) and `batch` (batch entries, their outbox); default both.
    */
   roles?: ReadonlySet<MatchingRole>;
+  /** Distributed: batch entries' units rest while this process waits for a CPU (`ContentionPacer`). */
+  batchPacer?: ContentionPacer;
 }
 
 export type MatchingRole = 'single' | 'batch';
@@ -129,6 +137,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const batchRelay = relayFor(batchStore, 'matching-batch-outbox');
   const subscriptions: Subscription[] = [];
   const gate = options.priorityGate;
+  const pacer = gate ? undefined : options.batchPacer;
   const roles = options.roles ?? new Set<MatchingRole>(['single', 'batch']);
   const relays = [
     ...(roles.has('single') ? [relay] : []),
@@ -231,6 +240,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     async stop() {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       for (const started of relays) await started.stop();
+      pacer?.stop();
     },
   };
 
@@ -294,6 +304,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   }
 
   async function startBatchEntries(): Promise<void> {
+    pacer?.start();
     // Batch entries: their own topic and group. In its own process (distributed), two partitions at a
     // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
     // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
@@ -311,7 +322,9 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         maxBatchSize: gate ? 50 : 100,
         batchHandler: gate
           ? (messages) => gate.low(() => decideBatchEntries(messages))
-          : decideBatchEntries,
+          : pacer
+            ? (messages) => pacer.run(() => decideBatchEntries(messages))
+            : decideBatchEntries,
       }),
     );
   }
