@@ -27,7 +27,7 @@ import { schemeRequestBody } from './scheme-request.js';
  * Usage: node bench/dist/batch.bench.js [--distributed] [--no-embedded] [--embedded-only]
  *   [--distributed-only] [--entries 10000] [--rate 100] [--idle 15] (seconds of idle single checks)
  *   [--batch-nice 10] (VOP_BATCH_NICE of the batch processes) [--one-matching] (one matching process
- *   with both roles, not one per role) [--profile <dir>] (CPU profiles of the services, written when
+ *   with both roles, not one per role) [--no-pacing] (VOP_BATCH_PACING=false) [--profile <dir>] (CPU profiles of the services, written when
  *   they stop) [--timeline] (single checks beside the batch, per second)
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,6 +50,7 @@ const IDLE_SECONDS = option('--idle', 15);
 const BATCH_NICE = option('--batch-nice', 10);
 /** Distributed: matching as one process with both roles (as before the roles), not one per role. */
 const oneMatching = args.includes('--one-matching');
+const pacing = !args.includes('--no-pacing');
 
 const holderName = (index: number): string => `Holder ${index} Nilsson`;
 const holderIban = (index: number): string => germanIban(600_000 + index);
@@ -230,6 +231,7 @@ async function distributed(): Promise<void> {
     DATABASE_POOL_MAX: '20',
     VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
     VOP_BATCH_NICE: String(BATCH_NICE),
+    VOP_BATCH_PACING: String(pacing),
   };
   const main = (name: string): string => path.join(repoRoot, `services/${name}/dist/main.js`);
   const gatewayPort = await freePort();
@@ -322,7 +324,7 @@ const lines = [
   ),
 ];
 globalThis.process.stdout.write(
-  `\n${ENTRIES}-entry batch; single checks POST /vop/verify at ${RATE} req/s offered, ${IDLE_SECONDS} s idle, then beside the batch from its submission to resultsReady; distributed: ${oneMatching ? 'one matching process' : 'matching per role'}, VOP_BATCH_NICE=${BATCH_NICE}; load average at start ${loadAtStart}; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${globalThis.process.version}, load average ${os
+  `\n${ENTRIES}-entry batch; single checks POST /vop/verify at ${RATE} req/s offered, ${IDLE_SECONDS} s idle, then beside the batch from its submission to resultsReady; distributed: ${oneMatching ? 'one matching process' : 'matching per role'}, VOP_BATCH_NICE=${BATCH_NICE}, VOP_BATCH_PACING=${pacing}; load average at start ${loadAtStart}; ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${globalThis.process.version}, load average ${os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}\n${lines.join('\n')}\n`,
