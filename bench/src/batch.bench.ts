@@ -27,7 +27,7 @@ import { schemeRequestBody } from './scheme-request.js';
  * Usage: node bench/dist/batch.bench.js [--distributed] [--no-embedded] [--embedded-only]
  *   [--distributed-only] [--entries 10000] [--rate 100] [--idle 15] (seconds of idle single checks)
  *   [--batch-nice 10] (VOP_BATCH_NICE of the batch processes) [--one-matching] (one matching process
- *   with both roles, not one per role) [--no-pacing] (VOP_BATCH_PACING=false) [--profile <dir>] (CPU profiles of the services, written when
+ *   with both roles, not one per role) [--pacing] (VOP_BATCH_PACING=true) [--profile <dir>] (CPU profiles of the services, written when
  *   they stop) [--timeline] (single checks beside the batch, per second)
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -50,7 +50,7 @@ const IDLE_SECONDS = option('--idle', 15);
 const BATCH_NICE = option('--batch-nice', 10);
 /** Distributed: matching as one process with both roles (as before the roles), not one per role. */
 const oneMatching = args.includes('--one-matching');
-const pacing = !args.includes('--no-pacing');
+const pacing = args.includes('--pacing');
 
 const holderName = (index: number): string => `Holder ${index} Nilsson`;
 const holderIban = (index: number): string => germanIban(600_000 + index);

@@ -155,11 +155,12 @@ export const ServiceConfig = z.object({
    */
   /**
    * Background batch units (the batch service's fan-out, matching's batch entries) rest while their
-   * process waits for a CPU (AIMD on the kernel's run-queue wait): "false" turns it off.
+   * process waits for a CPU (AIMD on the kernel's run-queue wait). Off by default: on a loaded
+   * 2-core box it made a 10,000-entry batch 4 times slower (bench/RESULTS.md §4, 14:38).
    */
   VOP_BATCH_PACING: z
     .enum(['true', 'false'])
-    .default('true')
+    .default('false')
     .transform((value) => value === 'true'),
   VOP_MATCHING_ROLES: commaList
     .pipe(z.array(z.enum(['single', 'batch'])).min(1))
