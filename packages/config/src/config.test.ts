@@ -31,4 +31,36 @@ describe('loadConfig', () => {
       );
     }
   });
+
+  it('given no batch settings, then both matching roles, the batch processes at nice 10, no pacing', () => {
+    const config = loadConfig({});
+    assert.deepEqual(config.VOP_MATCHING_ROLES, ['single', 'batch']);
+    assert.equal(config.VOP_BATCH_NICE, 10);
+    assert.equal(config.VOP_BATCH_PACING, false);
+  });
+
+  it('given a role per process, then it is read; an unknown role or nice names the variable', () => {
+    const config = loadConfig({
+      VOP_MATCHING_ROLES: 'batch',
+      VOP_BATCH_NICE: '0',
+      VOP_BATCH_PACING: 'true',
+    });
+    assert.deepEqual(config.VOP_MATCHING_ROLES, ['batch']);
+    assert.equal(config.VOP_BATCH_NICE, 0);
+    assert.equal(config.VOP_BATCH_PACING, true);
+    for (const [name, value] of [
+      ['VOP_MATCHING_ROLES', 'single,bulk'],
+      ['VOP_MATCHING_ROLES', ''],
+      ['VOP_BATCH_NICE', '20'],
+      ['VOP_BATCH_NICE', '-5'],
+      ['VOP_BATCH_PACING', 'yes'],
+    ] as const) {
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
+        `${name}=${value}`,
+      );
+    }
+  });
 });

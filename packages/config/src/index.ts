@@ -143,6 +143,28 @@ export const ServiceConfig = z.object({
   VOP_WEBHOOK_ENDED_RETENTION_MS: z.coerce.number().int().positive().default(86_400_000),
   /** How often the dispatcher prunes what the first-end rule no longer needs. */
   VOP_WEBHOOK_PRUNE_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
+  /**
+   * The OS scheduling priority (nice, 0–19) of background batch processes: the batch service, and a
+   * matching process that runs only the batch role. On a shared machine they then take the CPU single
+   * checks leave; 0 turns it off.
+   */
+  VOP_BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * What a matching process consumes: `single` (single checks and the account projection), `batch`
+   * (batch entries), or both (default). Two processes, one per role, let the batch one be niced.
+   */
+  /**
+   * Background batch units (the batch service's fan-out, matching's batch entries) rest while their
+   * process waits for a CPU (AIMD on the kernel's run-queue wait). Off by default: on a loaded
+   * 2-core box it made a 10,000-entry batch 4 times slower (bench/RESULTS.md §4, 14:38).
+   */
+  VOP_BATCH_PACING: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  VOP_MATCHING_ROLES: commaList
+    .pipe(z.array(z.enum(['single', 'batch'])).min(1))
+    .default(['single', 'batch']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

@@ -6,3 +6,4 @@ export {
   type ServiceParts,
 } from './run-internal-service.js';
 export { kafkaValueCodec } from './kafka-value-codec.js';
+export { lowerProcessPriority } from './background-priority.js';

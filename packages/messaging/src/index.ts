@@ -9,3 +9,4 @@ export {
 export { partitionFor } from './partitioner.js';
 export { deliverTraced, publishTraced, TRACEPARENT_HEADER } from './message-tracing.js';
 export { PriorityGate } from './priority-gate.js';
+export { ContentionPacer, type ContentionPacerOptions } from './contention-pacer.js';

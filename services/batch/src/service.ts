@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, PriorityGate, Subscription } from '@vop/messaging';
+import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, migrateInbox, registerLagMetrics } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
@@ -37,6 +37,11 @@ export interface BatchServiceOptions {
    * fan-out runs through its low side, in chunks of 100 requests (1,000 without a gate).
    */
   priorityGate?: PriorityGate;
+  /**
+   * Distributed: the fan-out's chunks rest while this (niced) process waits for a CPU, so the work
+   * they hand PostgreSQL and the broker follows what the single checks leave (`ContentionPacer`).
+   */
+  pacer?: ContentionPacer;
 }
 
 export interface BatchService {
@@ -58,6 +63,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const entryBudget =
     options.entryBudget && createEntryBudget({ sql, schema, settings: options.entryBudget });
   const gate = options.priorityGate;
+  const pacer = options.pacer;
   // Embedded, chunks small enough that a single check waits behind one for a few milliseconds.
   const fanOutChunkSize = gate ? 100 : 1000;
   const fanOut = fanOutWorker({
@@ -65,6 +71,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     logger,
     chunkSize: fanOutChunkSize,
     ...(gate && { runUnit: <T>(work: () => Promise<T>) => gate.low(work) }),
+    ...(!gate && pacer && { runUnit: <T>(work: () => Promise<T>) => pacer.run(work) }),
   });
   const commands = batchCommands({
     store,
@@ -131,11 +138,13 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
         }),
       );
       await relay.start();
+      pacer?.start();
       fanOut.start();
       logger.info('batch service started');
     },
     async stop() {
       await fanOut.stop();
+      pacer?.stop();
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await relay.stop();
     },

@@ -3,6 +3,7 @@ export {
   MATCHING_SCHEMA,
   type MatchingService,
   type MatchingServiceOptions,
+  type MatchingRole,
 } from './service.js';
 export type { NameMatcher } from '@vop/name-matching';
 export { decideOutcome, matchIdentification } from './verifications/decide.js';

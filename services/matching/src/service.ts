@@ -6,7 +6,13 @@ import {
   topicNames,
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import type { Bus, IncomingMessage, PriorityGate, Subscription } from '@vop/messaging';
+import type {
+  Bus,
+  ContentionPacer,
+  IncomingMessage,
+  PriorityGate,
+  Subscription,
+} from '@vop/messaging';
 import {
   OutboxRelay,
   relayReadiness,
@@ -60,7 +66,16 @@ export interface MatchingServiceOptions {
   clock?: () => Date;
   /** Embedded: single checks before batch entries, through the gate the whole process shares. */
   priorityGate?: PriorityGate;
+  /**
+   * What this process consumes (VOP_MATCHING_ROLES): `single` (single checks, the account projection,
+   * their outbox) and `batch` (batch entries, their outbox); default both.
+   */
+  roles?: ReadonlySet<MatchingRole>;
+  /** Distributed: batch entries' units rest while this process waits for a CPU (`ContentionPacer`). */
+  batchPacer?: ContentionPacer;
 }
+
+export type MatchingRole = 'single' | 'batch';
 
 export interface MatchingService {
   readonly store: EventStore;
@@ -122,6 +137,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const batchRelay = relayFor(batchStore, 'matching-batch-outbox');
   const subscriptions: Subscription[] = [];
   const gate = options.priorityGate;
+  const pacer = gate ? undefined : options.batchPacer;
+  const roles = options.roles ?? new Set<MatchingRole>(['single', 'batch']);
+  const relays = [
+    ...(roles.has('single') ? [relay] : []),
+    ...(roles.has('batch') ? [batchRelay] : []),
+  ];
   /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
   const decideBatchOf =
     (consumer: string, decider: ReturnType<typeof createVerificationDecider>) =>
@@ -169,17 +190,32 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     service: 'matching',
     sql,
     bus,
-    topics: [topics.accountEvents, topics.verificationRequested].map((name) => ({
-      name,
-      partitions: TOPIC_PARTITIONS,
-    })),
+    topics: [
+      ...(roles.has('single') ? [topics.accountEvents, topics.verificationRequested] : []),
+      ...(roles.has('batch') ? [topics.verificationRequestedBatch] : []),
+    ].map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     consumers: () => [
-      { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
-      { groupId: `${namespace}matching-verifications`, topics: [topics.verificationRequested] },
+      ...(roles.has('single')
+        ? [
+            { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
+            {
+              groupId: `${namespace}matching-verifications`,
+              topics: [topics.verificationRequested],
+            },
+          ]
+        : []),
+      ...(roles.has('batch')
+        ? [
+            {
+              groupId: `${namespace}matching-batch-verifications`,
+              topics: [topics.verificationRequestedBatch],
+            },
+          ]
+        : []),
     ],
     outboxes: [
-      { store, relayName: 'matching-outbox' },
-      { store: batchStore, relayName: 'matching-batch-outbox' },
+      ...(roles.has('single') ? [{ store, relayName: 'matching-outbox' }] : []),
+      ...(roles.has('batch') ? [{ store: batchStore, relayName: 'matching-batch-outbox' }] : []),
     ],
   };
   if (options.metrics) registerLagMetrics(options.metrics, healthSources);
@@ -189,8 +225,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     localDecider,
     routers: [explainRoutes(matcher)],
     checkReady: async () => {
-      await relayReadiness(relay);
-      await relayReadiness(batchRelay);
+      for (const started of relays) await relayReadiness(started);
     },
     health: () => serviceHealth(healthSources),
     async start() {
@@ -204,8 +239,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     },
     async stop() {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
-      await relay.stop();
-      await batchRelay.stop();
+      for (const started of relays) await started.stop();
+      pacer?.stop();
     },
   };
 
@@ -218,7 +253,15 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     await bus.ensureTopics(
       Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     );
-    // Pushed one by one, so a start that fails half-way can close what it opened and be retried.
+    if (roles.has('single')) await startSingleChecks();
+    if (roles.has('batch')) await startBatchEntries();
+    for (const started of relays) await started.start();
+    logger.info({ roles: [...roles] }, 'matching service started');
+  }
+
+  // Subscriptions are pushed one by one, so a start that fails half-way can close what it opened and
+  // be retried.
+  async function startSingleChecks(): Promise<void> {
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-accounts`,
@@ -258,6 +301,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         batchHandler: gate ? (messages) => gate.high(() => decideSingles(messages)) : decideSingles,
       }),
     );
+  }
+
+  async function startBatchEntries(): Promise<void> {
+    pacer?.start();
     // Batch entries: their own topic and group. In its own process (distributed), two partitions at a
     // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
     // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
@@ -275,11 +322,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         maxBatchSize: gate ? 50 : 100,
         batchHandler: gate
           ? (messages) => gate.low(() => decideBatchEntries(messages))
-          : decideBatchEntries,
+          : pacer
+            ? (messages) => pacer.run(() => decideBatchEntries(messages))
+            : decideBatchEntries,
       }),
     );
-    await relay.start();
-    await batchRelay.start();
-    logger.info('matching service started');
   }
 }

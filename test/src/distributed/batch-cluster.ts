@@ -78,6 +78,8 @@ function domesticHolders(count: number): DomesticHolder[] {
  */
 export async function startBatchCluster(options: {
   matchingInstances: number;
+  /** VOP_MATCHING_ROLES of each matching instance in turn (default: both roles in every one). */
+  matchingRoles?: string[];
   accounts: number;
   domesticAccounts?: number;
 }): Promise<BatchCluster> {
@@ -111,6 +113,9 @@ export async function startBatchCluster(options: {
         VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
         VOP_INSTANCE_ID: `m${index}`,
         VOP_PORT: String(await freePort()),
+        ...(options.matchingRoles?.[index - 1] !== undefined && {
+          VOP_MATCHING_ROLES: options.matchingRoles[index - 1],
+        }),
       },
     });
   }

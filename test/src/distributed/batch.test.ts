@@ -33,10 +33,16 @@ async function batchReadModels(sql: SqlExecutor) {
   return { batches, entries };
 }
 
-describe('distributed batches: gateway, two matching instances, the batch service, real Kafka and PostgreSQL', () => {
+describe('distributed batches: gateway, matching per role (single, batch), the batch service, real Kafka and PostgreSQL', () => {
   let cluster: BatchCluster;
   before(async () => {
-    cluster = await startBatchCluster({ matchingInstances: 2, accounts: 50, domesticAccounts: 2 });
+    // Matching as the README starts it: one process for single checks, one (niced) for batch entries.
+    cluster = await startBatchCluster({
+      matchingInstances: 2,
+      matchingRoles: ['single', 'batch'],
+      accounts: 50,
+      domesticAccounts: 2,
+    });
   });
   after(async () => cluster?.stop());
 
