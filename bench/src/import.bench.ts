@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { importStatus, uploadAccountStream, type ImportTarget } from '@vop/import-cli';
 import { ensureDevPki } from '@vop/pki';
 import {
@@ -16,6 +15,7 @@ import {
 } from '@vop/testing';
 import { accountRecordLines, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { schemeRequestBody } from './scheme-request.js';
 
 /**
@@ -43,29 +43,22 @@ const embeddedScript = args.includes('--embedded-script')
 const schemeBody = (index: number): string =>
   schemeRequestBody(recordName(index), recordIban(index));
 
-/** Single checks against the seeded accounts at a fixed rate, until stopped (or `seconds`). */
-function singleChecks(url: string, tls: ClientTls, seconds: number) {
-  let counter = 0;
-  let stop = () => undefined as void;
-  const result = new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: `${url}/vop/verify`,
-        method: 'POST',
-        connections: 8,
-        overallRate: RATE,
-        duration: seconds,
-        headers: { 'content-type': 'application/json' },
-        requests: [
-          { setupRequest: (request) => ({ ...request, body: schemeBody(counter++ % SEED) }) },
-        ],
-        tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
-      },
-      (error, finished) => (error ? reject(error) : resolve(finished)),
-    );
-    stop = () => instance.stop();
+const singleCheckBodies = Array.from({ length: SEED }, (_, index) => schemeBody(index));
+
+/**
+ * Single checks against the seeded accounts at a fixed offered rate, evenly paced (`paced-load.ts`):
+ * for `seconds`, or (with `until`) until that promise settles, so the figures beside the import cover
+ * its whole run.
+ */
+function singleChecks(url: string, tls: ClientTls, seconds: number, until?: Promise<unknown>) {
+  return pacedLoad({
+    url: `${url}/vop/verify`,
+    rate: RATE,
+    seconds,
+    tls,
+    bodies: singleCheckBodies,
+    ...(until && { until }),
   });
-  return { result, stop: () => stop() };
 }
 
 /** Peak resident set (VmHWM) and current RSS of a process, in MiB, from /proc. */
@@ -140,8 +133,8 @@ interface Figures {
   failed: number;
   matchingLagSeconds: number;
   peakRss: string;
-  idle: autocannon.Result;
-  during: autocannon.Result;
+  idle: PacedLoad;
+  during: PacedLoad;
 }
 
 /** Seed, idle checks, then the import with checks beside it, on a running service. */
@@ -156,16 +149,14 @@ async function measure(
   await importRows(target, 0, SEED, `${label} seed`);
   await matchingSees(url, tls.client, SEED - 1, 120_000);
   process.stdout.write(`${label}: idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`);
-  const idle = await singleChecks(url, tls.client, IDLE_SECONDS).result;
+  const idle = await singleChecks(url, tls.client, IDLE_SECONDS);
   const rssBefore = await Promise.all(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
-  const during = singleChecks(url, tls.client, 24 * 3600);
-  const { summary, seconds } = await importRows(target, 0, ROWS, label).finally(() => {
-    during.stop();
-  });
-  const duringResult = await during.result;
+  const imported = importRows(target, 0, ROWS, label);
+  const during = singleChecks(url, tls.client, 24 * 3600, imported);
+  const [{ summary, seconds }, duringResult] = await Promise.all([imported, during]);
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
   const matchingLagSeconds = (Date.now() - lagStarted) / 1000;
@@ -294,15 +285,16 @@ const lines = [
   '|---|---:|---:|---:|---|---:|---|---:|---:|---:|',
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.peakRss} | ${f.idle.latency.p99} ms | ${f.during.latency.p99} ms | ${(f.during.latency.p99 / Math.max(1, f.idle.latency.p99)).toFixed(2)} |`,
+      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.peakRss} | ${f.idle.p99} ms | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
   ),
 ];
+const answers = (load: PacedLoad) =>
+  `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}`;
 const checks = figures.map(
-  (f) =>
-    `${f.target}: idle ${Math.round(f.idle.requests.average)} req/s, ${f.idle.non2xx} non-2xx, ${f.idle.errors + f.idle.timeouts} errors; during ${Math.round(f.during.requests.average)} req/s, ${f.during.non2xx} non-2xx, ${f.during.errors + f.during.timeouts} errors`,
+  (f) => `${f.target}: idle ${answers(f.idle)}; during ${answers(f.during)}`,
 );
 process.stdout.write(
-  `\nBulk account import, ${ROWS} NDJSON records streamed; single checks at ${RATE} req/s (8 connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
+  `\nBulk account import, ${ROWS} NDJSON records streamed; single checks at ${RATE} req/s evenly paced (${PACED_CONNECTIONS} connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
     .loadavg()
     .map((n) => n.toFixed(1))
     .join(' ')}\n${lines.join('\n')}\n${checks.join('\n')}\n`,
