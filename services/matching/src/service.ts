@@ -24,6 +24,7 @@ import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { LocalDecider } from '@vop/verifications';
 import type { Router } from 'express';
+import { AccountCache } from './accounts/account-cache.js';
 import { migrateAccountProjection, projectAccountEvent } from './accounts/projection.js';
 import { explainRoutes } from './explain/routes.js';
 import { createVerificationDecider, type Decision } from './verifications/handler.js';
@@ -60,6 +61,11 @@ export interface MatchingServiceOptions {
   clock?: () => Date;
   /** Embedded: single checks before batch entries, through the gate the whole process shares. */
   priorityGate?: PriorityGate;
+  /**
+   * Keep the account projection's rows in memory (accounts/account-cache.ts). Only where this process
+   * is the projection's only writer (embedded); several matching processes share one projection.
+   */
+  accountsInMemory?: boolean;
 }
 
 export interface MatchingService {
@@ -92,10 +98,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // never published behind thousands of a batch's (the relay publishes its store in order).
   const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
+  const accountCache = options.accountsInMemory === true ? new AccountCache() : undefined;
   const deciderFor = (completions: EventStore) =>
     createVerificationDecider({
       store: completions,
       accountsSchema: schema,
+      ...(accountCache && { accountCache }),
       matcher,
       cipher,
       clock: options.clock ?? (() => new Date()),
@@ -219,27 +227,37 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     );
     // Pushed one by one, so a start that fails half-way can close what it opened and be retried.
+    const projectAccounts = idempotentBatchHandler({
+      sql,
+      schema,
+      consumer: 'account-projection',
+      applyBatch: async (envelopes, tx) => {
+        for (const envelope of envelopes) {
+          await projectAccountEvent(
+            tx,
+            schema,
+            parseAccountEvent(envelope.type, envelope.data),
+            envelope.streamPosition ?? 1,
+          );
+        }
+      },
+    });
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-accounts`,
         onHandlerError: logHandlerError(logger, 'account-projection'),
         topics: [topics.accountEvents],
         partitionsConsumedConcurrently: 4,
-        batchHandler: idempotentBatchHandler({
-          sql,
-          schema,
-          consumer: 'account-projection',
-          applyBatch: async (envelopes, tx) => {
-            for (const envelope of envelopes) {
-              await projectAccountEvent(
-                tx,
-                schema,
-                parseAccountEvent(envelope.type, envelope.data),
-                envelope.streamPosition ?? 1,
-              );
+        batchHandler: accountCache
+          ? async (messages) => {
+              try {
+                await projectAccounts(messages);
+              } finally {
+                // Committed or not, the rows may have changed: the next round reads them again.
+                accountCache.invalidate();
+              }
             }
-          },
-        }),
+          : projectAccounts,
       }),
     );
     const decideAll = decideBatchOf(SINGLE_CHECK_CONSUMER, decider);
