@@ -15,7 +15,6 @@ import {
   serviceHealth,
   type ServiceHealth,
   logHandlerError,
-  markProcessed,
   migrateInbox,
   parseEnvelope,
   EVENT_ID_HEADER,
@@ -145,8 +144,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
 
   /**
    * Requests decided in this process by the recording transaction, not yet delivered to the consumer:
-   * their delivery is dropped without a transaction. After a restart the set is empty, and the
-   * processed ids written with the decision make the consumer skip them.
+   * their delivery is dropped without a transaction. After a restart the set is empty: the consumer
+   * decides the requests the relay publishes again, and its append skips every completion stream that
+   * exists (`ifExists: 'skip'`, in the transaction that marks them processed), so nothing is completed
+   * twice; writing processed ids with every local decision cost a statement per round for that case.
    */
   const decidedHere = new Set<string>();
   const localDecider: LocalDecider = {
@@ -155,8 +156,6 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       return {
         ends: [...prepared.values()].flatMap((stream) => stream.ends),
         async record(tx) {
-          const ids = envelopes.map((envelope) => envelope.eventId);
-          await markProcessed(tx, schema, SINGLE_CHECK_CONSUMER, ids);
           await decider.record(prepared, envelopes, tx, 'fail');
         },
         committed() {
