@@ -272,6 +272,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger,
     clock,
   });
+  const verifications = verificationRoutes({
+    ...verifierOptions,
+    store,
+    requesters: requesterCheck({
+      directory: schemeDirectory,
+      ownBics: directorySettings?.ownBics,
+      logger: logger.child({ component: 'scheme-directory' }),
+    }),
+  });
   const app = createHttpApp({
     logger,
     respondingPsp: options.respondingPsp,
@@ -280,6 +289,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     // The pages first: the HTML view of /admin/stats is the gateway's, its JSON the owner's.
     forwarders: [pageRoutes({ testPage: environment === 'test' }), ...edge.forwarders],
     routers: [
+      // The single checks first: their paths are no other router's (see verificationRoutes).
+      verifications.scheme,
       opsRoutes({
         version: SERVICE_VERSION,
         startedAt,
@@ -324,15 +335,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Family D before family B: both are POST /verify, told apart by the body.
       accountNumberVerificationRoutes({ verifier, sql, schema }),
       immediateVerificationRoutes(verifier),
-      verificationRoutes({
-        ...verifierOptions,
-        store,
-        requesters: requesterCheck({
-          directory: schemeDirectory,
-          ownBics: directorySettings?.ownBics,
-          logger: logger.child({ component: 'scheme-directory' }),
-        }),
-      }),
+      verifications.others,
       ...(options.serviceRouters ?? []),
     ],
   });

@@ -21,7 +21,6 @@ import {
   serviceHealth,
   type ServiceHealth,
   logHandlerError,
-  markProcessed,
   migrateInbox,
   parseEnvelope,
   EVENT_ID_HEADER,
@@ -30,6 +29,7 @@ import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { LocalDecider } from '@vop/verifications';
 import type { Router } from 'express';
+import { AccountCache } from './accounts/account-cache.js';
 import { migrateAccountProjection, projectAccountEvent } from './accounts/projection.js';
 import { explainRoutes } from './explain/routes.js';
 import { createVerificationDecider, type Decision } from './verifications/handler.js';
@@ -73,6 +73,11 @@ export interface MatchingServiceOptions {
   roles?: ReadonlySet<MatchingRole>;
   /** Distributed: batch entries' units rest while this process waits for a CPU (`ContentionPacer`). */
   batchPacer?: ContentionPacer;
+  /**
+   * Keep the account projection's rows in memory (accounts/account-cache.ts). Only where this process
+   * is the projection's only writer (embedded); several matching processes share one projection.
+   */
+  accountsInMemory?: boolean;
 }
 
 export type MatchingRole = 'single' | 'batch';
@@ -107,10 +112,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // never published behind thousands of a batch's (the relay publishes its store in order).
   const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
+  const accountCache = options.accountsInMemory === true ? new AccountCache() : undefined;
   const deciderFor = (completions: EventStore) =>
     createVerificationDecider({
       store: completions,
       accountsSchema: schema,
+      ...(accountCache && { accountCache }),
       matcher,
       cipher,
       clock: options.clock ?? (() => new Date()),
@@ -158,8 +165,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
 
   /**
    * Requests decided in this process by the recording transaction, not yet delivered to the consumer:
-   * their delivery is dropped without a transaction. After a restart the set is empty, and the
-   * processed ids written with the decision make the consumer skip them.
+   * their delivery is dropped without a transaction. After a restart the set is empty: the consumer
+   * decides the requests the relay publishes again, and its append skips every completion stream that
+   * exists (`ifExists: 'skip'`, in the transaction that marks them processed), so nothing is completed
+   * twice; writing processed ids with every local decision cost a statement per round for that case.
    */
   const decidedHere = new Set<string>();
   const localDecider: LocalDecider = {
@@ -168,8 +177,6 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       return {
         ends: [...prepared.values()].flatMap((stream) => stream.ends),
         async record(tx) {
-          const ids = envelopes.map((envelope) => envelope.eventId);
-          await markProcessed(tx, schema, SINGLE_CHECK_CONSUMER, ids);
           await decider.record(prepared, envelopes, tx, 'fail');
         },
         committed() {
@@ -262,27 +269,37 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // Subscriptions are pushed one by one, so a start that fails half-way can close what it opened and
   // be retried.
   async function startSingleChecks(): Promise<void> {
+    const projectAccounts = idempotentBatchHandler({
+      sql,
+      schema,
+      consumer: 'account-projection',
+      applyBatch: async (envelopes, tx) => {
+        for (const envelope of envelopes) {
+          await projectAccountEvent(
+            tx,
+            schema,
+            parseAccountEvent(envelope.type, envelope.data),
+            envelope.streamPosition ?? 1,
+          );
+        }
+      },
+    });
     subscriptions.push(
       await bus.subscribe({
         groupId: `${namespace}matching-accounts`,
         onHandlerError: logHandlerError(logger, 'account-projection'),
         topics: [topics.accountEvents],
         partitionsConsumedConcurrently: 4,
-        batchHandler: idempotentBatchHandler({
-          sql,
-          schema,
-          consumer: 'account-projection',
-          applyBatch: async (envelopes, tx) => {
-            for (const envelope of envelopes) {
-              await projectAccountEvent(
-                tx,
-                schema,
-                parseAccountEvent(envelope.type, envelope.data),
-                envelope.streamPosition ?? 1,
-              );
+        batchHandler: accountCache
+          ? async (messages) => {
+              try {
+                await projectAccounts(messages);
+              } finally {
+                // Committed or not, the rows may have changed: the next round reads them again.
+                accountCache.invalidate();
+              }
             }
-          },
-        }),
+          : projectAccounts,
       }),
     );
     const decideAll = decideBatchOf(SINGLE_CHECK_CONSUMER, decider);

@@ -196,6 +196,28 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       assert.equal(closed.status, 200);
     });
 
+    it('after an account moves to another IBAN, the old IBAN answers NOAP and the new one MTCH', async () => {
+      const oldIban = freshIban();
+      const newIban = freshIban();
+      const { id } = await createAccount('Moving Holder', oldIban);
+      await awaitProjection('Moving Holder', oldIban);
+      // Both IBANs asked once before the move: matching has seen the one with and the one without an account.
+      assert.equal((await verify('Moving Holder', oldIban)).body.partyNameMatch, 'MTCH');
+      assert.equal((await verify('Moving Holder', newIban)).body.partyNameMatch, 'NOAP');
+      assert.equal(
+        (await embedded.admin.put(`/api/accounts/${id}`, { iban: newIban })).status,
+        200,
+      );
+      await eventually(
+        async () =>
+          (await verify('Moving Holder', newIban)).body.partyNameMatch === 'MTCH'
+            ? true
+            : undefined,
+        { what: 'the new IBAN to answer MTCH' },
+      );
+      assert.deepEqual((await verify('Moving Holder', oldIban)).body, { partyNameMatch: 'NOAP' });
+    });
+
     it('is served under /v1 and /vop/api/v1 too', async () => {
       const iban = freshIban();
       await createAccount('Base Path', iban);

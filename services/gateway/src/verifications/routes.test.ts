@@ -168,7 +168,7 @@ function verificationsSpec(
           requesters: requesterCheck({ directory, ownBics: [BICS.partyAgent], logger }),
         }),
       });
-      const app = appAs(options.as ?? principal, [routes], BICS.partyAgent);
+      const app = appAs(options.as ?? principal, [routes.scheme, routes.others], BICS.partyAgent);
       const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
         for (const { type, data } of events) {
           if (type === 'VerificationRequested') {

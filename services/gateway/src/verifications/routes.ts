@@ -48,9 +48,19 @@ function mayRead(principal: Principal | undefined, row: VerificationRow): boolea
 const unknownVerification = () =>
   errors.notFound('NOT_FOUND', 'No verification with this request_id');
 
-export function verificationRoutes(options: VerificationRoutesOptions): Router {
+/**
+ * `scheme`: the inter-PSP single checks (/vop/verify, /vop/v1/payee-verifications), no other router's
+ * paths, so the gateway mounts it before every other router: the hot route is found without walking
+ * the routes of every family before it. `others`: the request/result family (POST /verify comes after
+ * families C and D, which share the path).
+ */
+export function verificationRoutes(options: VerificationRoutesOptions): {
+  scheme: Router;
+  others: Router;
+} {
   const { store, cipher, requesters } = options;
   const { requestFor, verifyNow, recordOnly } = synchronousVerifier(options);
+  const scheme = Router();
   const router = Router();
 
   /** 401 unless the certificate's holder is a scheme participant of this environment. */
@@ -69,7 +79,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
     return requesters?.isOurBic(partyAgentBic) ?? true;
   }
 
-  router.post('/vop/verify', async (req, res) => {
+  scheme.post('/vop/verify', async (req, res) => {
     admitCertificate(res);
     const body = parseBody(SchemeVerifyRequest, req.body);
     const identification = body.party.identification;
@@ -93,7 +103,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
 
   // EPC inter-PSP API v1.1.1: the headers, then the body, then the requester's BIC; errors in the
   // VerificationOfPayeeError structure (the epc row of the route-family table).
-  router.post('/vop/v1/payee-verifications', async (req, res) => {
+  scheme.post('/vop/v1/payee-verifications', async (req, res) => {
     admitCertificate(res);
     const headerRefusal = epcHeaderRefusal((name) => req.get(name), options.clock());
     if (headerRefusal) throw headerRefusal;
@@ -162,5 +172,5 @@ export function verificationRoutes(options: VerificationRoutesOptions): Router {
     res.json(renderRequestResultResponse(revealed, requestedAt));
   });
 
-  return router;
+  return { scheme, others: router };
 }

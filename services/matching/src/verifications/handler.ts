@@ -14,6 +14,7 @@ import {
   verificationStreamId,
   type VerificationCommand,
 } from '@vop/verifications';
+import type { AccountCache } from '../accounts/account-cache.js';
 import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
 import { decideOutcome } from './decide.js';
 
@@ -38,6 +39,8 @@ export function createVerificationDecider(options: {
   store: EventStore;
   /** The schema of the account projection; default: the store's. */
   accountsSchema?: string;
+  /** The projection's rows in memory (embedded: this process is the projection's only writer). */
+  accountCache?: AccountCache;
   matcher: NameMatcher;
   cipher: FieldCipher;
   clock: () => Date;
@@ -45,7 +48,9 @@ export function createVerificationDecider(options: {
   /** A request matching could not decide (it ends as failed with reason ERROR). */
   onUndecidable?: (verificationId: string, error: unknown) => void;
 }) {
-  const { store, matcher, cipher, clock, onDecided, onUndecidable } = options;
+  const { store, matcher, cipher, clock, onDecided, onUndecidable, accountCache } = options;
+  const loadAccounts = (ibans: string[]) =>
+    findAccountsByIbans(store.sql, options.accountsSchema ?? store.schema, ibans);
 
   async function prepare(envelopes: IntegrationEnvelope[]): Promise<Map<string, CompletionStream>> {
     const requests = envelopes.map((envelope) => ({
@@ -53,13 +58,12 @@ export function createVerificationDecider(options: {
       request: parseVerificationRequested(envelope.type, envelope.data),
     }));
     const typedNames = await cipher.decryptMany(requests.map(({ request }) => request.name ?? ''));
+    const ibans = requests.map(({ request }) => request.iban);
     const accounts = await revealAccounts(
       cipher,
-      await findAccountsByIbans(
-        store.sql,
-        options.accountsSchema ?? store.schema,
-        requests.map(({ request }) => request.iban),
-      ),
+      accountCache === undefined
+        ? await loadAccounts(ibans)
+        : await accountCache.find(ibans, loadAccounts),
     );
     const prepared = new Map<string, CompletionStream>();
     for (const [index, { envelope, request }] of requests.entries()) {
