@@ -150,10 +150,6 @@ export const ServiceConfig = z.object({
    */
   VOP_BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
-   * What a matching process consumes: `single` (single checks and the account projection), `batch`
-   * (batch entries), or both (default). Two processes, one per role, let the batch one be niced.
-   */
-  /**
    * Background batch units (the batch service's fan-out, matching's batch entries) rest while their
    * process waits for a CPU (AIMD on the kernel's run-queue wait). Off by default: on a loaded
    * 2-core box it made a 10,000-entry batch 4 times slower (bench/RESULTS.md §4, 14:38).
@@ -162,6 +158,10 @@ export const ServiceConfig = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
+  /**
+   * What a matching process consumes: `single` (single checks and the account projection), `batch`
+   * (batch entries), or both (default). Two processes, one per role, let the batch one be niced.
+   */
   VOP_MATCHING_ROLES: commaList
     .pipe(z.array(z.enum(['single', 'batch'])).min(1))
     .default(['single', 'batch']),

@@ -140,16 +140,40 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         logger.warn({ err: error, relay: name }, 'matching outbox relay failed; retrying'),
     });
   const decider = deciderFor(store);
-  const relay = relayFor(store, 'matching-outbox');
-  const batchRelay = relayFor(batchStore, 'matching-batch-outbox');
   const subscriptions: Subscription[] = [];
   const gate = options.priorityGate;
   const pacer = gate ? undefined : options.batchPacer;
   const roles = options.roles ?? new Set<MatchingRole>(['single', 'batch']);
-  const relays = [
-    ...(roles.has('single') ? [relay] : []),
-    ...(roles.has('batch') ? [batchRelay] : []),
-  ];
+  const groups = {
+    accounts: { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
+    singles: {
+      groupId: `${namespace}matching-verifications`,
+      topics: [topics.verificationRequested],
+    },
+    batchEntries: {
+      groupId: `${namespace}matching-batch-verifications`,
+      topics: [topics.verificationRequestedBatch],
+    },
+  };
+  /** What each role consumes and relays; health, lag metrics, readiness, start and stop follow it. */
+  const roleParts: Record<
+    MatchingRole,
+    {
+      consumers: (typeof groups)[keyof typeof groups][];
+      outbox: { store: EventStore; relayName: string };
+    }
+  > = {
+    single: {
+      consumers: [groups.accounts, groups.singles],
+      outbox: { store, relayName: 'matching-outbox' },
+    },
+    batch: {
+      consumers: [groups.batchEntries],
+      outbox: { store: batchStore, relayName: 'matching-batch-outbox' },
+    },
+  };
+  const parts = [...roles].map((role) => roleParts[role]);
+  const relays = parts.map(({ outbox }) => relayFor(outbox.store, outbox.relayName));
   /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
   const decideBatchOf =
     (consumer: string, decider: ReturnType<typeof createVerificationDecider>) =>
@@ -197,33 +221,11 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     service: 'matching',
     sql,
     bus,
-    topics: [
-      ...(roles.has('single') ? [topics.accountEvents, topics.verificationRequested] : []),
-      ...(roles.has('batch') ? [topics.verificationRequestedBatch] : []),
-    ].map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
-    consumers: () => [
-      ...(roles.has('single')
-        ? [
-            { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
-            {
-              groupId: `${namespace}matching-verifications`,
-              topics: [topics.verificationRequested],
-            },
-          ]
-        : []),
-      ...(roles.has('batch')
-        ? [
-            {
-              groupId: `${namespace}matching-batch-verifications`,
-              topics: [topics.verificationRequestedBatch],
-            },
-          ]
-        : []),
-    ],
-    outboxes: [
-      ...(roles.has('single') ? [{ store, relayName: 'matching-outbox' }] : []),
-      ...(roles.has('batch') ? [{ store: batchStore, relayName: 'matching-batch-outbox' }] : []),
-    ],
+    topics: parts
+      .flatMap(({ consumers }) => consumers.flatMap((group) => group.topics))
+      .map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
+    consumers: () => parts.flatMap(({ consumers }) => consumers),
+    outboxes: parts.map(({ outbox }) => outbox),
   };
   if (options.metrics) registerLagMetrics(options.metrics, healthSources);
 
@@ -286,9 +288,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     });
     subscriptions.push(
       await bus.subscribe({
-        groupId: `${namespace}matching-accounts`,
+        ...groups.accounts,
         onHandlerError: logHandlerError(logger, 'account-projection'),
-        topics: [topics.accountEvents],
         partitionsConsumedConcurrently: 4,
         batchHandler: accountCache
           ? async (messages) => {
@@ -309,9 +310,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     };
     subscriptions.push(
       await bus.subscribe({
-        groupId: `${namespace}matching-verifications`,
+        ...groups.singles,
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
-        topics: [topics.verificationRequested],
         partitionsConsumedConcurrently: 8,
         // One prepare and one transaction for what several partitions fetched at once.
         mergePartitions: true,
@@ -332,9 +332,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     );
     subscriptions.push(
       await bus.subscribe({
-        groupId: `${namespace}matching-batch-verifications`,
+        ...groups.batchEntries,
         onHandlerError: logHandlerError(logger, 'batch-verification-decisions'),
-        topics: [topics.verificationRequestedBatch],
         partitionsConsumedConcurrently: 2,
         maxBatchSize: gate ? 50 : 100,
         batchHandler: gate
