@@ -3,17 +3,16 @@ import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contra
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, migrateInbox, registerLagMetrics } from '@vop/outbox';
+import { OutboxRelay, registerLagMetrics } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { batchCommands } from './batches/command-handler.js';
 import { createEntryBudget, type EntryBudgetSettings } from './batches/entry-budget.js';
-import { fanOutWorker, migrateFanOut } from './batches/fan-out.js';
+import { fanOutWorker } from './batches/fan-out.js';
+import { migrateBatchSchema } from './migrate.js';
 import { progressGroupId, subscribeToBatchProgress } from './batches/progress-consumer.js';
 import { batchRoutes } from './batches/routes.js';
-import { migrateBatchReadModels } from './batches/status-read-model.js';
 import { subscribeToDomesticAccounts } from './domestic-accounts/consumer.js';
-import { migrateDomesticAccounts } from './domestic-accounts/read-model.js';
 
 export const BATCH_SCHEMA = 'batch';
 const RELAY_NAME = 'batch-outbox';
@@ -107,11 +106,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     store,
     routers: [batchRoutes({ commands, sql, schema, cipher })],
     async start() {
-      await store.migrate();
-      await migrateInbox(sql, schema);
-      await migrateBatchReadModels(sql, schema);
-      await migrateFanOut(sql, schema);
-      await migrateDomesticAccounts(sql, schema);
+      await migrateBatchSchema(sql, store);
       await keys.migrate();
       await entryBudget?.migrate();
       await bus.ensureTopics(

@@ -6,9 +6,9 @@ import { createPgliteClient, EventStore, START, type SqlExecutor } from '@vop/ev
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
 import { batchCommands } from './command-handler.js';
-import { fanOutOneChunk, migrateFanOut, STAGED_PER_ROW } from './fan-out.js';
+import { migrateBatchSchema } from '../migrate.js';
+import { fanOutOneChunk, STAGED_PER_ROW } from './fan-out.js';
 import { rebuildBatchReadModels } from './rebuild.js';
-import { migrateBatchReadModels } from './status-read-model.js';
 
 const SCHEMA = 'batch';
 const participant = 'PSDDE-BAFIN-123456';
@@ -35,9 +35,7 @@ async function batchServiceOnPglite(chunkSize: number) {
   const store = new EventStore(sql, { schema: SCHEMA });
   const { keys, cipher } = createPersonalData(sql);
   await keys.migrate();
-  await store.migrate();
-  await migrateBatchReadModels(sql, SCHEMA);
-  await migrateFanOut(sql, SCHEMA);
+  await migrateBatchSchema(sql, store);
   let staged = 0;
   const commands = batchCommands({
     store,

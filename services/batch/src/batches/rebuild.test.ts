@@ -10,13 +10,11 @@ import { promisify } from 'node:util';
 import { createPgliteClient, EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
-import {
-  migrateDomesticAccounts,
-  projectDomesticAccount,
-} from '../domestic-accounts/read-model.js';
+import { projectDomesticAccount } from '../domestic-accounts/read-model.js';
 import { batchCommands } from './command-handler.js';
+import { migrateBatchSchema } from '../migrate.js';
 import { rebuildBatchReadModels } from './rebuild.js';
-import { FAILED_OUTCOME, migrateBatchReadModels, type Answer } from './status-read-model.js';
+import { FAILED_OUTCOME, type Answer } from './status-read-model.js';
 
 const SCHEMA = 'batch';
 const run = promisify(execFile);
@@ -51,9 +49,7 @@ async function recordSampleBatches(sql: SqlClient): Promise<{ form1BatchId: stri
   const store = new EventStore(sql, { schema: SCHEMA });
   const { keys, cipher } = createPersonalData(sql);
   await keys.migrate();
-  await store.migrate();
-  await migrateBatchReadModels(sql, SCHEMA);
-  await migrateDomesticAccounts(sql, SCHEMA);
+  await migrateBatchSchema(sql, store);
   await sql.transaction((tx) =>
     projectDomesticAccount(tx, SCHEMA, {
       type: 'AccountOpened',

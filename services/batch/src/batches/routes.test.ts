@@ -5,12 +5,11 @@ import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '
 import { createLogger } from '@vop/observability';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban, httpSpec } from '@vop/testing';
-import { migrateDomesticAccounts } from '../domestic-accounts/read-model.js';
 import { batchCommands } from './command-handler.js';
+import { migrateBatchSchema } from '../migrate.js';
 import { batchStreamId } from './decider.js';
 import { createEntryBudget, type EntryBudgetSettings } from './entry-budget.js';
 import { batchRoutes } from './routes.js';
-import { migrateBatchReadModels } from './status-read-model.js';
 
 const SCHEMA = 'batch';
 const fixedDate = new Date('2026-03-02T10:15:00.000Z');
@@ -29,9 +28,7 @@ const batchSpecWith = (entryBudget?: EntryBudgetSettings) =>
       const store = new EventStore(sql, { schema: SCHEMA });
       const { keys, cipher } = createPersonalData(sql);
       await keys.migrate();
-      await store.migrate();
-      await migrateBatchReadModels(sql, SCHEMA);
-      await migrateDomesticAccounts(sql, SCHEMA);
+      await migrateBatchSchema(sql, store);
       let id = 0;
       const newId = () => `00000000-0000-4000-8000-${String(++id).padStart(12, '0')}`;
       const budget =
