@@ -89,6 +89,66 @@ describe('EventStore on PostgreSQL', () => {
     assert.ok(seen[1]!.globalPosition < seen[2]!.globalPosition);
   });
 
+  /**
+   * Holds a transaction that has a transaction id open on `client` until `release` resolves; resolves
+   * `holding` once it has its id, so everything appended after it gets a larger one.
+   */
+  function holdTransaction(client: SqlClient) {
+    const holding = deferred();
+    const release = deferred();
+    const done = client.transaction(async (tx) => {
+      await tx.query('SELECT pg_current_xact_id()');
+      holding.resolve();
+      await release.promise;
+    });
+    return { holding: holding.promise, release: () => release.resolve(), done };
+  }
+
+  async function readEverything(store: EventStore): Promise<string[]> {
+    const { events } = await store.readAll({ after: START, limit: 100 });
+    return events.map((event) => event.type);
+  }
+
+  it('reads past a transaction still running in another database of the same server', async () => {
+    const store = await freshStore();
+    const otherName = `es_other_${randomBytes(5).toString('hex')}`;
+    await sql.query(`CREATE DATABASE ${otherName}`);
+    const otherUrl = new URL(url);
+    otherUrl.pathname = `/${otherName}`;
+    const other = createPostgresClient({ connectionString: otherUrl.toString(), max: 1 });
+    const otherTransaction = holdTransaction(other);
+    try {
+      await otherTransaction.holding;
+      await store.append('stream', [{ type: 'Appended', data: 1 }], {
+        expectedVersion: 'no_stream',
+      });
+      // Transaction ids are the server's: the older transaction of the other database cannot write this
+      // store, so it must not hold its readers back (a batch's work held single checks back that way).
+      assert.deepEqual(await readEverything(store), ['Appended']);
+    } finally {
+      otherTransaction.release();
+      await otherTransaction.done;
+      await other.close();
+      await sql.query(`DROP DATABASE IF EXISTS ${otherName} WITH (FORCE)`);
+    }
+  });
+
+  it('waits for an older transaction of its own database, which could still append', async () => {
+    const store = await freshStore();
+    const older = holdTransaction(sql);
+    try {
+      await older.holding;
+      await store.append('stream', [{ type: 'Appended', data: 1 }], {
+        expectedVersion: 'no_stream',
+      });
+      assert.deepEqual(await readEverything(store), []);
+    } finally {
+      older.release();
+      await older.done;
+    }
+    assert.deepEqual(await readEverything(store), ['Appended']);
+  });
+
   it('wakes a listener on another client (another process) after an append commits', async () => {
     const schema = `es_pg_${randomBytes(5).toString('hex')}`;
     const writer = await freshStore(sql, schema);

@@ -31,6 +31,23 @@ export interface ReadAllOptions {
   limit: number;
 }
 
+/**
+ * The oldest transaction still running in this database as the statement's snapshot sees it (the
+ * snapshot's xmax when none): the Emmett read's `pg_snapshot_xmin(pg_current_snapshot())`, less the
+ * transactions of other databases. Transaction ids are the whole cluster's, so the plain xmin made every
+ * relay wait for the longest transaction of every service sharing the server (a batch's held the
+ * gateway's single checks back for seconds: bench/RESULTS.md §4). A transaction of another database
+ * cannot write this database's tables; an id whose backend is no longer listed (it ended after the
+ * snapshot) still counts, so nothing later than an unseen commit is read.
+ */
+const VISIBILITY_HORIZON = `
+  SELECT coalesce(min(running.xid), pg_snapshot_xmax(pg_current_snapshot()))
+    FROM pg_snapshot_xip(pg_current_snapshot()) AS running(xid)
+   WHERE NOT EXISTS (
+     SELECT 1 FROM pg_stat_activity AS backend
+      WHERE backend.backend_xid = running.xid::xid
+        AND backend.datname IS DISTINCT FROM current_database())`;
+
 type AppendRow = { current_version: number } & { [K in keyof MessageRow]: MessageRow[K] | null };
 
 const STREAM_POSITION_CONSTRAINT = 'messages_stream_position_key';
@@ -221,7 +238,8 @@ export class EventStore {
 
   /**
    * Reads every stream in commit-safe order. Only transactions older than every transaction still running
-   * are visible (xid < snapshot xmin), so an event committed late is read after, never skipped.
+   * in this database are visible (`VISIBILITY_HORIZON`), so an event committed late is read after, never
+   * skipped.
    */
   async readAll(
     options: ReadAllOptions,
@@ -232,7 +250,7 @@ export class EventStore {
     const { rows } = await this.sql.query<MessageRow>(
       // ORDER BY names the table's columns: bare names would sort by the text columns of the output.
       `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} AS message
-        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+        WHERE transaction_id < (${VISIBILITY_HORIZON})
           AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
         ORDER BY message.transaction_id, message.global_position
         LIMIT $3`,
