@@ -44,6 +44,9 @@ export async function subscribeToBatchProgress(options: {
     topics: [options.topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
+    // One transaction at a time for what the partitions fetched: every answer of a batch updates its one
+    // `batches` row, so concurrent transactions only queued on that row's lock (26 ms a statement).
+    mergePartitions: true,
     batchHandler: progress,
   });
 }
