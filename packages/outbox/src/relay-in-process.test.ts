@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createPgliteClient, EventStore } from '@vop/event-store';
-import { createInProcessBus } from '@vop/messaging';
+import { createInProcessBus, type OutgoingMessage } from '@vop/messaging';
 import { eventually } from '@vop/testing';
-import { OutboxRelay } from './relay.js';
+import { OutboxRelay, SHARED_THREAD_BATCH_RELAY_PAGE } from './relay.js';
 
 describe('outbox relay on the in-process bus', () => {
   it('given a group still handling a published batch, when more is appended, then it is published at once and the stored checkpoint waits for the slow group', async () => {
@@ -77,6 +77,64 @@ describe('outbox relay on the in-process bus', () => {
       release();
       await relay.stop();
       await bus.close();
+      await sql.close();
+    }
+  });
+  it('given a backlog, when it publishes, then every round holds at most batchSize events, all in order', async () => {
+    const sql = await createPgliteClient({});
+    const inner = createInProcessBus();
+    await inner.ensureTopics([{ name: 'things', partitions: 1 }]);
+    const rounds: number[] = [];
+    const bus = new Proxy(inner, {
+      get(target, property, receiver) {
+        if (property === 'publish')
+          return (topic: string, messages: OutgoingMessage[]) => {
+            rounds.push(messages.length);
+            return target.publish(topic, messages);
+          };
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const received: string[] = [];
+    await inner.subscribe({
+      groupId: 'reader',
+      topics: ['things'],
+      handler: async (message) => void received.push(message.value),
+    });
+    const store = new EventStore(sql, { schema: 'relay_pages_test' });
+    await store.migrate();
+    await store.startStreams(
+      Array.from({ length: 120 }, (_, index) => ({
+        streamId: `thing-${index}`,
+        events: [{ type: 'ThingHappened', data: { index } }],
+      })),
+    );
+    const relay = new OutboxRelay({
+      store,
+      bus,
+      name: 'relay',
+      route: () => ({ topic: 'things', key: 'k' }),
+      batchSize: SHARED_THREAD_BATCH_RELAY_PAGE,
+    });
+    await relay.start();
+    try {
+      await eventually(async () => (received.length === 120 ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the backlog published',
+      });
+      assert.ok(rounds.length >= 3, `120 events in ${rounds.length} rounds`);
+      assert.ok(
+        rounds.every((size) => size <= SHARED_THREAD_BATCH_RELAY_PAGE),
+        String(rounds),
+      );
+      assert.deepEqual(
+        received.map((value) => (JSON.parse(value) as { data: { index: number } }).data.index),
+        Array.from({ length: 120 }, (_, index) => index),
+      );
+    } finally {
+      await relay.stop();
+      await inner.close();
       await sql.close();
     }
   });

@@ -17,6 +17,7 @@ export interface OutboxRelayOptions {
   name: string;
   /** Which topic and key an event goes to; null keeps it private to the store. */
   route: (event: RecordedEvent) => OutboxRoute | null;
+  /** Most events read (and published) per round; default 500. */
   batchSize?: number;
   /** Fallback poll when no wake-up hint arrives. */
   pollIntervalMs?: number;
@@ -36,6 +37,13 @@ export interface OutboxRelayOptions {
   /** Test seam: runs after publishing and before the checkpoint is saved. */
   beforeCheckpoint?: (events: RecordedEvent[]) => Promise<void>;
 }
+
+/**
+ * Events per round of a relay of batch entries' events whose store shares the request thread with single
+ * checks (embedded: PGlite runs its statements on that thread). A round's read of 500 such events held
+ * single checks for 100–300 ms every few seconds of a batch; 50 keep each read brief (bench/RESULTS.md §4).
+ */
+export const SHARED_THREAD_BATCH_RELAY_PAGE = 50;
 
 /**
  * Publishes the store's events to the bus in commit order and then moves its checkpoint: at-least-once,

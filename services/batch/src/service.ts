@@ -3,7 +3,7 @@ import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contra
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, registerLagMetrics } from '@vop/outbox';
+import { OutboxRelay, registerLagMetrics, SHARED_THREAD_BATCH_RELAY_PAGE } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { batchCommands } from './batches/command-handler.js';
@@ -85,6 +85,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     store,
     bus,
     name: RELAY_NAME,
+    ...(gate && { batchSize: SHARED_THREAD_BATCH_RELAY_PAGE }),
     route: (event) => routeIntegrationEvent(topics, event),
     onError: (error) => logger.warn({ err: error }, 'batch outbox relay failed; retrying'),
   });

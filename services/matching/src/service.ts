@@ -15,6 +15,7 @@ import type {
 } from '@vop/messaging';
 import {
   OutboxRelay,
+  SHARED_THREAD_BATCH_RELAY_PAGE,
   relayReadiness,
   idempotentBatchHandler,
   registerLagMetrics,
@@ -129,11 +130,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           'verification could not be decided; it ends as failed',
         ),
     });
-  const relayFor = (completions: EventStore, name: string) =>
+  const relayFor = (completions: EventStore, name: string, pageSize?: number) =>
     new OutboxRelay({
       store: completions,
       bus,
       name,
+      ...(pageSize !== undefined && { batchSize: pageSize }),
       ...(options.instanceId !== undefined && { instanceId: `matching-${options.instanceId}` }),
       route: (event) => routeIntegrationEvent(topics, event),
       onError: (error) =>
@@ -160,7 +162,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     MatchingRole,
     {
       consumers: (typeof groups)[keyof typeof groups][];
-      outbox: { store: EventStore; relayName: string };
+      outbox: { store: EventStore; relayName: string; pageSize?: number };
     }
   > = {
     single: {
@@ -169,11 +171,17 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     },
     batch: {
       consumers: [groups.batchEntries],
-      outbox: { store: batchStore, relayName: 'matching-batch-outbox' },
+      outbox: {
+        store: batchStore,
+        relayName: 'matching-batch-outbox',
+        ...(options.priorityGate && { pageSize: SHARED_THREAD_BATCH_RELAY_PAGE }),
+      },
     },
   };
   const parts = [...roles].map((role) => roleParts[role]);
-  const relays = parts.map(({ outbox }) => relayFor(outbox.store, outbox.relayName));
+  const relays = parts.map(({ outbox }) =>
+    relayFor(outbox.store, outbox.relayName, outbox.pageSize),
+  );
   /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
   const decideBatchOf =
     (consumer: string, decider: ReturnType<typeof createVerificationDecider>) =>
