@@ -62,11 +62,11 @@ async function readIbanSubmission(req: Request) {
   if (req.is('text/csv') || req.is('application/x-ndjson')) {
     const batchId = parseParam(BatchId, req.query.batchId, badBatchId);
     const raw = req.is('text/csv') ? await readCsvEntries(req) : await readNdjsonEntries(req);
-    return { batchId, entries: parseIbanEntries(raw) };
+    return { batchId, entries: await parseIbanEntries(raw) };
   }
   if (!req.is('application/json')) throw errors.unsupportedMediaType();
   const body = parseBody(BatchSubmission, await readJsonBody(req, 'verifications'));
-  return { batchId: body.batchId, entries: parseIbanEntries(body.verifications) };
+  return { batchId: body.batchId, entries: await parseIbanEntries(body.verifications) };
 }
 
 export function batchRoutes(options: BatchRoutesOptions): Router {
@@ -90,7 +90,7 @@ export function batchRoutes(options: BatchRoutesOptions): Router {
     const participant = participantOf(res);
     if (!req.is('application/json')) throw errors.unsupportedMediaType();
     const body = parseBody(AccountNumberBatchSubmission, await readJsonBody(req, 'accounts'));
-    const entries = parseAccountNumberEntries(body.accounts);
+    const entries = await parseAccountNumberEntries(body.accounts);
     const { batchId, status } = await commands.submitAccountNumberBatch(participant, entries);
     res.status(202).json({ batchId, status } satisfies BatchAccepted);
   });
