@@ -38,7 +38,7 @@ export interface ReadAllOptions {
  * relay wait for the longest transaction of every service sharing the server (a batch's held the
  * gateway's single checks back for seconds: bench/RESULTS.md §4). A transaction of another database
  * cannot write this database's tables; an id whose backend is no longer listed (it ended after the
- * snapshot) still counts, so nothing later than an unseen commit is read.
+ * snapshot), or whose database is not shown, still counts, so nothing later than an unseen commit is read.
  */
 const VISIBILITY_HORIZON = `
   SELECT coalesce(min(running.xid), pg_snapshot_xmax(pg_current_snapshot()))
@@ -46,7 +46,7 @@ const VISIBILITY_HORIZON = `
    WHERE NOT EXISTS (
      SELECT 1 FROM pg_stat_activity AS backend
       WHERE backend.backend_xid = running.xid::xid
-        AND backend.datname IS DISTINCT FROM current_database())`;
+        AND backend.datname <> current_database())`;
 
 type AppendRow = { current_version: number } & { [K in keyof MessageRow]: MessageRow[K] | null };
 

@@ -20,6 +20,31 @@ describe('batch uploads, read as streams', () => {
     assert.deepEqual(await readJsonBody(chunked(JSON.stringify(body)), 'verifications'), body);
   });
 
+  it('JSON: a buffered body is read a chunk per turn of the event loop, so other work runs between', async () => {
+    const verifications = Array.from({ length: 2000 }, (_, index) => ({
+      id: String(index),
+      iban: 'DE89370400440532013000',
+      name: `Holder ${index}`,
+    }));
+    const text = JSON.stringify({ batchId: 'b', verifications });
+    const chunks = text.length / 4096;
+    let turns = 0;
+    let reading = true;
+    const turn = (): void => {
+      if (!reading) return;
+      turns += 1;
+      setImmediate(turn);
+    };
+    setImmediate(turn);
+    const body = await readJsonBody(chunked(text, 4096), 'verifications');
+    reading = false;
+    assert.deepEqual(body, { batchId: 'b', verifications });
+    assert.ok(
+      turns >= chunks / 2,
+      `${turns} turns of the event loop for ${Math.ceil(chunks)} chunks`,
+    );
+  });
+
   it('JSON: the 10,001st entry stops the read with 413 before the end of the body', async () => {
     let served = 0;
     const entries = Array.from({ length: 20_000 }, (_, index) => `{"id":"${index}"}`);
