@@ -15,6 +15,10 @@ readonly WANTED_MAJOR=15
 readonly APP_ROLE=vop
 readonly APP_PASSWORD=vop
 readonly APP_DATABASE=vop
+# A database per service beside the gateway's (vop), as the README's distributed run uses them: an event
+# store reader waits for the running transactions of its own database only
+# (packages/event-store/src/event-store.ts), so a batch's transactions never hold a single check's relay.
+readonly SERVICE_DATABASES=(vop_matching vop_batch vop_analytics vop_webhooks)
 
 log() { echo "postgres.sh: $*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -123,8 +127,9 @@ BEGIN
   END IF;
 END
 \$\$;
-SELECT 'CREATE DATABASE $APP_DATABASE OWNER $APP_ROLE'
-WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = '$APP_DATABASE') \gexec
+SELECT format('CREATE DATABASE %I OWNER $APP_ROLE', name)
+  FROM unnest(string_to_array('$APP_DATABASE ${SERVICE_DATABASES[*]}', ' ')) AS name
+ WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = name) \gexec
 EOF
 }
 

@@ -67,6 +67,36 @@ describe('docker-compose.yml matches what the tests run', () => {
     }
   });
 
+  it("gives every service but the gateway a database of its own, made by both set-ups, with the subject keys in the gateway's", async () => {
+    const databaseOf = (name: string): string => {
+      const url = compose.services[name]?.environment?.DATABASE_URL;
+      assert.ok(url, `${name} has a DATABASE_URL`);
+      return new URL(url).pathname.slice(1);
+    };
+    const gatewayDatabase = databaseOf('gateway');
+    const others = ['matching', 'matching-batch', 'webhook-dispatcher', 'analytics', 'batch'];
+    const serviceDatabases = new Set(others.map(databaseOf));
+    // Matching's two roles share one database (both read its account projection); no other two do.
+    assert.equal(databaseOf('matching-batch'), databaseOf('matching'));
+    assert.equal(serviceDatabases.size, others.length - 1);
+    assert.ok(!serviceDatabases.has(gatewayDatabase));
+    for (const name of others) {
+      const keys = compose.services[name]?.environment?.VOP_KEYSTORE_DATABASE_URL;
+      assert.ok(keys, `${name} reads subject keys from the gateway's database`);
+      assert.equal(new URL(keys).pathname.slice(1), gatewayDatabase, name);
+    }
+    const initScript = await readFile(
+      path.join(repoRoot, 'infra/postgres/service-databases.sql'),
+      'utf8',
+    );
+    const localScript = await readFile(path.join(repoRoot, 'infra/local/postgres.sh'), 'utf8');
+    const localDatabases = /SERVICE_DATABASES=\(([^)]*)\)/.exec(localScript)?.[1]?.split(/\s+/);
+    for (const database of serviceDatabases) {
+      assert.match(initScript, new RegExp(`CREATE DATABASE ${database} `), database);
+      assert.ok(localDatabases?.includes(database), `infra/local/postgres.sh makes ${database}`);
+    }
+  });
+
   it('the Kafka broker has the same settings as infra/local/kafka (KRaft, replication factor 1 for internal topics)', () => {
     const environment = compose.services.kafka?.environment ?? {};
     const settings = localKafkaSettings();
