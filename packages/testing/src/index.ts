@@ -16,3 +16,4 @@ export {
 export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './https-client.js';
 export { germanIban } from './ibans.js';
 export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
+export { eventLoopTurnsDuring } from './event-loop-turns.js';

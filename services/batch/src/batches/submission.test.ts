@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ApiError } from '@vop/http';
+import { eventLoopTurnsDuring } from '@vop/testing';
 import { parseIbanEntries } from './submission.js';
 
 const entries = (count: number) =>
@@ -12,16 +13,9 @@ const entries = (count: number) =>
 
 describe('batch submission entries', () => {
   it('checks thousands of entries with the event loop turning between groups of them', async () => {
-    let turns = 0;
-    let checking = true;
-    const turn = (): void => {
-      if (!checking) return;
-      turns += 1;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-    const parsed = await parseIbanEntries(entries(2000));
-    checking = false;
+    const { result: parsed, turns } = await eventLoopTurnsDuring(() =>
+      parseIbanEntries(entries(2000)),
+    );
     assert.equal(parsed.length, 2000);
     assert.ok(turns >= 3, `${turns} turns of the event loop while 2,000 entries were checked`);
   });

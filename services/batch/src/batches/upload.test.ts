@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { ApiError } from '@vop/http';
+import { eventLoopTurnsDuring } from '@vop/testing';
 import { readCsvEntries, readJsonBody, readNdjsonEntries } from './upload.js';
 
 /** A body arriving in small chunks, as a slow upload does. */
@@ -28,16 +29,9 @@ describe('batch uploads, read as streams', () => {
     }));
     const text = JSON.stringify({ batchId: 'b', verifications });
     const chunks = text.length / 4096;
-    let turns = 0;
-    let reading = true;
-    const turn = (): void => {
-      if (!reading) return;
-      turns += 1;
-      setImmediate(turn);
-    };
-    setImmediate(turn);
-    const body = await readJsonBody(chunked(text, 4096), 'verifications');
-    reading = false;
+    const { result: body, turns } = await eventLoopTurnsDuring(() =>
+      readJsonBody(chunked(text, 4096), 'verifications'),
+    );
     assert.deepEqual(body, { batchId: 'b', verifications });
     assert.ok(
       turns >= chunks / 2,
