@@ -40,13 +40,20 @@ export interface ReadAllOptions {
  * cannot write this database's tables; an id whose backend is no longer listed (it ended after the
  * snapshot), or whose database is not shown, still counts, so nothing later than an unseen commit is read.
  */
-const VISIBILITY_HORIZON = `
+const SERVER_VISIBILITY_HORIZON = `
   SELECT coalesce(min(running.xid), pg_snapshot_xmax(pg_current_snapshot()))
     FROM pg_snapshot_xip(pg_current_snapshot()) AS running(xid)
    WHERE NOT EXISTS (
      SELECT 1 FROM pg_stat_activity AS backend
       WHERE backend.backend_xid = running.xid::xid
         AND backend.datname <> current_database())`;
+
+/**
+ * PGlite is one database with one backend, so its snapshot's xmin is that horizon already: no scan of
+ * `pg_stat_activity` on the thread that answers single checks, once per relay round.
+ */
+const visibilityHorizon = (kind: SqlClient['kind']): string =>
+  kind === 'postgres' ? SERVER_VISIBILITY_HORIZON : 'pg_snapshot_xmin(pg_current_snapshot())';
 
 type AppendRow = { current_version: number } & { [K in keyof MessageRow]: MessageRow[K] | null };
 
@@ -238,7 +245,7 @@ export class EventStore {
 
   /**
    * Reads every stream in commit-safe order. Only transactions older than every transaction still running
-   * in this database are visible (`VISIBILITY_HORIZON`), so an event committed late is read after, never
+   * in this database are visible (`visibilityHorizon`), so an event committed late is read after, never
    * skipped.
    */
   async readAll(
@@ -250,7 +257,7 @@ export class EventStore {
     const { rows } = await this.sql.query<MessageRow>(
       // ORDER BY names the table's columns: bare names would sort by the text columns of the output.
       `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} AS message
-        WHERE transaction_id < (${VISIBILITY_HORIZON})
+        WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
           AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
         ORDER BY message.transaction_id, message.global_position
         LIMIT $3`,
