@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EventStore } from './event-store.js';
 import { createPgliteClient } from './pglite-client.js';
+import { createPgliteThreadClient } from './pglite-thread-client.js';
 import { eventStoreSpec } from './spec/event-store-spec.js';
 import { settlePgliteNotifications } from './spec/settle-notifications.js';
 import { START, type SqlClient } from './types.js';
@@ -13,6 +14,15 @@ describe('EventStore on PGlite in memory', () => {
   let sql: SqlClient;
   before(async () => {
     sql = await createPgliteClient({});
+  });
+  eventStoreSpec({ client: () => sql, settleNotifications: settlePgliteNotifications });
+  after(() => sql.close());
+});
+
+describe('EventStore on PGlite on its own thread (the embedded service)', () => {
+  let sql: SqlClient;
+  before(async () => {
+    sql = await createPgliteThreadClient({});
   });
   eventStoreSpec({ client: () => sql, settleNotifications: settlePgliteNotifications });
   after(() => sql.close());

@@ -9,3 +9,4 @@ export {
 export { createPgliteClient, type PgliteClientOptions } from './pglite-client.js';
 export { createPostgresClient, type PostgresClientOptions } from './postgres-client.js';
 export { migrateSchema, withMigrationLock } from './migration-lock.js';
+export { createPgliteThreadClient } from './pglite-thread-client.js';

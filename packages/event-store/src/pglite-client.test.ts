@@ -1,105 +1,177 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createPgliteClient } from './pglite-client.js';
+import { isUniqueViolation } from './database-errors.js';
+import { createPgliteClient, type PgliteClientOptions } from './pglite-client.js';
+import { createPgliteThreadClient } from './pglite-thread-client.js';
 import { deferred } from './spec/deferred.js';
 import { settlePgliteNotifications } from './spec/settle-notifications.js';
 import { waitUntil } from './spec/wait-until.js';
 import type { SqlClient, SqlExecutor } from './types.js';
 
-describe('PGlite client', () => {
+const clients: { name: string; create: (options: PgliteClientOptions) => Promise<SqlClient> }[] = [
+  { name: 'PGlite client', create: createPgliteClient },
+  { name: 'PGlite client on its own thread', create: createPgliteThreadClient },
+];
+
+for (const { name, create } of clients) {
+  describe(name, () => {
+    let sql: SqlClient;
+    before(async () => {
+      sql = await create({});
+      await sql.query('CREATE TABLE items (id integer PRIMARY KEY, label text NOT NULL)');
+    });
+    after(() => sql.close());
+
+    it('makes a statement issued during a transaction wait until the transaction has ended', async () => {
+      await sql.query('DELETE FROM items');
+      const inserted = deferred();
+      const finish = deferred();
+      const transaction = sql.transaction(async (tx) => {
+        await tx.query('INSERT INTO items VALUES (1, $1)', ['uncommitted']);
+        inserted.resolve();
+        await finish.promise;
+        throw new Error('roll back');
+      });
+      await inserted.promise;
+      // Run inside the open transaction, this would see the uncommitted row on PGlite's single backend.
+      const countDuringTransaction = sql.query<{ count: number }>(
+        'SELECT count(*)::integer AS count FROM items',
+      );
+      finish.resolve();
+
+      await assert.rejects(transaction, /roll back/);
+      assert.equal((await countDuringTransaction).rows[0]?.count, 0);
+    });
+
+    it('commits a transaction that succeeds and returns its result', async () => {
+      await sql.query('DELETE FROM items');
+      const result = await sql.transaction(async (tx) => {
+        await tx.query('INSERT INTO items VALUES (1, $1), (2, $2)', ['one', 'two']);
+        return 'done';
+      });
+      assert.equal(result, 'done');
+      const { rows, rowCount } = await sql.query<{ label: string }>(
+        'SELECT label FROM items ORDER BY id',
+      );
+      assert.deepEqual(rows, [{ label: 'one' }, { label: 'two' }]);
+      assert.equal(rowCount, 2);
+    });
+
+    it('counts the rows a write touched', async () => {
+      await sql.query('DELETE FROM items');
+      await sql.query("INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+      assert.equal((await sql.query("UPDATE items SET label = 'z' WHERE id < 3")).rowCount, 2);
+      assert.equal((await sql.query('DELETE FROM items WHERE id = 99')).rowCount, 0);
+    });
+
+    it('refuses a transaction executor once its transaction has ended', async () => {
+      let leaked: SqlExecutor | undefined;
+      await sql.transaction(async (tx) => {
+        leaked = tx;
+      });
+      await assert.rejects(leaked!.query('SELECT 1'), /already finished/);
+      await assert.rejects(sql.notify('channel', leaked), /already finished/);
+    });
+
+    it('delivers a notification sent in a transaction after commit, and drops it on rollback', async () => {
+      let calls = 0;
+      const stop = await sql.listen('items_changed', () => {
+        calls += 1;
+      });
+      await sql.transaction(async (tx) => {
+        await sql.notify('items_changed', tx);
+        await settlePgliteNotifications();
+        assert.equal(calls, 0, 'delivered before commit');
+      });
+      await waitUntil(() => calls === 1, 'the notification after commit');
+
+      await assert.rejects(
+        sql.transaction(async (tx) => {
+          await sql.notify('items_changed', tx);
+          throw new Error('roll back');
+        }),
+        /roll back/,
+      );
+      await settlePgliteNotifications();
+      assert.equal(calls, 1);
+
+      await sql.notify('items_changed');
+      await waitUntil(() => calls === 2, 'a notification outside any transaction');
+      await stop();
+      await sql.notify('items_changed');
+      await settlePgliteNotifications();
+      assert.equal(calls, 2);
+    });
+
+    it('finishes queued work before closing, and refuses work afterwards', async () => {
+      const own = await create({});
+      const queued = own.query<{ answer: number }>('SELECT 42 AS answer');
+      await own.close();
+      assert.equal((await queued).rows[0]?.answer, 42);
+      await assert.rejects(own.query('SELECT 1'), /closed/);
+    });
+  });
+}
+
+describe('PGlite client on its own thread, what the thread boundary must keep', () => {
   let sql: SqlClient;
   before(async () => {
-    sql = await createPgliteClient({});
-    await sql.query('CREATE TABLE items (id integer PRIMARY KEY, label text NOT NULL)');
+    sql = await createPgliteThreadClient({});
+    await sql.query('CREATE TABLE keyed (id integer CONSTRAINT keyed_pkey PRIMARY KEY)');
   });
   after(() => sql.close());
 
-  it('makes a statement issued during a transaction wait until the transaction has ended', async () => {
-    await sql.query('DELETE FROM items');
-    const inserted = deferred();
-    const finish = deferred();
-    const transaction = sql.transaction(async (tx) => {
-      await tx.query('INSERT INTO items VALUES (1, $1)', ['uncommitted']);
-      inserted.resolve();
-      await finish.promise;
-      throw new Error('roll back');
-    });
-    await inserted.promise;
-    // Run inside the open transaction, this would see the uncommitted row on PGlite's single backend.
-    const countDuringTransaction = sql.query<{ count: number }>(
-      'SELECT count(*)::integer AS count FROM items',
+  it('raises database errors with their SQLSTATE code and constraint', async () => {
+    await sql.query('INSERT INTO keyed VALUES (1)');
+    const error = await sql.query('INSERT INTO keyed VALUES (1)').then(
+      () => undefined,
+      (raised: unknown) => raised,
     );
-    finish.resolve();
-
-    await assert.rejects(transaction, /roll back/);
-    assert.equal((await countDuringTransaction).rows[0]?.count, 0);
+    assert.ok(error instanceof Error);
+    assert.ok(isUniqueViolation(error, 'keyed_pkey'), `not a unique violation: ${String(error)}`);
   });
 
-  it('commits a transaction that succeeds and returns its result', async () => {
-    await sql.query('DELETE FROM items');
-    const result = await sql.transaction(async (tx) => {
-      await tx.query('INSERT INTO items VALUES (1, $1), (2, $2)', ['one', 'two']);
-      return 'done';
-    });
-    assert.equal(result, 'done');
-    const { rows, rowCount } = await sql.query<{ label: string }>(
-      'SELECT label FROM items ORDER BY id',
-    );
-    assert.deepEqual(rows, [{ label: 'one' }, { label: 'two' }]);
-    assert.equal(rowCount, 2);
-  });
-
-  it('counts the rows a write touched', async () => {
-    await sql.query('DELETE FROM items');
-    await sql.query("INSERT INTO items VALUES (1, 'a'), (2, 'b'), (3, 'c')");
-    assert.equal((await sql.query("UPDATE items SET label = 'z' WHERE id < 3")).rowCount, 2);
-    assert.equal((await sql.query('DELETE FROM items WHERE id = 99')).rowCount, 0);
-  });
-
-  it('refuses a transaction executor once its transaction has ended', async () => {
-    let leaked: SqlExecutor | undefined;
-    await sql.transaction(async (tx) => {
-      leaked = tx;
-    });
-    await assert.rejects(leaked!.query('SELECT 1'), /already finished/);
-    await assert.rejects(sql.notify('channel', leaked), /already finished/);
-  });
-
-  it('delivers a notification sent in a transaction after commit, and drops it on rollback', async () => {
-    let calls = 0;
-    const stop = await sql.listen('items_changed', () => {
-      calls += 1;
-    });
-    await sql.transaction(async (tx) => {
-      await sql.notify('items_changed', tx);
-      await settlePgliteNotifications();
-      assert.equal(calls, 0, 'delivered before commit');
-    });
-    await waitUntil(() => calls === 1, 'the notification after commit');
-
+  it('rolls back a transaction whose statement failed, and keeps serving', async () => {
     await assert.rejects(
       sql.transaction(async (tx) => {
-        await sql.notify('items_changed', tx);
-        throw new Error('roll back');
+        await tx.query('INSERT INTO keyed VALUES (2)');
+        await tx.query('INSERT INTO keyed VALUES (1)');
       }),
-      /roll back/,
+      (error: unknown) => isUniqueViolation(error, 'keyed_pkey'),
     );
-    await settlePgliteNotifications();
-    assert.equal(calls, 1);
-
-    await sql.notify('items_changed');
-    await waitUntil(() => calls === 2, 'a notification outside any transaction');
-    await stop();
-    await sql.notify('items_changed');
-    await settlePgliteNotifications();
-    assert.equal(calls, 2);
+    const { rows } = await sql.query<{ id: number }>('SELECT id FROM keyed ORDER BY id');
+    assert.deepEqual(rows, [{ id: 1 }]);
   });
 
-  it('finishes queued work before closing, and refuses work afterwards', async () => {
-    const own = await createPgliteClient({});
-    const queued = own.query<{ answer: number }>('SELECT 42 AS answer');
-    await own.close();
-    assert.equal((await queued).rows[0]?.answer, 42);
-    await assert.rejects(own.query('SELECT 1'), /closed/);
+  it('keeps the values of parameters and results: bytes, json, bigints and times', async () => {
+    const bytes = new Uint8Array([0, 1, 254, 255]);
+    const { rows } = await sql.query<{ b: Uint8Array; j: { a: number[] }; n: string; t: Date }>(
+      'SELECT $1::bytea AS b, $2::jsonb AS j, $3::numeric::text AS n, $4::timestamptz AS t',
+      [
+        bytes,
+        JSON.stringify({ a: [1, 2] }),
+        9007199254740993n.toString(),
+        new Date('2026-11-26T12:00:00Z'),
+      ],
+    );
+    assert.deepEqual([...rows[0]!.b], [...bytes]);
+    assert.deepEqual(rows[0]!.j, { a: [1, 2] });
+    assert.equal(rows[0]!.n, '9007199254740993');
+    assert.equal(rows[0]!.t.toISOString(), '2026-11-26T12:00:00.000Z');
+  });
+
+  it('runs statements off the calling thread: its event loop turns while a long statement runs', async () => {
+    let turns = 0;
+    let counting = true;
+    const count = (): void => {
+      if (!counting) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await sql.query('SELECT count(*) FROM generate_series(1, 1000000)');
+    counting = false;
+    // On the calling thread (pglite-client.ts) the statement holds the loop from start to end: 0 or 1 turns.
+    assert.ok(turns > 5, `the event loop turned ${turns} times during the statement`);
   });
 });

@@ -1,5 +1,5 @@
-import { EventEmitter } from 'node:events';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { InProcessNotifications } from './in-process-notifications.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlClient, SqlExecutor } from './types.js';
 
@@ -15,17 +15,13 @@ type QueryResult<R> = { rows: R[]; rowCount: number };
  * other statement: everything goes through one queue and transaction() holds it until COMMIT/ROLLBACK.
  * Consequently, code running inside transaction(fn) must use the tx executor it is given; awaiting a call on
  * the client itself from there would wait for the transaction forever.
- * NOTIFY does not cross PGlite connections, so listen/notify are in-process; a notify inside a transaction
- * is delivered after that transaction commits and dropped when it rolls back.
+ * Listen/notify are in-process (in-process-notifications.ts). PGlite runs on the calling thread: the
+ * embedded service uses pglite-thread-client.ts, which runs it on a thread of its own.
  */
 export async function createPgliteClient(options: PgliteClientOptions): Promise<SqlClient> {
   const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   const queue = new SerialQueue();
-  const notifications = new EventEmitter();
-  notifications.setMaxListeners(0);
-  /** Open transactions and the channels notified inside them. */
-  const pendingNotifications = new WeakMap<SqlExecutor, Set<string>>();
-  const transactionExecutors = new WeakSet<SqlExecutor>();
+  const notifications = new InProcessNotifications();
   let closed = false;
 
   async function runQuery<R>(
@@ -36,15 +32,6 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
     const result = await target.query<R>(text, params === undefined ? undefined : [...params]);
     // PGlite reports affectedRows for writes and 0 for SELECT; node-postgres counts returned rows for SELECT.
     return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
-  }
-
-  function deliver(channels: Iterable<string>): void {
-    const toDeliver = [...channels];
-    if (toDeliver.length === 0) return;
-    // Never inside the notifier's call stack, as with a real NOTIFY.
-    setImmediate(() => {
-      for (const channel of toDeliver) notifications.emit(channel);
-    });
   }
 
   function assertOpen(): void {
@@ -64,7 +51,7 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
     transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       return queue.run(async () => {
         assertOpen();
-        const notified = new Set<string>();
+        let notified = new Set<string>();
         const result = await db.transaction(async (pgliteTx) => {
           let finished = false;
           const tx: SqlExecutor = {
@@ -74,41 +61,28 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
               return runQuery<R>(pgliteTx, text, params);
             },
           };
-          transactionExecutors.add(tx);
-          pendingNotifications.set(tx, notified);
+          notifications.opened(tx);
           try {
             return await fn(tx);
           } finally {
             finished = true;
-            pendingNotifications.delete(tx);
+            notified = notifications.ended(tx);
           }
         });
         // Reached only after COMMIT succeeded.
-        deliver(notified);
+        notifications.deliver(notified);
         return result;
       });
     },
 
     async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
       assertOpen();
-      const entry = () => onNotify();
-      notifications.on(channel, entry);
-      return async () => {
-        notifications.off(channel, entry);
-      };
+      return notifications.listen(channel, onNotify);
     },
 
     async notify(channel: string, tx?: SqlExecutor): Promise<void> {
       assertOpen();
-      const inTransaction = tx === undefined ? undefined : pendingNotifications.get(tx);
-      if (inTransaction !== undefined) {
-        inTransaction.add(channel);
-        return;
-      }
-      if (tx !== undefined && transactionExecutors.has(tx))
-        throw new Error('This transaction has already finished');
-      // Outside any transaction (tx omitted or the client itself): there is nothing to wait for.
-      deliver([channel]);
+      notifications.notify(channel, tx);
     },
 
     close(): Promise<void> {
@@ -116,7 +90,7 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
       return queue.run(async () => {
         if (closed) return;
         closed = true;
-        notifications.removeAllListeners();
+        notifications.clear();
         await db.close();
       });
     },

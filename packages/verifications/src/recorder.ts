@@ -61,19 +61,25 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
       requests.map((request) => requestEnvelope(request, now)),
     );
     await store.sql.transaction(async (tx) => {
-      await store.startStreamsCounted(
-        requests.map(({ eventId, data, metadata }) => ({
-          streamId: verificationStreamId(data.verificationId),
-          events: [{ eventId, type: 'VerificationRequested', data, metadata }],
-        })),
-        { tx },
-      );
-      await decided?.record(tx);
-      await inline?.(
-        tx,
-        requests.map(({ data }) => data),
-        decided?.ends ?? [],
-      );
+      // Issued together, not one after the other: embedded, PGlite's thread runs them back to back
+      // instead of waiting a round trip to this thread for each (packages/event-store/src/pglite-thread-client.ts).
+      const written = await Promise.allSettled([
+        store.startStreamsCounted(
+          requests.map(({ eventId, data, metadata }) => ({
+            streamId: verificationStreamId(data.verificationId),
+            events: [{ eventId, type: 'VerificationRequested', data, metadata }],
+          })),
+          { tx },
+        ),
+        decided?.record(tx),
+        inline?.(
+          tx,
+          requests.map(({ data }) => data),
+          decided?.ends ?? [],
+        ),
+      ]);
+      const failed = written.find((outcome) => outcome.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     });
     if (decided) {
       decided.committed();

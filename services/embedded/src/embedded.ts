@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createAnalyticsService } from '@vop/analytics';
 import { createBatchService } from '@vop/batch';
 import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
-import { createPgliteClient, type SqlClient } from '@vop/event-store';
+import { createPgliteThreadClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
 import { startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
@@ -45,7 +45,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const { config, logger } = options;
   await mkdir(config.VOP_DATA_DIR, { recursive: true });
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
-  const sql = await createPgliteClient(
+  const sql = await createPgliteThreadClient(
     options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
   );
   // One database connection and one thread for every service: batch and background work yield to
