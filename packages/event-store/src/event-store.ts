@@ -4,6 +4,7 @@ import { isUniqueViolation } from './database-errors.js';
 import { MESSAGE_COLUMNS, toRecordedEvent, type MessageRow } from './message-row.js';
 import { withMigrationLock } from './migration-lock.js';
 import { assertValidSchemaName, migrationStatements, quoteIdentifier } from './schema-sql.js';
+import type { WriteStatement } from './write-together.js';
 import {
   START,
   type AppendResult,
@@ -154,17 +155,30 @@ export class EventStore {
     return (await this.insertNewStreams(streams, options, 'global_position')).length;
   }
 
-  private async insertNewStreams<R>(
+  /**
+   * startStreamsCounted as a write of a combined statement (write-together.ts): the recorder's round
+   * writes its requests, their ends and the read model's rows in one statement. A stream that exists
+   * fails it with a unique violation (`ifExists: 'fail'`) or is left alone (`'skip'`).
+   */
+  startStreamsWrite(
     streams: { streamId: string; events: NewEvent[] }[],
-    options: { tx?: SqlExecutor; ifExists?: 'fail' | 'skip' },
+    options: { ifExists?: 'fail' | 'skip' } = {},
+  ): WriteStatement {
+    return {
+      ...this.newStreamsStatement(streams, options.ifExists === 'skip', 'global_position'),
+      notify: this.appendedChannel,
+    };
+  }
+
+  private newStreamsStatement(
+    streams: { streamId: string; events: NewEvent[] }[],
+    skip: boolean,
     returning: string,
-  ): Promise<R[]> {
-    if (streams.length === 0) return [];
-    const skip = options.ifExists === 'skip';
+  ): { text: string; params: [string] } {
     const payload = JSON.stringify(
       streams.map(({ streamId, events }) => ({ streamId, events: storedForm(events) })),
     );
-    const statement = `
+    const text = `
       INSERT INTO ${this.messagesTable} (stream_id, stream_position, event_id, type, data, metadata)
       SELECT stream.body->>'streamId', event.ordinality::integer, (event.body->>'eventId')::uuid, event.body->>'type',
              event.body->'data', event.body->'metadata'
@@ -174,8 +188,18 @@ export class EventStore {
        ORDER BY stream.ordinality, event.ordinality
       ${skip ? 'ON CONFLICT (stream_id, stream_position) DO NOTHING' : ''}
       RETURNING ${returning}`;
+    return { text, params: [payload] };
+  }
+
+  private async insertNewStreams<R>(
+    streams: { streamId: string; events: NewEvent[] }[],
+    options: { tx?: SqlExecutor; ifExists?: 'fail' | 'skip' },
+    returning: string,
+  ): Promise<R[]> {
+    if (streams.length === 0) return [];
+    const statement = this.newStreamsStatement(streams, options.ifExists === 'skip', returning);
     const insert = async (tx: SqlExecutor): Promise<R[]> => {
-      const { rows } = await tx.query<R>(statement, [payload]);
+      const { rows } = await tx.query<R>(statement.text, statement.params);
       if (rows.length > 0) await this.sql.notify(this.appendedChannel, tx);
       return rows;
     };

@@ -10,3 +10,4 @@ export { createPgliteClient, type PgliteClientOptions } from './pglite-client.js
 export { createPostgresClient, type PostgresClientOptions } from './postgres-client.js';
 export { migrateSchema, withMigrationLock } from './migration-lock.js';
 export { createPgliteThreadClient } from './pglite-thread-client.js';
+export { writeTogether, type WriteStatement } from './write-together.js';

@@ -3,7 +3,7 @@ import type {
   VerificationRequestedData,
   VerificationTerminal,
 } from '@vop/contracts';
-import type { SqlExecutor } from '@vop/event-store';
+import type { WriteStatement } from '@vop/event-store';
 
 /** A request as the recorder is about to append it (typed name already encrypted). */
 export interface RecordedRequest {
@@ -13,13 +13,13 @@ export interface RecordedRequest {
 }
 
 /**
- * Decisions taken for a round of requests, ready to be stored in the recording transaction: `record`
- * appends their ends and marks the requests processed, so the decider's own consumer skips them.
+ * Decisions taken for a round of requests, ready to be stored with them: `writes` append their ends
+ * (written in the recorder's one statement with the requests).
  */
 export interface PreparedDecisions {
   readonly ends: VerificationTerminal[];
-  record(tx: SqlExecutor): Promise<void>;
-  /** After the recording transaction committed. */
+  readonly writes: WriteStatement[];
+  /** After the recording statement committed: the decider's own consumer skips these requests. */
   committed(): void;
 }
 

@@ -65,9 +65,9 @@ import {
 } from './verification-failures/timeout-sweeper.js';
 import {
   findEndedVerifications,
-  insertPendingVerifications,
+  pendingVerificationsWrite,
   migrateVerificationsReadModel,
-  insertVerifications,
+  verificationsWrite,
 } from './verifications/read-model.js';
 import { accountNumberVerificationRoutes } from './verifications/account-number-routes.js';
 import { immediateVerificationRoutes } from './verifications/immediate-routes.js';
@@ -187,14 +187,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     record: verificationRecorder({
       store,
       cipher: personalData.cipher,
-      inline: (
-        tx: SqlExecutor,
-        requests: VerificationRequestedData[],
-        ends: VerificationTerminal[],
-      ) =>
+      inline: (requests: VerificationRequestedData[], ends: VerificationTerminal[]) =>
         ends.length === 0
-          ? insertPendingVerifications(tx, schema, requests)
-          : insertVerifications(tx, schema, requests, ends),
+          ? pendingVerificationsWrite(schema, requests)
+          : verificationsWrite(schema, requests, ends),
       ...(options.localDecider && {
         decider: options.localDecider,
         onEnds: (ends: VerificationTerminal[]) => {

@@ -208,9 +208,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       const prepared = await decider.prepare(envelopes);
       return {
         ends: [...prepared.values()].flatMap((stream) => stream.ends),
-        async record(tx) {
-          await decider.record(prepared, envelopes, tx, 'fail');
-        },
+        writes: [decider.completionsWrite(prepared, envelopes)],
         committed() {
           for (const envelope of envelopes) decidedHere.add(envelope.eventId);
         },

@@ -10,6 +10,7 @@ import {
   type RecordedEvent,
   type SqlClient,
 } from '../types.js';
+import { writeTogether } from '../write-together.js';
 import { waitUntil } from './wait-until.js';
 
 export interface EventStoreSpecTarget {
@@ -272,6 +273,82 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
         events.map((event) => event.streamId),
         ['s-1', 's-2'],
       );
+    });
+  });
+
+  describe("writeTogether (the recorder's round in one statement)", () => {
+    it('writes new streams of two stores and another table in one statement, counts each write and wakes both stores', async () => {
+      const first = await freshStore();
+      const second = await freshStore();
+      const table = `${first.schema}.rows_written`;
+      await first.sql.query(`CREATE TABLE ${table} (id integer PRIMARY KEY)`);
+      let firstWakeUps = 0;
+      let secondWakeUps = 0;
+      const stops = [
+        await first.onAppend(() => (firstWakeUps += 1)),
+        await second.onAppend(() => (secondWakeUps += 1)),
+      ];
+      try {
+        const touched = await writeTogether(first.sql, [
+          first.startStreamsWrite([
+            { streamId: 'r-1', events: [{ type: 'Requested', data: { n: 1 } }] },
+            { streamId: 'r-2', events: [{ type: 'Requested', data: { n: 2 } }] },
+          ]),
+          second.startStreamsWrite([{ streamId: 'c-1', events: [{ type: 'Completed', data: 3 }] }]),
+          {
+            text: `INSERT INTO ${table} SELECT unnest($1::integer[]) RETURNING id`,
+            params: [[7, 8, 9]],
+          },
+        ]);
+        assert.deepEqual(touched, [2, 1, 3]);
+        assert.deepEqual(
+          (await first.readAll({ after: START, limit: 10 })).events.map((event) => [
+            event.streamId,
+            event.streamPosition,
+            event.data,
+          ]),
+          [
+            ['r-1', 1, { n: 1 }],
+            ['r-2', 1, { n: 2 }],
+          ],
+        );
+        assert.deepEqual(
+          (await second.readStream('c-1')).map((event) => event.data),
+          [3],
+        );
+        await waitUntil(() => firstWakeUps >= 1 && secondWakeUps >= 1, 'both wake-ups');
+      } finally {
+        for (const stop of stops) await stop();
+      }
+    });
+
+    it('writes nothing when one write fails: a stream that exists refuses the whole statement', async () => {
+      const first = await freshStore();
+      const second = await freshStore();
+      await second.startStreams([
+        { streamId: 'c-taken', events: [{ type: 'Completed', data: 0 }] },
+      ]);
+      let wakeUps = 0;
+      const stop = await first.onAppend(() => (wakeUps += 1));
+      try {
+        await assert.rejects(
+          writeTogether(first.sql, [
+            first.startStreamsWrite([
+              { streamId: 'r-1', events: [{ type: 'Requested', data: 1 }] },
+            ]),
+            second.startStreamsWrite([
+              { streamId: 'c-taken', events: [{ type: 'Completed', data: 1 }] },
+            ]),
+          ]),
+          (error: unknown) => (error as { code?: unknown }).code === '23505',
+        );
+        assert.deepEqual(await first.readStream('r-1'), []);
+        assert.equal((await second.readStream('c-taken')).length, 1);
+        await target.settleNotifications();
+        assert.equal(wakeUps, 0, 'woken by a statement that wrote nothing');
+      } finally {
+        await stop();
+      }
     });
   });
 

@@ -10,7 +10,7 @@ import {
 } from '@vop/verifications';
 import { freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import {
-  insertPendingVerifications,
+  pendingVerificationsWrite,
   migrateVerificationsReadModel,
   recordVerificationEnds,
 } from '../verifications/read-model.js';
@@ -47,7 +47,7 @@ describe('verification timeout sweeper', () => {
     const record = verificationRecorder({
       store,
       cipher: fresh.cipher,
-      inline: (tx, requests) => insertPendingVerifications(tx, SCHEMA, requests),
+      inline: (requests) => pendingVerificationsWrite(SCHEMA, requests),
     });
     const requestOf = async (id: string, family: VerificationFamily, at: Date) =>
       record({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { IntegrationEnvelope, VerificationTerminal } from '@vop/contracts';
-import type { EventStore, SqlClient } from '@vop/event-store';
+import type { EventStore, SqlClient, WriteStatement } from '@vop/event-store';
 import {
   requestVerification,
   verificationRecorder,
@@ -12,14 +12,14 @@ import {
 import { freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import {
   findVerification,
-  insertVerifications,
   migrateVerificationsReadModel,
+  verificationsWrite,
 } from './read-model.js';
 
 const completedAt = '2026-03-02T10:00:01.000Z';
 
-/** A decider that completes every request MTCH, or fails inside the recording transaction. */
-function decider(options: { failInTransaction?: boolean } = {}) {
+/** A decider that completes every request MTCH; `writes` are what it stores with the requests. */
+function decider(options: { writes?: WriteStatement[] } = {}) {
   const seen: IntegrationEnvelope[] = [];
   const port: LocalDecider = {
     async prepare(envelopes) {
@@ -36,9 +36,7 @@ function decider(options: { failInTransaction?: boolean } = {}) {
       });
       return {
         ends,
-        async record() {
-          if (options.failInTransaction) throw new Error('decider could not record');
-        },
+        writes: options.writes ?? [],
         committed() {},
       };
     },
@@ -60,7 +58,7 @@ describe('single checks decided in the recording transaction (embedded)', () => 
     verificationRecorder({
       store,
       cipher,
-      inline: (tx, requests, ends) => insertVerifications(tx, SCHEMA, requests, ends),
+      inline: (requests, ends) => verificationsWrite(SCHEMA, requests, ends),
       decider: port,
       onEnds: (ends) => answered.push(...ends),
     });
@@ -101,11 +99,17 @@ describe('single checks decided in the recording transaction (embedded)', () => 
     assert.deepEqual(answered.map((end) => end.data.verificationId).sort(), ids);
   });
 
-  it('given the decider fails in the transaction, when a request is recorded, then nothing is stored and the caller is told', async () => {
-    const { port } = decider({ failInTransaction: true });
+  it("given the decider's write fails, when a request is recorded, then nothing is stored and the caller is told", async () => {
+    // A completion stream that exists already: the decider's write is refused (a unique violation).
+    const taken = { streamId: 'completion-taken', events: [{ type: 'Taken', data: {} }] };
+    await store.startStreams([taken]);
+    const { port } = decider({ writes: [store.startStreamsWrite([taken])] });
     const answered: VerificationTerminal[] = [];
     const id = '2b000000-0000-4000-8000-000000000003';
-    await assert.rejects(recorderWith(port, answered)(request(id)), /could not record/);
+    await assert.rejects(
+      recorderWith(port, answered)(request(id)),
+      (error: unknown) => (error as { code?: unknown }).code === '23505',
+    );
     assert.deepEqual(await store.readStream(verificationStreamId(id)), []);
     assert.equal(await findVerification(sql, SCHEMA, id), undefined);
     assert.deepEqual(answered, []);

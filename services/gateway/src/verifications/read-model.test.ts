@@ -13,7 +13,7 @@ import {
   completedDataOf,
   findEndedVerifications,
   findVerification,
-  insertPendingVerifications,
+  pendingVerificationsWrite,
   migrateVerificationsReadModel,
   recordVerificationEnds,
 } from './read-model.js';
@@ -33,7 +33,8 @@ async function projectVerificationEvents(tx: SqlExecutor, events: readonly Verif
   let ended: VerificationTerminal[] = [];
   const flush = async () => {
     if (requested.length > 0) {
-      await insertPendingVerifications(tx, SCHEMA, requested);
+      const pending = pendingVerificationsWrite(SCHEMA, requested);
+      await tx.query(pending.text, pending.params);
     }
     await recordVerificationEnds(tx, SCHEMA, ended);
     requested = [];

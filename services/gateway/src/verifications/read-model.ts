@@ -6,7 +6,12 @@ import type {
   VerificationRequestedData,
   VerificationTerminal,
 } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import {
+  migrateSchema,
+  type SqlClient,
+  type SqlExecutor,
+  type WriteStatement,
+} from '@vop/event-store';
 
 export interface VerificationRow {
   id: string;
@@ -48,37 +53,39 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
   ]);
 }
 
-/** Inline, in the transaction that appends VerificationRequested: the id is known before any answer. */
-export async function insertPendingVerifications(
-  tx: SqlExecutor,
+/**
+ * Inline, written with the VerificationRequested events (the recorder's one statement): the id is known
+ * before any answer.
+ */
+export function pendingVerificationsWrite(
   schema: string,
   requests: VerificationRequestedData[],
-): Promise<void> {
+): WriteStatement {
   const rows = requests.map(({ verificationId, family, requestedAt, participant }) => ({
     id: verificationId,
     family,
     requestedAt,
     participant: participant ?? null,
   }));
-  await tx.query(
-    `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant)
+  return {
+    text: `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant)
      SELECT id, family, 'PENDING', "requestedAt", participant
        FROM jsonb_to_recordset($1::jsonb)
-         AS r(id uuid, family text, "requestedAt" timestamptz, participant text)`,
-    [JSON.stringify(rows)],
-  );
+         AS r(id uuid, family text, "requestedAt" timestamptz, participant text)
+     RETURNING 1`,
+    params: [JSON.stringify(rows)],
+  };
 }
 
 /**
  * Inline, when the recording process decided the requests itself (embedded): each row is written with
  * its end, or PENDING if it has none, in one statement instead of an insert and an update.
  */
-export async function insertVerifications(
-  tx: SqlExecutor,
+export function verificationsWrite(
   schema: string,
   requests: VerificationRequestedData[],
   ends: readonly VerificationTerminal[],
-): Promise<void> {
+): WriteStatement {
   const endById = new Map(firstEnds(ends).map((end) => [end.data.verificationId, end]));
   const rows = requests.map(({ verificationId, family, requestedAt, participant }) => {
     const end = endById.get(verificationId);
@@ -100,17 +107,18 @@ export async function insertVerifications(
       failedAt: failed?.failedAt ?? null,
     };
   });
-  await tx.query(
-    `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant, outcome, score,
+  return {
+    text: `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant, outcome, score,
             matched_name, reasons, id_match, completed_at, failure_reason, failed_at)
      SELECT id, family, status, "requestedAt", participant, outcome, score, "matchedName", reasons,
             "idMatch", "completedAt", "failureReason", "failedAt"
        FROM jsonb_to_recordset($1::jsonb)
          AS r(id uuid, family text, status text, "requestedAt" timestamptz, participant text,
               outcome text, score double precision, "matchedName" text, reasons jsonb, "idMatch" text,
-              "completedAt" timestamptz, "failureReason" text, "failedAt" timestamptz)`,
-    [JSON.stringify(rows)],
-  );
+              "completedAt" timestamptz, "failureReason" text, "failedAt" timestamptz)
+     RETURNING 1`,
+    params: [JSON.stringify(rows)],
+  };
 }
 
 /**

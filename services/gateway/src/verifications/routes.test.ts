@@ -23,7 +23,7 @@ import {
 import { appAs, freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
 import {
   findEndedVerifications,
-  insertPendingVerifications,
+  pendingVerificationsWrite,
   migrateVerificationsReadModel,
   recordVerificationEnds,
 } from './read-model.js';
@@ -126,7 +126,7 @@ function verificationsSpec(
       const recordRequest = verificationRecorder({
         store,
         cipher,
-        inline: (tx, requests) => insertPendingVerifications(tx, SCHEMA, requests),
+        inline: (requests) => pendingVerificationsWrite(SCHEMA, requests),
       });
       const { matching } = options;
       const answered: RecordVerification = async (request) => {
@@ -172,7 +172,10 @@ function verificationsSpec(
       const project = async (events: RecordedEvent[], tx: SqlExecutor) => {
         for (const { type, data } of events) {
           if (type === 'VerificationRequested') {
-            await insertPendingVerifications(tx, SCHEMA, [parseVerificationRequested(type, data)]);
+            const pending = pendingVerificationsWrite(SCHEMA, [
+              parseVerificationRequested(type, data),
+            ]);
+            await tx.query(pending.text, pending.params);
           } else {
             await recordVerificationEnds(tx, SCHEMA, [parseVerificationTerminal(type, data)]);
           }

@@ -5,7 +5,7 @@ import {
   type IntegrationEnvelope,
   type VerificationTerminal,
 } from '@vop/contracts';
-import type { EventStore, NewEvent, SqlExecutor } from '@vop/event-store';
+import type { EventStore, NewEvent, SqlExecutor, WriteStatement } from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
 import {
   decideVerification,
@@ -122,16 +122,28 @@ export function createVerificationDecider(options: {
     prepared: Map<string, CompletionStream>,
     fresh: IntegrationEnvelope[],
     tx: SqlExecutor,
-    /** 'fail' when the requests are recorded in this same transaction (no completion can exist yet). */
-    ifExists: 'skip' | 'fail' = 'skip',
   ): Promise<void> {
-    const streams = fresh
-      .map((envelope) => prepared.get(envelope.eventId))
-      .filter((stream): stream is CompletionStream => stream !== undefined);
-    await store.startStreamsCounted(streams, { tx, ifExists });
+    await store.startStreamsCounted(completionStreams(prepared, fresh), { tx, ifExists: 'skip' });
   }
 
-  return { prepare, record };
+  /** The completions of requests recorded in the same statement (no completion can exist yet). */
+  function completionsWrite(
+    prepared: Map<string, CompletionStream>,
+    fresh: IntegrationEnvelope[],
+  ): WriteStatement {
+    return store.startStreamsWrite(completionStreams(prepared, fresh));
+  }
+
+  return { prepare, record, completionsWrite };
+}
+
+function completionStreams(
+  prepared: Map<string, CompletionStream>,
+  fresh: IntegrationEnvelope[],
+): CompletionStream[] {
+  return fresh
+    .map((envelope) => prepared.get(envelope.eventId))
+    .filter((stream): stream is CompletionStream => stream !== undefined);
 }
 
 /** Holder names in plain text for matching; an erased holder (key destroyed) reads as an account no longer active. */
