@@ -294,6 +294,53 @@ describe('in-process bus', () => {
     await bus.close();
   });
 
+  it('with maxDeliverySize, hands a backlog over in deliveries no larger, a turn of the event loop between them', async () => {
+    const bus = createInProcessBus({ partitionsPerTopic: 1, maxDeliverySize: 4 });
+    await bus.ensureTopics([{ name: 't', partitions: 1 }]);
+    await bus.publish(
+      't',
+      Array.from({ length: 10 }, (_, index) => ({ key: 'k', value: String(index) })),
+    );
+    const batches: string[][] = [];
+    let turns = 0;
+    const turnsAtDelivery: number[] = [];
+    let counting = true;
+    const count = (): void => {
+      if (!counting) return;
+      turns += 1;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      // The subscription would take all ten at once; the bus's cap wins.
+      maxBatchSize: 500,
+      // Handled without any await: only the bus can give the event loop its turns.
+      batchHandler: (messages) => {
+        batches.push(messages.map((message) => message.offset));
+        turnsAtDelivery.push(turns);
+        return Promise.resolve();
+      },
+    });
+    await bus.settled();
+    counting = false;
+    assert.deepEqual(batches, [
+      ['0', '1', '2', '3'],
+      ['4', '5', '6', '7'],
+      ['8', '9'],
+    ]);
+    assert.ok(
+      turnsAtDelivery.every((turn, index) => index === 0 || turn > turnsAtDelivery[index - 1]!),
+      `the event loop did not turn between deliveries: ${turnsAtDelivery.join(', ')}`,
+    );
+    await bus.close();
+  });
+
+  it('refuses a maxDeliverySize that is not a positive integer', () => {
+    assert.throws(() => createInProcessBus({ maxDeliverySize: 0 }), /maxDeliverySize/);
+  });
+
   it('gathers what was published while a batch was being handled into the next batch', async () => {
     const bus = createInProcessBus();
     await bus.ensureTopics([{ name: 't', partitions: 1 }]);
@@ -335,6 +382,8 @@ describe('in-process bus', () => {
       { key: 'k', value: 'first' },
       { key: 'k', value: 'second' },
     ]);
+    await bus.settled();
+    // 'later' was published after the first settled() began, so only a second one waits for it.
     await bus.settled();
     assert.deepEqual(batches, [['first', 'second'], ['first', 'second'], ['later']]);
     await bus.close();

@@ -38,6 +38,12 @@ export interface EmbeddedService {
 const EMBEDDED_INSTANCE_ID = 'embedded';
 
 /**
+ * Most messages the in-process bus hands a group at once: a few milliseconds of spans and parsing on
+ * the thread that answers single checks (packages/messaging/src/in-process/in-process-bus.ts).
+ */
+const EMBEDDED_DELIVERY_SIZE = 64;
+
+/**
  * All services in one process: PGlite for Postgres, the in-process bus for Kafka, the same service code
  * as the distributed run. HTTPS with a development CA created on first start.
  */
@@ -50,9 +56,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   );
   // One database connection and one thread for every service: batch and background work yield to
   // single checks from the edge on, at half the time while they come (single-checks-first.ts). One
-  // partition per topic: each consumer group gets a relay's publication as one batch, one transaction.
+  // partition per topic: each consumer group gets a relay's publication as one batch, one transaction
+  // (up to EMBEDDED_DELIVERY_SIZE messages).
   const priorityGate = new PriorityGate({ lowShare: 0.5, maxWaitMs: 10 });
-  const bus = backgroundConsumersYield(createInProcessBus({ partitionsPerTopic: 1 }), priorityGate);
+  const bus = backgroundConsumersYield(
+    createInProcessBus({ partitionsPerTopic: 1, maxDeliverySize: EMBEDDED_DELIVERY_SIZE }),
+    priorityGate,
+  );
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
   const [certPem, keyPem, caPem, adminCertPem, caKeyPem] = await Promise.all([
     read(pki.serverCertPath),

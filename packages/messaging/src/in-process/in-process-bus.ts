@@ -25,6 +25,14 @@ export interface InProcessBusOptions {
    * per consumer group: the embedded service uses 1.
    */
   partitionsPerTopic?: number;
+  /**
+   * Most messages in one delivery to a group, whatever the subscription's `maxBatchSize`; between two
+   * deliveries of a backlog the event loop turns. Embedded, a delivery's synchronous part (a span and a
+   * parse per message) runs on the thread that answers single checks: a relay's publication of ~260
+   * events held it 55–85 ms per group every ~1.3 s at 200 checks/s (bench/RESULTS.md §1, 2026-11-26).
+   * Default: no cap.
+   */
+  maxDeliverySize?: number;
 }
 
 interface TopicState {
@@ -59,6 +67,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     options.partitionsPerTopic ?? options.defaultPartitions ?? 8,
     options.redeliveryDelayMs ?? 100,
     options.partitionsPerTopic !== undefined,
+    options.maxDeliverySize ?? Number.POSITIVE_INFINITY,
   );
 }
 
@@ -74,8 +83,11 @@ class MemoryBus implements InProcessBus {
     private readonly defaultPartitions: number,
     private readonly redeliveryDelayMs: number,
     private readonly fixedPartitions: boolean,
+    private readonly maxDeliverySize: number,
   ) {
     assertPositiveInteger(defaultPartitions, 'defaultPartitions');
+    if (maxDeliverySize !== Number.POSITIVE_INFINITY)
+      assertPositiveInteger(maxDeliverySize, 'maxDeliverySize');
     if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
   }
 
@@ -262,7 +274,7 @@ class MemoryBus implements InProcessBus {
         // Read only now, so a batch takes in whatever arrived while waiting for the slot.
         const batch = cursor.log.readFrom(
           cursor.committed,
-          owner === retryOwner ? retrySize : owner.maxBatchSize,
+          owner === retryOwner ? retrySize : Math.min(owner.maxBatchSize, this.maxDeliverySize),
         );
         let handled = false;
         try {
@@ -279,6 +291,8 @@ class MemoryBus implements InProcessBus {
           retryOwner = undefined;
           cursor.commit(batch.length);
           this.trim(cursor);
+          // A backlog goes out a delivery per turn of the event loop, so others get the thread between.
+          if (cursor.hasBacklog) await new Promise<void>((resolve) => setImmediate(resolve));
         } else {
           retryOwner = owner;
           retrySize = batch.length;
