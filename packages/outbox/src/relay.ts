@@ -39,9 +39,10 @@ export interface OutboxRelayOptions {
 }
 
 /**
- * Events per round of a relay of batch entries' events whose store shares the request thread with single
- * checks (embedded: PGlite runs its statements on that thread). A round's read of 500 such events held
- * single checks for 100–300 ms every few seconds of a batch; 50 keep each read brief (bench/RESULTS.md §4).
+ * Events per round of a relay of batch entries' events whose store shares one connection and the request
+ * thread with single checks (embedded: one PGlite; the events read are decoded and published on that
+ * thread). A round's read of 500 such events held single checks for 100–300 ms every few seconds of a
+ * batch; 50 keep each read brief (bench/RESULTS.md §4).
  */
 export const SHARED_THREAD_BATCH_RELAY_PAGE = 50;
 
