@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { SqlExecutor } from './types.js';
+import type { SqlClient, SqlExecutor } from './types.js';
 
 /**
  * LISTEN/NOTIFY for a PGlite database, in this process: NOTIFY does not cross PGlite connections, and both
@@ -56,6 +56,20 @@ export class InProcessNotifications {
       throw new Error('This transaction has already finished');
     // Outside any transaction (tx omitted or the client itself): there is nothing to wait for.
     this.deliver([channel]);
+  }
+
+  /** A client's listen and notify, refused once `assertOpen` throws (the client is closed). */
+  clientMethods(assertOpen: () => void): Pick<SqlClient, 'listen' | 'notify'> {
+    return {
+      listen: async (channel, onNotify) => {
+        assertOpen();
+        return this.listen(channel, onNotify);
+      },
+      notify: async (channel, tx) => {
+        assertOpen();
+        this.notify(channel, tx);
+      },
+    };
   }
 
   clear(): void {

@@ -75,15 +75,7 @@ export async function createPgliteClient(options: PgliteClientOptions): Promise<
       });
     },
 
-    async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
-      assertOpen();
-      return notifications.listen(channel, onNotify);
-    },
-
-    async notify(channel: string, tx?: SqlExecutor): Promise<void> {
-      assertOpen();
-      notifications.notify(channel, tx);
-    },
+    ...notifications.clientMethods(assertOpen),
 
     close(): Promise<void> {
       // Queued behind whatever is running, so in-flight work finishes and the data dir is flushed.

@@ -131,15 +131,7 @@ export async function createPgliteThreadClient(options: PgliteClientOptions): Pr
       return result;
     },
 
-    async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
-      assertOpen();
-      return notifications.listen(channel, onNotify);
-    },
-
-    async notify(channel: string, tx?: SqlExecutor): Promise<void> {
-      assertOpen();
-      notifications.notify(channel, tx);
-    },
+    ...notifications.clientMethods(assertOpen),
 
     async close(): Promise<void> {
       if (closed) return;
