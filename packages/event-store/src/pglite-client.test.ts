@@ -160,6 +160,11 @@ describe('PGlite client on its own thread, what the thread boundary must keep', 
     assert.equal(rows[0]!.t.toISOString(), '2026-11-26T12:00:00.000Z');
   });
 
+  it("refuses to start, with PGlite's error, when its data folder cannot be made", async () => {
+    // A folder under a regular file cannot exist.
+    await assert.rejects(createPgliteThreadClient({ dataDir: '/dev/null/pglite' }), Error);
+  });
+
   it('runs statements off the calling thread: its event loop turns while a long statement runs', async () => {
     let turns = 0;
     let counting = true;

@@ -49,6 +49,9 @@ export async function createPgliteThreadClient(options: PgliteClientOptions): Pr
       if (startup.ready) resolve();
       else reject(deserializeError(startup.error));
     });
+  }).catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
   });
 
   function failAll(error: Error): void {
