@@ -120,15 +120,17 @@ export async function createPgliteThreadClient(options: PgliteClientOptions): Pr
       let result: T;
       try {
         result = await fn(tx);
+        await begun;
       } catch (error) {
         finished = true;
         notifications.ended(tx);
-        await run({ op: 'rollback', tx: id });
+        // Always sent, even when BEGIN failed: until the thread sees the transaction end, every other
+        // statement waits. The caller's error is the one worth reporting.
+        await run({ op: 'rollback', tx: id }).catch(() => undefined);
         throw error;
       }
       finished = true;
       const notified = notifications.ended(tx);
-      await begun;
       await run({ op: 'commit', tx: id });
       notifications.deliver(notified);
       return result;
@@ -139,7 +141,7 @@ export async function createPgliteThreadClient(options: PgliteClientOptions): Pr
     async close(): Promise<void> {
       if (closed) return;
       // Queued behind whatever was sent before, so in-flight work finishes and the data dir is flushed.
-      const done = run({ op: 'close' });
+      const done = failure === undefined ? run({ op: 'close' }) : Promise.resolve();
       closed = true;
       notifications.clear();
       try {

@@ -50,6 +50,19 @@ async function execute(request: PgliteRequest): Promise<PgliteReply> {
   }
 }
 
+/** A result that cannot cross the boundary (not cloneable) is answered as an error, never retried. */
+function reply(message: PgliteReply): void {
+  try {
+    port!.postMessage(message);
+  } catch (error) {
+    port!.postMessage({
+      id: message.id,
+      ok: false,
+      error: serializeError(error),
+    } satisfies PgliteReply);
+  }
+}
+
 async function drain(): Promise<void> {
   if (running) return;
   running = true;
@@ -57,13 +70,13 @@ async function drain(): Promise<void> {
     while (units.length > 0) {
       const unit = units[0]!;
       if (unit.kind === 'statement') {
-        port!.postMessage(await execute(unit.request));
         units.shift();
+        reply(await execute(unit.request));
         continue;
       }
       while (unit.inbox.length > 0 && !unit.ended) {
         const request = unit.inbox.shift()!;
-        port!.postMessage(await execute(request));
+        reply(await execute(request));
         if (request.op === 'commit' || request.op === 'rollback') unit.ended = true;
       }
       // The transaction's next statement has not arrived yet: everything behind it waits.
