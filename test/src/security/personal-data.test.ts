@@ -98,6 +98,28 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
     assert.equal(audit.text.includes(HOLDER), false);
   });
 
+  it('in the embedded process an erasure is seen at once: the very next check answers NOAP', async () => {
+    // One key store for the whole process (services/embedded/src/embedded.ts): matching, which
+    // decrypts the holder's name, does not keep using a key the gateway has just destroyed.
+    const iban = germanIban(31_338);
+    const created = await embedded.admin.post('/accounts', { iban, name: HOLDER });
+    assert.equal(created.status, 201);
+    await eventually(async () =>
+      (await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban))).body
+        .partyNameMatch === 'MTCH'
+        ? true
+        : undefined,
+    );
+    // The holder's key is now in the process's cache, read to match and to answer.
+    const matched = await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban));
+    assert.equal(matched.body.partyNameMatch, 'MTCH');
+
+    const erased = await embedded.admin.post(`/admin/accounts/${created.body.id}/erasure`, {});
+    assert.equal(erased.status, 200, erased.text);
+    const next = await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban));
+    assert.deepEqual(next.body, { partyNameMatch: 'NOAP' });
+  });
+
   it('erasure is for the admin certificate only', async () => {
     const response = await embedded.client.post(
       '/admin/accounts/0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01/erasure',
