@@ -158,14 +158,11 @@ export class EventStore {
   /**
    * startStreamsCounted as a write of a combined statement (write-together.ts): the recorder's round
    * writes its requests, their ends and the read model's rows in one statement. A stream that exists
-   * fails it with a unique violation (`ifExists: 'fail'`) or is left alone (`'skip'`).
+   * fails the whole statement with a unique violation.
    */
-  startStreamsWrite(
-    streams: { streamId: string; events: NewEvent[] }[],
-    options: { ifExists?: 'fail' | 'skip' } = {},
-  ): WriteStatement {
+  startStreamsWrite(streams: { streamId: string; events: NewEvent[] }[]): WriteStatement {
     return {
-      ...this.newStreamsStatement(streams, options.ifExists === 'skip', 'global_position'),
+      ...this.newStreamsStatement(streams, false, 'global_position'),
       notify: this.appendedChannel,
     };
   }

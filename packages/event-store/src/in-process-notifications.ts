@@ -38,36 +38,28 @@ export class InProcessNotifications {
     });
   }
 
-  listen(channel: string, onNotify: () => void): () => Promise<void> {
-    const entry = () => onNotify();
-    this.emitter.on(channel, entry);
-    return async () => {
-      this.emitter.off(channel, entry);
-    };
-  }
-
-  notify(channel: string, tx?: SqlExecutor): void {
-    const inTransaction = tx === undefined ? undefined : this.pending.get(tx);
-    if (inTransaction !== undefined) {
-      inTransaction.add(channel);
-      return;
-    }
-    if (tx !== undefined && this.transactionExecutors.has(tx))
-      throw new Error('This transaction has already finished');
-    // Outside any transaction (tx omitted or the client itself): there is nothing to wait for.
-    this.deliver([channel]);
-  }
-
   /** A client's listen and notify, refused once `assertOpen` throws (the client is closed). */
   clientMethods(assertOpen: () => void): Pick<SqlClient, 'listen' | 'notify'> {
     return {
       listen: async (channel, onNotify) => {
         assertOpen();
-        return this.listen(channel, onNotify);
+        const entry = () => onNotify();
+        this.emitter.on(channel, entry);
+        return async () => {
+          this.emitter.off(channel, entry);
+        };
       },
       notify: async (channel, tx) => {
         assertOpen();
-        this.notify(channel, tx);
+        const inTransaction = tx === undefined ? undefined : this.pending.get(tx);
+        if (inTransaction !== undefined) {
+          inTransaction.add(channel);
+          return;
+        }
+        if (tx !== undefined && this.transactionExecutors.has(tx))
+          throw new Error('This transaction has already finished');
+        // Outside any transaction (tx omitted or the client itself): there is nothing to wait for.
+        this.deliver([channel]);
       },
     };
   }

@@ -11,7 +11,9 @@ import type { PgliteClientOptions } from './pglite-client.js';
 import type { SqlClient, SqlExecutor } from './types.js';
 
 type QueryResult<R> = { rows: R[]; rowCount: number };
-type Outgoing = PgliteRequest extends infer M ? (M extends unknown ? Omit<M, 'id'> : never) : never;
+/** A request before the client numbers it (Omit over each member of the union). */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+type Outgoing = WithoutId<PgliteRequest>;
 
 /**
  * A SqlClient over ONE PGlite instance that runs on a thread of its own (pglite-thread.ts), so its

@@ -44,6 +44,7 @@ export class SubjectKeyStore {
   private readonly liveKeys = new Map<string, CachedKey>();
   /** Destruction is permanent, so it can be remembered for ever. */
   private readonly destroyedSubjects = new Set<string>();
+  private migrated: Promise<void> | undefined;
   /** Subjects that lookups outside a transaction asked for in this turn of the event loop. */
   private pendingLookup:
     { subjectIds: Set<string>; rows: Promise<Map<string, SubjectKeyState>> } | undefined;
@@ -63,7 +64,19 @@ export class SubjectKeyStore {
     return this.options.schema;
   }
 
-  async migrate(): Promise<void> {
+  /**
+   * Once per store, however many services share it (the embedded process gives gateway and matching
+   * one); a failed migration is tried again by the next call.
+   */
+  migrate(): Promise<void> {
+    this.migrated ??= this.createTable().catch((error: unknown) => {
+      this.migrated = undefined;
+      throw error;
+    });
+    return this.migrated;
+  }
+
+  private async createTable(): Promise<void> {
     await migrateSchema(this.sql, this.options.schema, [
       `CREATE TABLE IF NOT EXISTS ${this.table} (
          subject_id text PRIMARY KEY,

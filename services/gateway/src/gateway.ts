@@ -7,7 +7,7 @@ import {
   type VerificationRequestedData,
   type VerificationTerminal,
 } from '@vop/contracts';
-import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { EventStore, type SqlClient } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
@@ -110,7 +110,7 @@ export interface GatewayOptions {
   clock?: () => Date;
   newId?: () => string;
   /**
-   * Embedded run: decides single checks in the recording transaction (matching's decider, supplied by
+   * Embedded run: decides single checks in the statement that records them (matching's decider, supplied by
    * services/embedded), so a caller is answered at commit without the round trip over the bus.
    */
   localDecider?: LocalDecider;

@@ -202,7 +202,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     };
 
   /**
-   * Requests decided in this process by the recording transaction, not yet delivered to the consumer:
+   * Requests decided in this process by the recording statement, not yet delivered to the consumer:
    * their delivery is dropped without a transaction. After a restart the set is empty: the consumer
    * decides the requests the relay publishes again, and its append skips every completion stream that
    * exists (`ifExists: 'skip'`, in the transaction that marks them processed), so nothing is completed

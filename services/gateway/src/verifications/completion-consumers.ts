@@ -17,7 +17,7 @@ export async function subscribeToCompletions(options: {
   instanceId: string;
   waiters: CompletionWaiters;
   /**
-   * Verifications whose end the recording transaction already wrote here (a local decider): their
+   * Verifications whose end the recording statement already wrote here (a local decider): their
    * completions are not applied again, and cost no transaction. Each id is dropped when its end is seen.
    */
   endedHere?: Set<string>;

@@ -44,7 +44,7 @@ function decider(options: { writes?: WriteStatement[] } = {}) {
   return { port, seen };
 }
 
-describe('single checks decided in the recording transaction (embedded)', () => {
+describe('single checks decided in the statement that records them (embedded)', () => {
   let sql: SqlClient;
   let store: EventStore;
   let cipher: Awaited<ReturnType<typeof freshGatewayStore>>['cipher'];
