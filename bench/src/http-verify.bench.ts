@@ -23,7 +23,7 @@ import { schemeRequestBody } from './scheme-request.js';
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
  * measured in the same run with the same load generators (autocannon in this process for the maximum rows,
- * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000]
+ * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000] [--paced-only]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
@@ -40,6 +40,8 @@ const { values: flags } = parseArgs({
     root: { type: 'string' },
     // The distributed paced row's offered rate (the bar is 1,000; a lower one profiles a steady state).
     rate: { type: 'string', default: '1000' },
+    // Distributed: only the paced row, so a profile shows that steady state and not the maximum's.
+    'paced-only': { type: 'boolean', default: false },
   },
 });
 const duration = Number(flags.duration);
@@ -338,7 +340,7 @@ async function run(): Promise<void> {
     for (const url of urls) await waitReady(url, tls);
     await seedAccounts(urls[0] as string, tls, await clientTlsFrom(pki.dir, 'admin'));
     const target = `distributed (${instances} gateway${instances > 1 ? 's' : ''}, ${instances} matching, Kafka, PostgreSQL 15)`;
-    figures.push(await loadAcross(target, urls, { tls }));
+    if (!flags['paced-only']) figures.push(await loadAcross(target, urls, { tls }));
     figures.push(await loadAcross(target, urls, { tls, rate: distributedRate }));
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();

@@ -158,11 +158,15 @@ export class EventStore {
   /**
    * startStreamsCounted as a write of a combined statement (write-together.ts): the recorder's round
    * writes its requests, their ends and the read model's rows in one statement. A stream that exists
-   * fails the whole statement with a unique violation.
+   * fails the whole statement with a unique violation (`ifExists: 'fail'`, default) or is left alone
+   * (`'skip'`: a consumer whose streams are its record of what it processed).
    */
-  startStreamsWrite(streams: { streamId: string; events: NewEvent[] }[]): WriteStatement {
+  startStreamsWrite(
+    streams: { streamId: string; events: NewEvent[] }[],
+    options: { ifExists?: 'fail' | 'skip' } = {},
+  ): WriteStatement {
     return {
-      ...this.newStreamsStatement(streams, false, 'global_position'),
+      ...this.newStreamsStatement(streams, options.ifExists === 'skip', 'global_position'),
       notify: this.appendedChannel,
     };
   }

@@ -106,8 +106,6 @@ export interface MatchingService {
   readonly localDecider: LocalDecider;
 }
 
-const SINGLE_CHECK_CONSUMER = 'verification-decisions';
-
 /** Consumes account events and verification requests; emits verification completions through its outbox. */
 export function createMatchingService(options: MatchingServiceOptions): MatchingService {
   const { sql, bus, logger, matcher } = options;
@@ -188,25 +186,22 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const relays = parts.map(({ outbox }) =>
     relayFor(outbox.store, outbox.relayName, outbox.pageSize),
   );
-  /** Decides a delivered batch of requests, then records the fresh ones' completions once. */
+  /**
+   * Decides a delivered batch of requests, then appends their ends in one statement that skips a
+   * request whose end exists (delivered again): no processed ids, no transaction, one round trip.
+   */
   const decideBatchOf =
-    (consumer: string, decider: ReturnType<typeof createVerificationDecider>) =>
+    (decider: ReturnType<typeof createVerificationDecider>) =>
     async (messages: IncomingMessage[]): Promise<void> => {
-      const prepared = await decider.prepare(messages.map(parseEnvelope));
-      await idempotentBatchHandler({
-        sql,
-        schema,
-        consumer,
-        applyBatch: (fresh, tx) => decider.record(prepared, fresh, tx),
-      })(messages);
+      const envelopes = messages.map(parseEnvelope);
+      await decider.recordDelivered(await decider.prepare(envelopes), envelopes);
     };
 
   /**
    * Requests decided in this process by the recording statement, not yet delivered to the consumer:
    * their delivery is dropped without a transaction. After a restart the set is empty: the consumer
    * decides the requests the relay publishes again, and its append skips every completion stream that
-   * exists (`ifExists: 'skip'`, in the transaction that marks them processed), so nothing is completed
-   * twice; writing processed ids with every local decision cost a statement per round for that case.
+   * exists (`recordDelivered`), so nothing is completed twice.
    */
   const decidedHere = new Set<string>();
   const localDecider: LocalDecider = {
@@ -315,7 +310,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
           : projectAccounts,
       }),
     );
-    const decideAll = decideBatchOf(SINGLE_CHECK_CONSUMER, decider);
+    const decideAll = decideBatchOf(decider);
     const decideSingles = async (messages: IncomingMessage[]): Promise<void> => {
       const left = notDecidedHere(messages);
       if (left.length > 0) await decideAll(left);
@@ -325,7 +320,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         ...groups.singles,
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
         partitionsConsumedConcurrently: 8,
-        // One prepare and one transaction for what several partitions fetched at once.
+        // One prepare and one statement for what several partitions fetched at once.
         mergePartitions: true,
         batchHandler: gate ? (messages) => gate.high(() => decideSingles(messages)) : decideSingles,
       }),
@@ -338,10 +333,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
     // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
     // 3.5 times slower batches and no better single checks distributed (bench/RESULTS.md §4).
-    const decideBatchEntries = decideBatchOf(
-      'batch-verification-decisions',
-      deciderFor(batchStore),
-    );
+    const decideBatchEntries = decideBatchOf(deciderFor(batchStore));
     subscriptions.push(
       await bus.subscribe({
         ...groups.batchEntries,

@@ -80,7 +80,7 @@ describe('matching: deciding delivered verification requests', () => {
       requestEnvelope(matching, 'Erika Mustermann'),
     ];
     const prepared = await decider.prepare(envelopes);
-    await sql.transaction((tx) => decider.record(prepared, envelopes, tx));
+    await decider.recordDelivered(prepared, envelopes);
 
     const [failed] = await store.readStream(verificationStreamId(failing));
     assert.equal(failed?.type, 'VerificationFailed');
@@ -97,8 +97,20 @@ describe('matching: deciding delivered verification requests', () => {
     assert.equal((completed?.data as { outcome: string }).outcome, 'MTCH');
     assert.deepEqual(undecided, [failing]);
 
-    // Delivered again: the stream has its end already, nothing more is appended.
-    await sql.transaction((tx) => decider.record(prepared, envelopes, tx));
+    // Delivered again beside a new request that comes twice in the same delivery: the ends recorded
+    // before stay alone, and the new request gets one end.
+    const added = '1a000000-0000-4000-8000-000000000003';
+    const again = [
+      ...envelopes,
+      requestEnvelope(added, 'Erika Mustermann'),
+      requestEnvelope(added, 'Erika Mustermann'),
+    ];
+    await decider.recordDelivered(await decider.prepare(again), again);
     assert.equal((await store.readStream(verificationStreamId(failing))).length, 1);
+    assert.equal((await store.readStream(verificationStreamId(matching))).length, 1);
+    assert.deepEqual(
+      (await store.readStream(verificationStreamId(added))).map((event) => event.type),
+      ['VerificationCompleted'],
+    );
   });
 });

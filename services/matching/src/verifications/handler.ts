@@ -5,7 +5,7 @@ import {
   type IntegrationEnvelope,
   type VerificationTerminal,
 } from '@vop/contracts';
-import type { EventStore, NewEvent, SqlExecutor, WriteStatement } from '@vop/event-store';
+import { writeTogether, type EventStore, type NewEvent, type WriteStatement } from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
 import {
   decideVerification,
@@ -29,10 +29,11 @@ export interface Decision {
 type CompletionStream = { streamId: string; events: NewEvent[]; ends: VerificationTerminal[] };
 
 /**
- * Verifications in two steps. `prepare` decides a delivered batch outside any transaction (names are
+ * Verifications in two steps. `prepare` decides a delivered batch outside any statement (names are
  * decrypted and the disclosed name encrypted with cached keys; on PGlite a key lookup inside a
- * transaction would also wait behind it). `record` then stores the completions of the requests not
- * processed before, in the transaction that marks them processed; the outbox relay publishes them.
+ * transaction would also wait behind it). `recordDelivered` then appends the ends in one statement
+ * (no transaction): a request whose completion stream exists was processed before and is skipped, so
+ * the streams are the consumer's record of what it processed; the outbox relay publishes them.
  */
 export function createVerificationDecider(options: {
   /** Where the completions are appended. */
@@ -118,31 +119,35 @@ export function createVerificationDecider(options: {
     return prepared;
   }
 
-  async function record(
+  /** Appends the ends of delivered requests; one delivered again (its stream exists) is left alone. */
+  async function recordDelivered(
     prepared: Map<string, CompletionStream>,
-    fresh: IntegrationEnvelope[],
-    tx: SqlExecutor,
+    envelopes: IntegrationEnvelope[],
   ): Promise<void> {
-    await store.startStreamsCounted(completionStreams(prepared, fresh), { tx, ifExists: 'skip' });
+    await writeTogether(store.sql, [
+      store.startStreamsWrite(completionStreams(prepared, envelopes), { ifExists: 'skip' }),
+    ]);
   }
 
   /** The completions of requests recorded in the same statement (no completion can exist yet). */
   function completionsWrite(
     prepared: Map<string, CompletionStream>,
-    fresh: IntegrationEnvelope[],
+    envelopes: IntegrationEnvelope[],
   ): WriteStatement {
-    return store.startStreamsWrite(completionStreams(prepared, fresh));
+    return store.startStreamsWrite(completionStreams(prepared, envelopes));
   }
 
-  return { prepare, record, completionsWrite };
+  return { prepare, recordDelivered, completionsWrite };
 }
 
+/** One stream per request, in delivery order (a request delivered twice in one batch counts once). */
 function completionStreams(
   prepared: Map<string, CompletionStream>,
-  fresh: IntegrationEnvelope[],
+  envelopes: IntegrationEnvelope[],
 ): CompletionStream[] {
-  return fresh
-    .map((envelope) => prepared.get(envelope.eventId))
+  const eventIds = new Set(envelopes.map((envelope) => envelope.eventId));
+  return [...eventIds]
+    .map((eventId) => prepared.get(eventId))
     .filter((stream): stream is CompletionStream => stream !== undefined);
 }
 
