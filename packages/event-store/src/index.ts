@@ -9,5 +9,8 @@ export {
 export { createPgliteClient, type PgliteClientOptions } from './pglite-client.js';
 export { createPostgresClient, type PostgresClientOptions } from './postgres-client.js';
 export { migrateSchema, withMigrationLock } from './migration-lock.js';
-export { createPgliteThreadClient } from './pglite-thread-client.js';
+export {
+  createPgliteThreadClient,
+  type PgliteThreadClientOptions,
+} from './pglite-thread-client.js';
 export { writeTogether, type WriteStatement } from './write-together.js';

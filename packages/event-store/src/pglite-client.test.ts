@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 import { isUniqueViolation } from './database-errors.js';
 import { createPgliteClient, type PgliteClientOptions } from './pglite-client.js';
@@ -176,5 +180,69 @@ describe('PGlite client on its own thread, what the thread boundary must keep', 
     // timer could only fire after the answer.
     assert.ok(tookMs > 40, `the statement took ${tookMs.toFixed(0)} ms: too short to tell`);
     assert.ok(fired, 'the timer waited for the statement');
+  });
+});
+
+describe('PGlite client on its own thread, when the thread ends while the client is open', () => {
+  const tracked = () => {
+    const threads: Worker[] = [];
+    const endings: Error[] = [];
+    return {
+      threads,
+      endings,
+      options: {
+        restartDelayMs: 10,
+        onThreadStarted: (thread: Worker) => threads.push(thread),
+        onThreadEnded: (error: Error) => endings.push(error),
+      },
+    };
+  };
+  const answers = async (sql: SqlClient): Promise<boolean> =>
+    sql.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+
+  it('fails what the thread was running, then opens the data folder on a new thread with everything committed before', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'pglite-thread-'));
+    const { threads, endings, options } = tracked();
+    const sql = await createPgliteThreadClient({ dataDir, ...options });
+    try {
+      await sql.query('CREATE TABLE kept (id integer PRIMARY KEY)');
+      await sql.query('INSERT INTO kept VALUES (1)');
+      const ended = deferred();
+      const open = sql.transaction(async (tx) => {
+        await tx.query('INSERT INTO kept VALUES (2)');
+        ended.resolve();
+        // Sent after the thread ended: it fails, and so does the transaction.
+        await sql.query('SELECT 1').catch(() => undefined);
+        await tx.query('INSERT INTO kept VALUES (3)');
+      });
+      await ended.promise;
+      await threads[0]!.terminate();
+      await assert.rejects(open);
+      assert.equal(endings.length, 1);
+
+      await waitUntil(() => answers(sql), 'a new thread');
+      assert.equal(threads.length, 2);
+      const { rows } = await sql.query<{ id: number }>('SELECT id FROM kept ORDER BY id');
+      assert.deepEqual(rows, [{ id: 1 }], 'the transaction that never committed left nothing');
+      await sql.transaction((tx) => tx.query('INSERT INTO kept VALUES (4)'));
+      assert.equal((await sql.query('SELECT id FROM kept')).rowCount, 2);
+    } finally {
+      await sql.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('in memory, where there is nothing to reopen, keeps failing every statement', async () => {
+    const { threads, endings, options } = tracked();
+    const sql = await createPgliteThreadClient(options);
+    await threads[0]!.terminate();
+    await assert.rejects(sql.query('SELECT 1'), /PGlite thread ended/);
+    await assert.rejects(sql.query('SELECT 1'), /PGlite thread ended/);
+    assert.equal(endings.length, 1);
+    assert.equal(threads.length, 1);
+    await sql.close();
   });
 });

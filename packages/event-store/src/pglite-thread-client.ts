@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { InProcessNotifications } from './in-process-notifications.js';
 import {
@@ -15,6 +16,17 @@ type QueryResult<R> = { rows: R[]; rowCount: number };
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 type Outgoing = WithoutId<PgliteRequest>;
 
+export interface PgliteThreadClientOptions extends PgliteClientOptions {
+  /** First wait before a thread that ended is started again; doubles per failed start, up to 5 s. */
+  restartDelayMs?: number;
+  /** A thread ended while the client was open (its statements failed with `error`). */
+  onThreadEnded?: (error: Error) => void;
+  /** A thread is open and serving: the first one, and each one started after another ended. */
+  onThreadStarted?: (thread: Worker) => void;
+}
+
+const MAX_RESTART_DELAY_MS = 5000;
+
 /**
  * A SqlClient over ONE PGlite instance that runs on a thread of its own (pglite-thread.ts), so its
  * statements do not hold the caller's event loop: embedded, that loop answers the single checks, and
@@ -23,13 +35,16 @@ type Outgoing = WithoutId<PgliteRequest>;
  * transaction(fn) must use the tx executor it is given. Statements are sent at once, without waiting for
  * the ones before; the thread keeps the order. Listen/notify stay in this process
  * (in-process-notifications.ts).
+ *
+ * A thread that ends while the client is open (PGlite aborted, the thread ran out of memory) fails what
+ * it was running, and every statement fails at once until a new thread has opened the same data folder
+ * (PGlite recovers it as after a crash), tried again with backoff: the process stays up and says not
+ * ready meanwhile, as after a lost database connection. In memory there is nothing to reopen: the
+ * client stays failed.
  */
-export async function createPgliteThreadClient(options: PgliteClientOptions): Promise<SqlClient> {
-  const worker = new Worker(new URL('./pglite-thread.js', import.meta.url), {
-    workerData: (options.dataDir === undefined
-      ? {}
-      : { dataDir: options.dataDir }) satisfies PgliteThreadData,
-  });
+export async function createPgliteThreadClient(
+  options: PgliteThreadClientOptions,
+): Promise<SqlClient> {
   const notifications = new InProcessNotifications();
   const waiting = new Map<
     number,
@@ -38,39 +53,78 @@ export async function createPgliteThreadClient(options: PgliteClientOptions): Pr
   let nextId = 1;
   let nextTransaction = 1;
   let closed = false;
+  /** Why statements fail at once: the thread ended and no new one is open yet. */
   let failure: Error | undefined;
+  const stopRestarting = new AbortController();
 
-  await new Promise<void>((resolve, reject) => {
-    const onExit = (code: number) =>
-      reject(new Error(`The PGlite thread ended at start (exit ${code})`));
-    worker.once('error', reject);
-    worker.once('exit', onExit);
-    worker.once('message', (startup: PgliteStartup) => {
-      worker.off('error', reject);
-      worker.off('exit', onExit);
-      if (startup.ready) resolve();
-      else reject(deserializeError(startup.error));
+  async function startThread(): Promise<Worker> {
+    const thread = new Worker(new URL('./pglite-thread.js', import.meta.url), {
+      workerData: (options.dataDir === undefined
+        ? {}
+        : { dataDir: options.dataDir }) satisfies PgliteThreadData,
     });
-  }).catch(async (error: unknown) => {
-    await worker.terminate();
-    throw error;
-  });
+    await new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) =>
+        reject(new Error(`The PGlite thread ended at start (exit ${code})`));
+      thread.once('error', reject);
+      thread.once('exit', onExit);
+      thread.once('message', (startup: PgliteStartup) => {
+        thread.off('error', reject);
+        thread.off('exit', onExit);
+        if (startup.ready) resolve();
+        else reject(deserializeError(startup.error));
+      });
+    }).catch(async (error: unknown) => {
+      await thread.terminate();
+      throw error;
+    });
+    thread.on('message', (reply: PgliteReply) => {
+      const pending = waiting.get(reply.id);
+      if (pending === undefined) return;
+      waiting.delete(reply.id);
+      pending.resolve(reply);
+    });
+    // 'error' is followed by 'exit'; the error says more than the exit code.
+    let ended: Error | undefined;
+    thread.on('error', (error) => (ended ??= error));
+    thread.on('exit', (code) => {
+      if (closed || worker !== thread) return;
+      threadEnded(ended ?? new Error(`The PGlite thread ended (exit ${code})`));
+    });
+    options.onThreadStarted?.(thread);
+    return thread;
+  }
 
-  function failAll(error: Error): void {
-    failure ??= error;
+  function threadEnded(error: Error): void {
+    failure = error;
     for (const pending of waiting.values()) pending.reject(error);
     waiting.clear();
+    options.onThreadEnded?.(error);
+    if (options.dataDir !== undefined) void restart();
   }
-  worker.on('message', (reply: PgliteReply) => {
-    const pending = waiting.get(reply.id);
-    if (pending === undefined) return;
-    waiting.delete(reply.id);
-    pending.resolve(reply);
-  });
-  worker.on('error', (error) => failAll(error));
-  worker.on('exit', (code) => {
-    if (!closed) failAll(new Error(`The PGlite thread ended (exit ${code})`));
-  });
+
+  async function restart(): Promise<void> {
+    let delayMs = options.restartDelayMs ?? 100;
+    while (!closed) {
+      // Aborted by close(): the loop ends below.
+      await delay(delayMs, undefined, { signal: stopRestarting.signal }).catch(() => undefined);
+      if (closed) return;
+      try {
+        const thread = await startThread();
+        if (closed) {
+          await thread.terminate();
+          return;
+        }
+        worker = thread;
+        failure = undefined;
+        return;
+      } catch {
+        delayMs = Math.min(delayMs * 2, MAX_RESTART_DELAY_MS);
+      }
+    }
+  }
+
+  let worker = await startThread();
 
   function send(request: Outgoing): Promise<PgliteReply> {
     if (failure !== undefined) return Promise.reject(failure);
@@ -145,6 +199,7 @@ export async function createPgliteThreadClient(options: PgliteClientOptions): Pr
       // Queued behind whatever was sent before, so in-flight work finishes and the data dir is flushed.
       const done = failure === undefined ? run({ op: 'close' }) : Promise.resolve();
       closed = true;
+      stopRestarting.abort();
       notifications.clear();
       try {
         await done;

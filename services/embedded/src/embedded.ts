@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { createAnalyticsService } from '@vop/analytics';
 import { createBatchService } from '@vop/batch';
 import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
@@ -22,6 +23,8 @@ export interface EmbeddedOptions {
   matcher?: NameMatcher;
   /** Keep the database in memory (tests and benchmarks); default: under the data folder. */
   inMemory?: boolean;
+  /** Each PGlite thread that opens (tests end one to see the service through a new thread). */
+  onPgliteThread?: (thread: Worker) => void;
 }
 
 export interface EmbeddedService {
@@ -52,9 +55,17 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const { config, logger } = options;
   await mkdir(config.VOP_DATA_DIR, { recursive: true });
   const pki = await ensureDevPki(config.VOP_DATA_DIR);
-  const sql = await createPgliteThreadClient(
-    options.inMemory ? {} : { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') },
-  );
+  let pgliteThreads = 0;
+  const sql = await createPgliteThreadClient({
+    ...(!options.inMemory && { dataDir: path.join(config.VOP_DATA_DIR, 'pglite') }),
+    // Statements fail (and /readyz says not ready) until a new thread has reopened the data folder.
+    onThreadEnded: (error) =>
+      logger.error({ err: error }, 'the PGlite thread ended; starting a new one'),
+    onThreadStarted: (thread) => {
+      if (pgliteThreads++ > 0) logger.warn('a new PGlite thread reopened the data folder');
+      options.onPgliteThread?.(thread);
+    },
+  });
   // One database connection and one thread for every service: batch and background work yield to
   // single checks from the edge on, at half the time while they come (single-checks-first.ts). One
   // partition per topic: each consumer group gets a relay's publication as one batch, one transaction

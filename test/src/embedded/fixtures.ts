@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { loadConfig } from '@vop/config';
 import { startEmbedded, type EmbeddedService } from '@vop/embedded';
 import type { DevPki } from '@vop/pki';
@@ -67,6 +68,8 @@ export async function runEmbedded(
     env?: Record<string, string>;
     /** Replaces the name matcher (e.g. one that cannot decide some names). */
     matcher?: NameMatcher;
+    /** Each PGlite thread that opens (EmbeddedOptions.onPgliteThread). */
+    onPgliteThread?: (thread: Worker) => void;
   } = {},
 ): Promise<RunningEmbedded> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'vop-embedded-')));
@@ -81,6 +84,7 @@ export async function runEmbedded(
     logger: createLogger({ service: 'test', level: 'silent' }),
     inMemory: options.inMemory ?? true,
     ...(options.matcher && { matcher: options.matcher }),
+    ...(options.onPgliteThread && { onPgliteThread: options.onPgliteThread }),
   });
   const client = httpsClient({ baseUrl: service.url, ...(await participantTls(service.pki)) });
   const admin = httpsClient({ baseUrl: service.url, ...(await adminTls(service.pki)) });

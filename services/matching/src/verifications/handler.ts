@@ -5,7 +5,12 @@ import {
   type IntegrationEnvelope,
   type VerificationTerminal,
 } from '@vop/contracts';
-import { writeTogether, type EventStore, type NewEvent, type WriteStatement } from '@vop/event-store';
+import {
+  writeTogether,
+  type EventStore,
+  type NewEvent,
+  type WriteStatement,
+} from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
 import {
   decideVerification,
