@@ -1,5 +1,6 @@
 import pg from 'pg';
 import pgListen from 'pg-listen';
+import { StatementNames } from './statement-names.js';
 import type { SqlClient, SqlExecutor } from './types.js';
 
 export interface PostgresClientOptions {
@@ -33,12 +34,18 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
   let subscriber: Promise<Subscriber> | undefined;
   let closed = false;
 
+  const statementNames = new StatementNames();
+
   async function runQuery<R>(
     target: pg.Pool | pg.PoolClient,
     text: string,
     params: readonly unknown[] | undefined,
   ): Promise<QueryResult<R>> {
-    const result = await target.query(text, params === undefined ? undefined : [...params]);
+    const name = statementNames.nameFor(text);
+    const values = params === undefined ? undefined : [...params];
+    const result = await target.query(
+      name === undefined ? { text, values } : { name, text, values },
+    );
     return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
   }
 
