@@ -10,10 +10,19 @@ export interface SubjectKeyStoreOptions {
   /** The PostgreSQL schema holding `subject_keys`; shared by every service that reads the same data. */
   schema: string;
   /**
-   * How long a live key is trusted from this process's cache. A destroy in THIS process takes effect at once;
-   * a destroy in another process is noticed here at the latest this long after it commits. Default 5000.
+   * How long a live key is trusted from this process's cache until the store hears of destroys (below).
+   * A destroy in THIS process takes effect at once; a destroy in another process is noticed here at the
+   * latest this long after it commits. Default 5000.
    */
   cacheTtlMs?: number;
+  /**
+   * How long a live key is trusted once the store listens for destroys: every destroy wakes every
+   * store of the keystore (LISTEN/NOTIFY in the destroy's transaction), which forgets its live keys at
+   * once, so this only bounds a notification lost without a reconnect. Default 300000.
+   */
+  listeningCacheTtlMs?: number;
+  /** Most live keys remembered (the oldest go first). Default 100000. */
+  maxCachedKeys?: number;
   /** Clock for the cache, in milliseconds; tests replace it. */
   now?: () => number;
 }
@@ -32,6 +41,8 @@ interface KeyRow {
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+/** A failed LISTEN (database down) is not tried again by every read meanwhile. */
+const LISTEN_RETRY_MS = 5000;
 
 /**
  * Per-subject 256-bit keys in PostgreSQL (or PGlite). Destroying a key is the erasure: every ciphertext
@@ -39,9 +50,15 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
  */
 export class SubjectKeyStore {
   private readonly table: string;
-  private readonly cacheTtlMs: number;
   private readonly now: () => number;
   private readonly liveKeys = new Map<string, CachedKey>();
+  /** The destroys channel of this keystore; every store of it listens there once it has read a key. */
+  private readonly destroyedChannel: string;
+  private listening: Promise<void> | undefined;
+  private heardOfDestroys = false;
+  /** Counts the destroys heard of: a key read while one was heard is not cached (it may be the erased one). */
+  private destroysHeard = 0;
+  private listenAgainAt = 0;
   /** Destruction is permanent, so it can be remembered for ever. */
   private readonly destroyedSubjects = new Set<string>();
   private migrated: Promise<void> | undefined;
@@ -56,8 +73,38 @@ export class SubjectKeyStore {
     if (!SCHEMA_NAME.test(options.schema))
       throw new TypeError('Invalid schema name for the subject key store');
     this.table = `${options.schema}.subject_keys`;
-    this.cacheTtlMs = options.cacheTtlMs ?? 5000;
+    this.destroyedChannel = `${options.schema}_subject_keys_destroyed`;
     this.now = options.now ?? Date.now;
+  }
+
+  private get cacheTtlMs(): number {
+    return this.heardOfDestroys
+      ? (this.options.listeningCacheTtlMs ?? 300_000)
+      : (this.options.cacheTtlMs ?? 5000);
+  }
+
+  /**
+   * Listens for destroys from the first read on (a failed LISTEN is tried again by a later read; until
+   * then the short cache lifetime holds). A wake-up also comes after a lost listening connection is back
+   * (postgres-client.ts), when destroys may have gone unheard: either way every live key is forgotten.
+   */
+  private listenForDestroys(): Promise<void> {
+    if (this.listening === undefined && this.now() >= this.listenAgainAt)
+      this.listening = this.sql
+        .listen(this.destroyedChannel, () => {
+          this.destroysHeard += 1;
+          this.liveKeys.clear();
+        })
+        .then(
+          () => {
+            this.heardOfDestroys = true;
+          },
+          () => {
+            this.listening = undefined;
+            this.listenAgainAt = this.now() + LISTEN_RETRY_MS;
+          },
+        );
+    return this.listening ?? Promise.resolve();
   }
 
   get schema(): string {
@@ -69,10 +116,12 @@ export class SubjectKeyStore {
    * one); a failed migration is tried again by the next call.
    */
   migrate(): Promise<void> {
-    this.migrated ??= this.createTable().catch((error: unknown) => {
-      this.migrated = undefined;
-      throw error;
-    });
+    this.migrated ??= this.createTable()
+      .then(() => this.listenForDestroys())
+      .catch((error: unknown) => {
+        this.migrated = undefined;
+        throw error;
+      });
     return this.migrated;
   }
 
@@ -99,6 +148,7 @@ export class SubjectKeyStore {
     if (cached?.state === 'live') return cached.key;
 
     const executor = tx ?? this.sql;
+    const heard = this.destroysHeard;
     // Of concurrent creators exactly one insert wins; the others then read the winner's key.
     await executor.query(
       `INSERT INTO ${this.table} (subject_id, key) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`,
@@ -111,7 +161,7 @@ export class SubjectKeyStore {
     const row = rows[0];
     if (row === undefined)
       throw new Error('The subject key row vanished right after it was written');
-    const state = this.remember(row, tx === undefined);
+    const state = this.remember(row, tx === undefined, heard);
     if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(subjectId);
     return state.key;
   }
@@ -132,6 +182,7 @@ export class SubjectKeyStore {
     }
     if (missing.length === 0) return keys;
     const executor = tx ?? this.sql;
+    const heard = this.destroysHeard;
     const fresh = missing.map(() => randomBytes(SUBJECT_KEY_BYTES).toString('hex'));
     await executor.query(
       `INSERT INTO ${this.table} (subject_id, key)
@@ -144,7 +195,7 @@ export class SubjectKeyStore {
       [missing],
     );
     for (const row of rows) {
-      const state = this.remember(row, tx === undefined);
+      const state = this.remember(row, tx === undefined, heard);
       if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(row.subject_id);
       keys.set(row.subject_id, state.key);
     }
@@ -198,12 +249,13 @@ export class SubjectKeyStore {
     subjectIds: string[],
     tx?: SqlExecutor,
   ): Promise<Map<string, SubjectKeyState>> {
+    const heard = this.destroysHeard;
     const { rows } = await (tx ?? this.sql).query<KeyRow>(
       `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
       [subjectIds],
     );
     const known = new Map<string, SubjectKeyState>();
-    for (const row of rows) known.set(row.subject_id, this.remember(row, tx === undefined));
+    for (const row of rows) known.set(row.subject_id, this.remember(row, tx === undefined, heard));
     return known;
   }
 
@@ -220,6 +272,8 @@ export class SubjectKeyStore {
        ON CONFLICT (subject_id) DO UPDATE SET key = NULL, destroyed_at = COALESCE(${this.table}.destroyed_at, now())`,
       [subjectId],
     );
+    // Sent when the destroy commits: every store of the keystore forgets its live keys then.
+    await this.sql.notify(this.destroyedChannel, tx);
     if (tx === undefined) this.destroyedSubjects.add(subjectId);
   }
 
@@ -241,6 +295,7 @@ export class SubjectKeyStore {
       [prefix, utcDay(before)],
     );
     const destroyed = rows.map((row) => row.subject_id);
+    if (destroyed.length > 0) await this.sql.notify(this.destroyedChannel, tx);
     for (const subjectId of destroyed) {
       this.liveKeys.delete(subjectId);
       if (tx === undefined) this.destroyedSubjects.add(subjectId);
@@ -251,7 +306,10 @@ export class SubjectKeyStore {
   private cachedState(subjectId: string): SubjectKeyState | undefined {
     if (this.destroyedSubjects.has(subjectId)) return { state: 'destroyed' };
     const cached = this.liveKeys.get(subjectId);
-    if (cached === undefined) return undefined;
+    if (cached === undefined) {
+      this.listenForDestroys();
+      return undefined;
+    }
     if (cached.expiresAt <= this.now()) {
       this.liveKeys.delete(subjectId);
       return undefined;
@@ -259,8 +317,12 @@ export class SubjectKeyStore {
     return { state: 'live', key: cached.key };
   }
 
-  /** Caches only what committed data showed (outside a transaction), since a transaction may roll back. */
-  private remember(row: KeyRow, committed: boolean): SubjectKeyState {
+  /**
+   * Caches only what committed data showed (outside a transaction), since a transaction may roll back,
+   * and a live key only if no destroy was heard of since the read began (`heard`): it may be the one
+   * destroyed, read from a snapshot before the destroy committed.
+   */
+  private remember(row: KeyRow, committed: boolean, heard: number): SubjectKeyState {
     if (row.key === null) {
       if (committed) this.destroyedSubjects.add(row.subject_id);
       return { state: 'destroyed' };
@@ -268,8 +330,13 @@ export class SubjectKeyStore {
     const key = Buffer.from(row.key);
     if (key.length !== SUBJECT_KEY_BYTES)
       throw new Error('A stored subject key has the wrong length');
-    if (committed)
+    if (committed && heard === this.destroysHeard) {
+      this.liveKeys.delete(row.subject_id);
       this.liveKeys.set(row.subject_id, { key, expiresAt: this.now() + this.cacheTtlMs });
+      // Insertion order is age: the oldest entry goes first.
+      if (this.liveKeys.size > (this.options.maxCachedKeys ?? 100_000))
+        this.liveKeys.delete(this.liveKeys.keys().next().value as string);
+    }
     return { state: 'live', key };
   }
 }

@@ -72,7 +72,7 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
     const after = await embedded.client.get(`/verify/${receipt.body.request_id}`);
     assert.equal(after.status, 200);
     assert.equal(after.body.matched_name, undefined, 'the disclosed name is gone from API answers');
-    // The matching service may hold the live key in its cache for up to its TTL (5 s) before it sees the erasure.
+    // Every key store hears of the destroy when it commits (SubjectKeyStore listens for destroys).
     const noap = await eventually(
       async () => {
         const response = await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban));

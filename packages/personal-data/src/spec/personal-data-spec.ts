@@ -13,6 +13,20 @@ export interface PersonalDataSpecContext {
   otherClient: () => SqlClient;
 }
 
+const isDestroyed = (error: unknown): boolean => {
+  if (error instanceof SubjectKeyDestroyedError) return true;
+  throw error;
+};
+
+/** Polls until the predicate holds; the deadline only keeps a broken build from hanging. */
+async function waitUntil(predicate: () => Promise<boolean>, what: string): Promise<void> {
+  const giveUpAt = Date.now() + 15_000;
+  while (!(await predicate())) {
+    if (Date.now() > giveUpAt) throw new Error(`Gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 export function personalDataSpec(context: PersonalDataSpecContext): void {
   async function freshStore(
     options: Partial<SubjectKeyStoreOptions> = {},
@@ -302,9 +316,39 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       );
     });
 
-    it("another process's destroy is honoured once the cache TTL has passed", async () => {
+    it("another process's destroy is honoured as soon as it commits, long before the cache would expire", async () => {
+      // The clock stands still: only the destroy's notification can make the cached key go.
+      const now = 1_000_000;
+      const store = await freshStore({ now: () => now });
+      const subjectId = subject();
+      await store.keyFor(subjectId);
+      const daily = dailySubject('other-', new Date('2026-11-20T12:00:00Z'));
+      await store.keyFor(daily);
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      await other.destroy(subjectId);
+      await waitUntil(
+        () => store.keyFor(subjectId).then(() => false, isDestroyed),
+        'the destroy heard of',
+      );
+      // Retention's destroys are heard of too.
+      await other.destroyOlderThan('other-', new Date('2026-11-21T00:00:00Z'));
+      await waitUntil(
+        () => store.keyFor(daily).then(() => false, isDestroyed),
+        "retention's destroy heard of",
+      );
+    });
+
+    it("when it cannot listen, another process's destroy is honoured once the cache TTL has passed", async () => {
       let now = 1_000_000;
-      const store = await freshStore({ cacheTtlMs: 5000, now: () => now });
+      const deaf: SqlClient = {
+        ...context.client(),
+        listen: () => Promise.reject(new Error('LISTEN is not available')),
+      };
+      const store = new SubjectKeyStore(deaf, {
+        schema: (await freshStore()).schema,
+        cacheTtlMs: 5000,
+        now: () => now,
+      });
       const subjectId = subject();
       const key = await store.keyFor(subjectId);
       await new SubjectKeyStore(context.otherClient(), { schema: store.schema }).destroy(subjectId);
