@@ -35,6 +35,11 @@ interface CachedKey {
   expiresAt: number;
 }
 
+interface ReadMark {
+  destroysHeard: number;
+  listening: boolean;
+}
+
 interface KeyRow {
   subject_id: string;
   key: Uint8Array | null;
@@ -77,10 +82,13 @@ export class SubjectKeyStore {
     this.now = options.now ?? Date.now;
   }
 
-  private get cacheTtlMs(): number {
-    return this.heardOfDestroys
-      ? (this.options.listeningCacheTtlMs ?? 300_000)
-      : (this.options.cacheTtlMs ?? 5000);
+  /**
+   * Taken when a read begins: what was heard of destroys so far, and whether the store was listening
+   * then. A key read before the store listened is cached only briefly: a destroy that committed before
+   * the LISTEN took effect was not heard.
+   */
+  private readMark(): ReadMark {
+    return { destroysHeard: this.destroysHeard, listening: this.heardOfDestroys };
   }
 
   /**
@@ -148,7 +156,7 @@ export class SubjectKeyStore {
     if (cached?.state === 'live') return cached.key;
 
     const executor = tx ?? this.sql;
-    const heard = this.destroysHeard;
+    const heard = this.readMark();
     // Of concurrent creators exactly one insert wins; the others then read the winner's key.
     await executor.query(
       `INSERT INTO ${this.table} (subject_id, key) VALUES ($1, $2) ON CONFLICT (subject_id) DO NOTHING`,
@@ -182,7 +190,7 @@ export class SubjectKeyStore {
     }
     if (missing.length === 0) return keys;
     const executor = tx ?? this.sql;
-    const heard = this.destroysHeard;
+    const heard = this.readMark();
     const fresh = missing.map(() => randomBytes(SUBJECT_KEY_BYTES).toString('hex'));
     await executor.query(
       `INSERT INTO ${this.table} (subject_id, key)
@@ -249,7 +257,7 @@ export class SubjectKeyStore {
     subjectIds: string[],
     tx?: SqlExecutor,
   ): Promise<Map<string, SubjectKeyState>> {
-    const heard = this.destroysHeard;
+    const heard = this.readMark();
     const { rows } = await (tx ?? this.sql).query<KeyRow>(
       `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
       [subjectIds],
@@ -322,7 +330,7 @@ export class SubjectKeyStore {
    * and a live key only if no destroy was heard of since the read began (`heard`): it may be the one
    * destroyed, read from a snapshot before the destroy committed.
    */
-  private remember(row: KeyRow, committed: boolean, heard: number): SubjectKeyState {
+  private remember(row: KeyRow, committed: boolean, heard: ReadMark): SubjectKeyState {
     if (row.key === null) {
       if (committed) this.destroyedSubjects.add(row.subject_id);
       return { state: 'destroyed' };
@@ -330,9 +338,12 @@ export class SubjectKeyStore {
     const key = Buffer.from(row.key);
     if (key.length !== SUBJECT_KEY_BYTES)
       throw new Error('A stored subject key has the wrong length');
-    if (committed && heard === this.destroysHeard) {
+    if (committed && heard.destroysHeard === this.destroysHeard) {
+      const ttlMs = heard.listening
+        ? (this.options.listeningCacheTtlMs ?? 300_000)
+        : (this.options.cacheTtlMs ?? 5000);
       this.liveKeys.delete(row.subject_id);
-      this.liveKeys.set(row.subject_id, { key, expiresAt: this.now() + this.cacheTtlMs });
+      this.liveKeys.set(row.subject_id, { key, expiresAt: this.now() + ttlMs });
       // Insertion order is age: the oldest entry goes first.
       if (this.liveKeys.size > (this.options.maxCachedKeys ?? 100_000))
         this.liveKeys.delete(this.liveKeys.keys().next().value as string);
