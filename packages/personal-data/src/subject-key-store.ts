@@ -59,8 +59,10 @@ export class SubjectKeyStore {
   private readonly liveKeys = new Map<string, CachedKey>();
   /** The destroys channel of this keystore; every store of it listens there once it has read a key. */
   private readonly destroyedChannel: string;
+  /** The LISTEN on the destroys channel, once asked for; undefined again after it failed. */
   private listening: Promise<void> | undefined;
-  private heardOfDestroys = false;
+  /** Set once that LISTEN took effect: from then on a destroy anywhere is heard of here. */
+  private listenInEffect = false;
   /** Counts the destroys heard of: a key read while one was heard is not cached (it may be the erased one). */
   private destroysHeard = 0;
   private listenAgainAt = 0;
@@ -88,7 +90,7 @@ export class SubjectKeyStore {
    * the LISTEN took effect was not heard.
    */
   private readMark(): ReadMark {
-    return { destroysHeard: this.destroysHeard, listening: this.heardOfDestroys };
+    return { destroysHeard: this.destroysHeard, listening: this.listenInEffect };
   }
 
   /**
@@ -105,7 +107,7 @@ export class SubjectKeyStore {
         })
         .then(
           () => {
-            this.heardOfDestroys = true;
+            this.listenInEffect = true;
           },
           () => {
             this.listening = undefined;

@@ -12,7 +12,6 @@ import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus, PriorityGate } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
-import { createPersonalData } from '@vop/personal-data';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
 import { backgroundConsumersYield, singleChecksFirst } from './single-checks-first.js';
@@ -85,12 +84,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   ]);
   // One registry for the one process: every service's metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
-  // One key store for the process: a key matching reads to encrypt a disclosed name is still cached
-  // when the gateway decrypts it for the answer, and an erasure reaches both at once.
-  const personalData = createPersonalData(sql);
   const matching = createMatchingService({
     sql,
-    personalData,
     bus,
     logger: logger.child({ component: 'matching' }),
     matcher: options.matcher ?? createNameMatcher(),
@@ -123,7 +118,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   });
   const gateway = createGateway({
     sql,
-    personalData,
     bus,
     logger: logger.child({ component: 'gateway' }),
     instanceId: EMBEDDED_INSTANCE_ID,

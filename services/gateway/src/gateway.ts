@@ -19,7 +19,7 @@ import {
   serviceHealth,
   type ServiceHealth,
 } from '@vop/outbox';
-import { accountEventProtector, createPersonalData, type PersonalData } from '@vop/personal-data';
+import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { type LocalDecider, verificationRecorder } from '@vop/verifications';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
@@ -98,11 +98,6 @@ export interface GatewayOptions {
   security?: GatewaySecuritySettings;
   /** Embedded run: the routers of the services composed in this process, mounted behind this edge. */
   serviceRouters?: Router[];
-  /**
-   * Embedded run: the subject keys (and their cache) every service of the process shares
-   * (services/matching/src/service.ts says why). Default: a key store of its own over `sql`.
-   */
-  personalData?: PersonalData;
   /** Embedded run: the health reports of the services composed in this process (GET /health/detailed). */
   serviceHealth?: Array<() => Promise<ServiceHealth>>;
   /** Distributed run: where the families of other services are forwarded (packages/http/src/forward.ts). */
@@ -174,7 +169,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     clock,
   });
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
-  const personalData = options.personalData ?? createPersonalData(sql);
+  const personalData = createPersonalData(sql);
   const accountWrites = {
     store,
     protect: accountEventProtector(personalData.cipher),

@@ -26,7 +26,7 @@ import {
   parseEnvelope,
   EVENT_ID_HEADER,
 } from '@vop/outbox';
-import { createPersonalData, type PersonalData } from '@vop/personal-data';
+import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { LocalDecider } from '@vop/verifications';
 import type { Router } from 'express';
@@ -64,12 +64,6 @@ export interface MatchingServiceOptions {
   metrics?: ServiceMetrics;
   /** Where the subject keys live (the gateway's database in distributed mode); default: `sql`. */
   keySql?: SqlClient;
-  /**
-   * Embedded: the subject keys (and their cache) every service of the process shares, so a key read to
-   * encrypt a disclosed name is still cached when the gateway decrypts it, and an erasure is seen by all
-   * at once. Default: a key store of its own over `keySql`.
-   */
-  personalData?: PersonalData;
   clock?: () => Date;
   /** Embedded: single checks before batch entries, through the gate the whole process shares. */
   priorityGate?: PriorityGate;
@@ -116,7 +110,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // Batch entries' completions in a store (and outbox) of their own: a single check's completion is
   // never published behind thousands of a batch's (the relay publishes its store in order).
   const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
-  const { keys, cipher } = options.personalData ?? createPersonalData(options.keySql ?? sql);
+  const { keys, cipher } = createPersonalData(options.keySql ?? sql);
   const accountCache = options.accountsInMemory === true ? new AccountCache() : undefined;
   const deciderFor = (completions: EventStore) =>
     createVerificationDecider({

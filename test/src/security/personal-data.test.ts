@@ -99,8 +99,8 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
   });
 
   it('in the embedded process an erasure is seen at once: the very next check answers NOAP', async () => {
-    // One key store for the whole process (services/embedded/src/embedded.ts): matching, which
-    // decrypts the holder's name, does not keep using a key the gateway has just destroyed.
+    // Every key store hears of a destroy when it commits (SubjectKeyStore): matching, which decrypts
+    // the holder's name, does not keep using a key the gateway has just destroyed.
     const iban = germanIban(31_338);
     const created = await embedded.admin.post('/accounts', { iban, name: HOLDER });
     assert.equal(created.status, 201);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { SqlClient } from '@vop/event-store';
+import { eventually } from '@vop/testing';
 import { dailySubject } from '../daily-subject.js';
 import { SubjectKeyDestroyedError, TamperedValueError } from '../errors.js';
 import { FieldCipher, isEncrypted } from '../field-cipher.js';
@@ -13,19 +14,15 @@ export interface PersonalDataSpecContext {
   otherClient: () => SqlClient;
 }
 
-const isDestroyed = (error: unknown): boolean => {
-  if (error instanceof SubjectKeyDestroyedError) return true;
-  throw error;
-};
-
-/** Polls until the predicate holds; the deadline only keeps a broken build from hanging. */
-async function waitUntil(predicate: () => Promise<boolean>, what: string): Promise<void> {
-  const giveUpAt = Date.now() + 15_000;
-  while (!(await predicate())) {
-    if (Date.now() > giveUpAt) throw new Error(`Gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** true once the key reads as destroyed (undefined while it is still served); other errors are thrown. */
+const destroyed = (key: Promise<Buffer>): Promise<true | undefined> =>
+  key.then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof SubjectKeyDestroyedError) return true;
+      throw error;
+    },
+  );
 
 export function personalDataSpec(context: PersonalDataSpecContext): void {
   async function freshStore(
@@ -326,16 +323,12 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       await store.keyFor(daily);
       const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
       await other.destroy(subjectId);
-      await waitUntil(
-        () => store.keyFor(subjectId).then(() => false, isDestroyed),
-        'the destroy heard of',
-      );
+      await eventually(() => destroyed(store.keyFor(subjectId)), { what: 'the destroy heard of' });
       // Retention's destroys are heard of too.
       await other.destroyOlderThan('other-', new Date('2026-11-21T00:00:00Z'));
-      await waitUntil(
-        () => store.keyFor(daily).then(() => false, isDestroyed),
-        "retention's destroy heard of",
-      );
+      await eventually(() => destroyed(store.keyFor(daily)), {
+        what: "retention's destroy heard of",
+      });
     });
 
     it("when it cannot listen, another process's destroy is honoured once the cache TTL has passed", async () => {
