@@ -213,6 +213,44 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       );
     });
 
+    it('tells a consumer whether it holds every partition: alone yes, beside a second member no, yes again when that one leaves', async () => {
+      const topic = unique('holds');
+      const groupId = unique('group');
+      await bus.ensureTopics([{ name: topic, partitions: 4 }]);
+      const firstTold: boolean[] = [];
+      const secondTold: boolean[] = [];
+      const ignore = async (): Promise<void> => undefined;
+      await subscribe({
+        groupId,
+        topics: [topic],
+        handler: ignore,
+        onHoldsEveryPartition: (holds) => firstTold.push(holds),
+      });
+      await waitFor(
+        () => firstTold.at(-1) === true,
+        'the only member told it holds every partition',
+      );
+
+      const second = await subscribe({
+        groupId,
+        topics: [topic],
+        handler: ignore,
+        onHoldsEveryPartition: (holds) => secondTold.push(holds),
+      });
+      await waitFor(
+        () => firstTold.at(-1) === false,
+        'the first told it no longer holds every one',
+      );
+      assert.notEqual(secondTold.at(-1), true, 'the second holds only a share');
+
+      await second.close();
+      assert.equal(secondTold.at(-1) ?? false, false, 'a closed consumer holds nothing');
+      await waitFor(() => firstTold.at(-1) === true, 'the first holds every partition again');
+      // Only changes are told: never the same answer twice in a row.
+      for (let index = 1; index < firstTold.length; index++)
+        assert.notEqual(firstTold[index], firstTold[index - 1]);
+    });
+
     it('delivers a message again after its handler failed, and holds back the rest of its partition', async () => {
       const topic = unique('redelivery');
       await bus.ensureTopics([{ name: topic, partitions: 1 }]);
@@ -332,6 +370,28 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       assert.deepEqual(
         received.messages.map((message) => message.value),
         ['new-1'],
+      );
+    });
+
+    it('starts at the end with startAtEnd even where the group committed before', async () => {
+      const topic = unique('start-at-end');
+      const groupId = unique('group');
+      await bus.ensureTopics([{ name: topic, partitions: 2 }]);
+      const earlier = new Recorder();
+      const first = await subscribe({ groupId, topics: [topic], handler: earlier.handler });
+      await bus.publish(topic, [{ key: 'same-key', value: 'handled' }]);
+      await waitFor(() => earlier.distinctValues().has('handled'), 'the first message');
+      await first.close();
+      await bus.publish(topic, [{ key: 'same-key', value: 'while-away' }]);
+
+      const received = new Recorder();
+      await subscribe({ groupId, topics: [topic], startAtEnd: true, handler: received.handler });
+      await bus.publish(topic, [{ key: 'same-key', value: 'after' }]);
+      // Same key, same partition: the message published while away would have come first.
+      await waitFor(() => received.distinctValues().has('after'), 'the message after subscribing');
+      assert.deepEqual(
+        received.messages.map((message) => message.value),
+        ['after'],
       );
     });
 

@@ -41,6 +41,12 @@ export interface CommonSubscribeOptions {
   topics: string[];
   /** Where a group with no committed offset starts. Default true (earliest). */
   fromBeginning?: boolean;
+  /**
+   * Start at the current end of every partition, whatever the group committed before: for a group of
+   * one member whose earlier messages are of no use to a new subscription (a gateway's waiters: no
+   * caller waits from before it subscribed). Overrides `fromBeginning`.
+   */
+  startAtEnd?: boolean;
   /** How many partitions are handled at once by this consumer (default 1). */
   partitionsConsumedConcurrently?: number;
   /**
@@ -49,6 +55,13 @@ export interface CommonSubscribeOptions {
    * batch; `attempt` counts the failed deliveries of it, from 1.
    */
   onHandlerError?: (error: unknown, message: IncomingMessage, attempt: number) => void;
+  /**
+   * Told whenever it changes whether this consumer holds every partition of its topics (the group's
+   * only member): true once a join gave it all of them; false as soon as a rebalance starts, when the
+   * consumer is replaced after a crash, and when it stops. Starts false. A process may then skip work
+   * that only matters while another member handles some of the messages (the gateway's waiters).
+   */
+  onHoldsEveryPartition?: (holdsEvery: boolean) => void;
 }
 
 /** One handler call per message. */

@@ -58,7 +58,7 @@ import {
   schemeDirectoryRoutes,
 } from './scheme-directory/routes.js';
 import { SchemeDirectory } from './scheme-directory/scheme-directory.js';
-import { subscribeToCompletions } from './verifications/completion-consumers.js';
+import { subscribeToCompletions, waitersGroupId } from './verifications/completion-consumers.js';
 import {
   createTimeoutSweeper,
   DEFAULT_FAILURE_LIMITS,
@@ -240,10 +240,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         groupId: `${namespace}gateway-verification-results`,
         topics: [topics.verificationCompleted],
       },
-      {
-        groupId: `${namespace}gateway-waiters-${options.instanceId}`,
-        topics: [topics.verificationCompleted],
-      },
+      // This instance's waiters group only while it is subscribed (completion-consumers.ts).
+      ...(bus.subscribedGroups?.() ?? []).filter(
+        ({ groupId }) => groupId === waitersGroupId(namespace, options.instanceId),
+      ),
     ],
     outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
   };

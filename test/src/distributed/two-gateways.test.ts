@@ -271,6 +271,24 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     assert.equal(requestIds.length, (REQUESTS * 2) / 5);
   });
 
+  it("subscribes each gateway's waiters group while the two share the results group", async () => {
+    // Each holds only some partitions of the completions topic: the ends the other applies reach a
+    // caller here through this instance's own group (one gateway alone has none: observability.test.ts).
+    for (const [index, id] of ['g1', 'g2'].entries()) {
+      await eventually(
+        async () => {
+          const text = (await (clients[index] as HttpsClient).get('/metrics')).text;
+          return new RegExp(`^consumer_lag\\{[^}]*group="[^"]*gateway-waiters-${id}"`, 'm').test(
+            text,
+          )
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200, what: `gateway ${id}'s waiters group` },
+      );
+    }
+  });
+
   it('forwards a family the matching service owns to its internal listener, which trusts only the principal the edge signed', async () => {
     const explain = { name: 'Jurgen Gross', holderNames: ['Jürgen Groß'] };
     for (const admin of adminClients) {

@@ -12,6 +12,7 @@ export class GroupMember {
   private readonly deliver: Delivery['deliver'];
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
+  private holdsEvery = false;
 
   constructor(
     readonly groupId: string,
@@ -19,6 +20,7 @@ export class GroupMember {
     delivery: Delivery,
     private readonly onHandlerError: SubscribeOptions['onHandlerError'],
     concurrency: number,
+    private readonly onHoldsEveryPartition?: SubscribeOptions['onHoldsEveryPartition'],
   ) {
     this.topics = new Set(topics);
     this.slots = new SlotLimiter(concurrency);
@@ -43,6 +45,13 @@ export class GroupMember {
 
   reportFailure(error: unknown, batch: readonly IncomingMessage[], attempt: number): void {
     reportHandlerError(this.onHandlerError, error, batch, attempt);
+  }
+
+  /** After a rebalance of its group (or when it leaves): tells the subscriber if its share changed. */
+  holdsEveryPartition(holdsEvery: boolean): void {
+    if (holdsEvery === this.holdsEvery) return;
+    this.holdsEvery = holdsEvery;
+    this.onHoldsEveryPartition?.(holdsEvery);
   }
 
   /** Resolves when no handler call of this member is running. */

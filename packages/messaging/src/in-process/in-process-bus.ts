@@ -160,12 +160,13 @@ class MemoryBus implements InProcessBus {
       deliveryFor(options),
       options.onHandlerError,
       options.partitionsConsumedConcurrently ?? 1,
+      options.onHoldsEveryPartition,
     );
     const group = this.group(options.groupId);
     for (const topicName of options.topics) {
       const topic = this.topic(topicName);
       if (!group.cursorsByTopic.has(topicName)) {
-        const fromBeginning = options.fromBeginning ?? true;
+        const fromBeginning = options.startAtEnd !== true && (options.fromBeginning ?? true);
         const cursors = topic.logs.map(
           (log, partition) =>
             new PartitionCursor(
@@ -177,6 +178,9 @@ class MemoryBus implements InProcessBus {
         );
         group.cursorsByTopic.set(topicName, cursors);
         topic.cursorsByGroup.set(group.id, cursors);
+      } else if (options.startAtEnd === true) {
+        for (const cursor of group.cursorsByTopic.get(topicName) ?? [])
+          cursor.commit(cursor.log.endOffset - cursor.committed);
       }
     }
     group.members.push(member);
@@ -211,7 +215,10 @@ class MemoryBus implements InProcessBus {
     this.closed = true;
     this.shutdown.abort();
     const members = [...this.groups.values()].flatMap((group) => group.members);
-    for (const member of members) member.closed = true;
+    for (const member of members) {
+      member.closed = true;
+      member.holdsEveryPartition(false);
+    }
     for (const group of this.groups.values()) {
       group.members = [];
       for (const cursors of group.cursorsByTopic.values()) {
@@ -232,6 +239,7 @@ class MemoryBus implements InProcessBus {
     if (!member.closed) {
       member.closed = true;
       group.members = group.members.filter((candidate) => candidate !== member);
+      member.holdsEveryPartition(false);
       this.rebalance(group);
     }
     await member.whenIdle();
@@ -245,6 +253,12 @@ class MemoryBus implements InProcessBus {
         if (cursor.owner) this.wake(cursor);
         else cursor.releaseAllWaits();
       }
+    }
+    for (const member of group.members) {
+      const holdsEvery = [...member.topics].every((topicName) =>
+        (group.cursorsByTopic.get(topicName) ?? []).every((cursor) => cursor.owner === member),
+      );
+      member.holdsEveryPartition(holdsEvery);
     }
   }
 

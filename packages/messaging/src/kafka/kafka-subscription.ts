@@ -7,7 +7,13 @@ import { toIncomingMessage } from './kafka-message.js';
 import type { ValueCodec } from './value-codec.js';
 import { OffsetCommitter } from './offset-committer.js';
 import { PartitionMerger } from './partition-merger.js';
-import { endOffsetsWithoutCommit, partitionKey, type StartOffsets } from './start-offsets.js';
+import { retryRetriable } from './retry-retriable.js';
+import {
+  endOffsets,
+  endOffsetsWithoutCommit,
+  partitionKey,
+  type StartOffsets,
+} from './start-offsets.js';
 
 export interface KafkaSubscriptionSettings {
   /** First wait before a failed message is delivered again; doubles per failure up to the maximum. */
@@ -47,6 +53,10 @@ export class KafkaSubscription implements Subscription {
   private closing: Promise<void> | undefined;
   /** Set when the subscriber lets partitions share a handler call (`mergePartitions`). */
   private readonly merger: PartitionMerger | undefined;
+  /** What `onHoldsEveryPartition` was told last. */
+  private holdsEvery = false;
+  /** Counts joins, rebalances and stops: a judgement of an assignment that is no longer current is dropped. */
+  private assignmentTurn = 0;
 
   get groupId(): string {
     return this.options.groupId;
@@ -74,7 +84,9 @@ export class KafkaSubscription implements Subscription {
 
   /** Resolves once the consumer has joined its group and knows where to start. */
   async start(): Promise<void> {
-    if ((this.options.fromBeginning ?? true) === false) {
+    if (this.options.startAtEnd === true) {
+      this.startOffsets = await endOffsets(await this.admin(), this.options.topics);
+    } else if ((this.options.fromBeginning ?? true) === false) {
       this.startOffsets = await endOffsetsWithoutCommit(
         await this.admin(),
         this.options.groupId,
@@ -91,6 +103,7 @@ export class KafkaSubscription implements Subscription {
 
   private async stop(): Promise<void> {
     this.stopping.abort();
+    this.assignmentLost();
     const consumer = this.consumer;
     this.consumer = undefined;
     await this.committer.commitNow().catch(() => undefined);
@@ -127,10 +140,13 @@ export class KafkaSubscription implements Subscription {
       consumer.on(consumer.events.GROUP_JOIN, (event) => {
         // Runs inside kafkajs's join, before its first fetch: seeks set here decide where that fetch starts.
         this.seekToStartOffsets(consumer, event.payload.memberAssignment);
+        void this.judgeAssignment(event.payload.memberAssignment);
         hasJoined = true;
         resolve();
       });
+      consumer.on(consumer.events.REBALANCING, () => this.assignmentLost());
       consumer.on(consumer.events.CRASH, (event) => {
+        this.assignmentLost();
         if (event.payload.restart || this.stopping.signal.aborted) return;
         if (hasJoined) void this.replaceCrashedConsumer(consumer);
         else reject(event.payload.error);
@@ -171,6 +187,41 @@ export class KafkaSubscription implements Subscription {
     }
     // Only the first join: later joins resume from committed offsets.
     this.startOffsets = new Map();
+  }
+
+  /** A rebalance began, or the consumer crashed or stops: it may no longer hold every partition. */
+  private assignmentLost(): void {
+    this.assignmentTurn++;
+    this.tellHoldsEvery(false);
+  }
+
+  private tellHoldsEvery(holdsEvery: boolean): void {
+    if (holdsEvery === this.holdsEvery) return;
+    this.holdsEvery = holdsEvery;
+    this.options.onHoldsEveryPartition?.(holdsEvery);
+  }
+
+  /**
+   * After a join: whether the assignment covers every partition the broker lists for the topics. Until
+   * that is known the last answer stands (a rebalance meanwhile makes it false); if asking fails, false.
+   */
+  private async judgeAssignment(assignment: Record<string, number[]>): Promise<void> {
+    const turn = ++this.assignmentTurn;
+    if (this.options.onHoldsEveryPartition === undefined) return;
+    try {
+      const admin = await this.admin();
+      const { topics } = await retryRetriable(() =>
+        admin.fetchTopicMetadata({ topics: [...this.options.topics] }),
+      );
+      const holdsEvery = topics.every(({ name, partitions }) => {
+        const mine = new Set(assignment[name] ?? []);
+        return partitions.every(({ partitionId }) => mine.has(partitionId));
+      });
+      if (turn === this.assignmentTurn && !this.stopping.signal.aborted)
+        this.tellHoldsEvery(holdsEvery);
+    } catch {
+      if (turn === this.assignmentTurn) this.tellHoldsEvery(false);
+    }
   }
 
   /** kafkajs gave up on this consumer (a non-retriable error): start a fresh one after a pause. */

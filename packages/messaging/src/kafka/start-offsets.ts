@@ -31,3 +31,12 @@ export async function endOffsetsWithoutCommit(
   }
   return starts;
 }
+
+/** The current end of every partition of `topics`, committed offsets or not (`startAtEnd`). */
+export async function endOffsets(admin: Admin, topics: string[]): Promise<StartOffsets> {
+  const starts: StartOffsets = new Map();
+  for (const topic of topics)
+    for (const end of await retryRetriable(() => admin.fetchTopicOffsets(topic)))
+      starts.set(partitionKey(topic, end.partition), end.high);
+  return starts;
+}

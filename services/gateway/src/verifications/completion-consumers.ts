@@ -5,10 +5,19 @@ import type { Logger } from '@vop/observability';
 import { logHandlerError, parseEnvelope } from '@vop/outbox';
 import { firstEnds, recordVerificationEnds } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
+import { WakeupsWhileShared } from './wakeups-while-shared.js';
+
+/** This instance's own group on the completions topic (subscribed only while it is needed, below). */
+export function waitersGroupId(groupPrefix: string, instanceId: string): string {
+  return `${groupPrefix}gateway-waiters-${instanceId}`;
+}
 
 /**
- * Two readers of the completions topic (completions and failures, the first end of a verification wins): the shared, durable results read model (one group for all
- * gateway instances, each event applied once) and this instance's own group that wakes its waiting callers.
+ * Two readers of the completions topic (completions and failures, the first end of a verification
+ * wins): the shared, durable results read model (one group for all gateway instances, each event
+ * applied once), which wakes the callers waiting here for the ends it applies, and this instance's own
+ * group that wakes its callers whose ends another instance applies: subscribed only while the results
+ * group leaves partitions to other instances (`WakeupsWhileShared`).
  */
 export async function subscribeToCompletions(options: {
   bus: Bus;
@@ -27,12 +36,39 @@ export async function subscribeToCompletions(options: {
 }): Promise<Subscription[]> {
   const { bus, sql, schema, instanceId, waiters, topic, groupPrefix, logger } = options;
   const endedHere = options.endedHere ?? new Set<string>();
+  const wakeups = new WakeupsWhileShared(
+    () =>
+      bus.subscribe({
+        groupId: waitersGroupId(groupPrefix, instanceId),
+        onHandlerError: logHandlerError(logger, 'verification-waiters'),
+        topics: [topic],
+        // What was published before is skipped: those ends were applied by this instance's results
+        // group (which woke their callers) or are found by the waiters' sweep of the read model.
+        startAtEnd: true,
+        partitionsConsumedConcurrently: 4,
+        batchHandler: async (messages) => {
+          for (const message of messages) {
+            // Keyed by verification id: the ends of other instances' callers (and of callers the
+            // results read model already woke here) are skipped before anything is decoded.
+            if (!waiters.isWaiting(message.key)) continue;
+            const envelope = parseEnvelope(message);
+            waiters.notify(parseVerificationTerminal(envelope.type, envelope.data));
+          }
+        },
+      }),
+    logger,
+  );
+  let resultsHoldEvery = false;
   const results = await bus.subscribe({
     groupId: `${groupPrefix}gateway-verification-results`,
     onHandlerError: logHandlerError(logger, 'verification-results'),
     topics: [topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
+    onHoldsEveryPartition: (holdsEvery) => {
+      resultsHoldEvery = holdsEvery;
+      wakeups.resultsShared(!holdsEvery);
+    },
     // One statement for the small batches of several partitions (completions spread over all of them).
     mergePartitions: true,
     // Idempotent by construction: a row takes only its first end (`status = 'PENDING'`), so a
@@ -53,23 +89,9 @@ export async function subscribeToCompletions(options: {
       for (const end of ends) waiters.notify(end);
     },
   });
-  const wakeups = await bus.subscribe({
-    groupId: `${groupPrefix}gateway-waiters-${instanceId}`,
-    onHandlerError: logHandlerError(logger, 'verification-waiters'),
-    topics: [topic],
-    fromBeginning: false,
-    partitionsConsumedConcurrently: 4,
-    batchHandler: async (messages) => {
-      for (const message of messages) {
-        // Keyed by verification id: the ends of other instances' callers (and of callers the results
-        // read model already woke here) are skipped before anything is decoded.
-        if (!waiters.isWaiting(message.key)) continue;
-        const envelope = parseEnvelope(message);
-        waiters.notify(parseVerificationTerminal(envelope.type, envelope.data));
-      }
-    },
-  });
-  return [results, wakeups];
+  wakeups.resultsShared(!resultsHoldEvery);
+  await wakeups.whenSettled();
+  return [results, { close: () => wakeups.close() }];
 }
 
 function verificationIdOf(data: unknown): string {
