@@ -92,7 +92,6 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     instanceId: EMBEDDED_INSTANCE_ID,
     priorityGate,
-    accountsInMemory: true,
   });
   const webhooks = createWebhookDispatcher({
     sql,

@@ -74,11 +74,6 @@ export interface MatchingServiceOptions {
   roles?: ReadonlySet<MatchingRole>;
   /** Distributed: batch entries' units rest while this process waits for a CPU (`ContentionPacer`). */
   batchPacer?: ContentionPacer;
-  /**
-   * Keep the account projection's rows in memory (accounts/account-cache.ts). Only where this process
-   * is the projection's only writer (embedded); several matching processes share one projection.
-   */
-  accountsInMemory?: boolean;
 }
 
 export type MatchingRole = 'single' | 'batch';
@@ -111,12 +106,15 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // never published behind thousands of a batch's (the relay publishes its store in order).
   const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
-  const accountCache = options.accountsInMemory === true ? new AccountCache() : undefined;
+  // The projection's rows in memory, trusted while this process hears of every change to it (below).
+  const accountCache = new AccountCache();
+  const accountsChanged = `${schema}_accounts_changed`;
+  let stopHearingAccounts: (() => Promise<void>) | undefined;
   const deciderFor = (completions: EventStore) =>
     createVerificationDecider({
       store: completions,
       accountsSchema: schema,
-      ...(accountCache && { accountCache }),
+      accountCache,
       matcher,
       cipher,
       clock: options.clock ?? (() => new Date()),
@@ -251,6 +249,9 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       for (const started of relays) await started.stop();
       pacer?.stop();
+      accountCache.trust(false);
+      await stopHearingAccounts?.();
+      stopHearingAccounts = undefined;
     },
   };
 
@@ -260,6 +261,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     await migrateInbox(sql, schema);
     await migrateAccountProjection(sql, schema);
     await keys.migrate();
+    await hearAccountChanges();
     await bus.ensureTopics(
       Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     );
@@ -267,6 +269,24 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     if (roles.has('batch')) await startBatchEntries();
     for (const started of relays) await started.start();
     logger.info({ roles: [...roles] }, 'matching service started');
+  }
+
+  /**
+   * Whichever matching process applies an account event notifies in its transaction; this one keeps
+   * rows only while it listens (a wake-up also comes when a lost listening connection is back). Without
+   * LISTEN every round reads its accounts, as before rows were kept.
+   */
+  async function hearAccountChanges(): Promise<void> {
+    if (stopHearingAccounts !== undefined) return;
+    try {
+      stopHearingAccounts = await sql.listen(accountsChanged, () => accountCache.invalidate());
+      accountCache.trust(true);
+    } catch (error) {
+      logger.warn(
+        { err: error },
+        'not listening for account changes; account rows are read each round',
+      );
+    }
   }
 
   // Subscriptions are pushed one by one, so a start that fails half-way can close what it opened and
@@ -285,6 +305,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
             envelope.streamPosition ?? 1,
           );
         }
+        // At commit, every matching process of this projection forgets the rows it keeps.
+        await sql.notify(accountsChanged, tx);
       },
     });
     subscriptions.push(
@@ -292,16 +314,15 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         ...groups.accounts,
         onHandlerError: logHandlerError(logger, 'account-projection'),
         partitionsConsumedConcurrently: 4,
-        batchHandler: accountCache
-          ? async (messages) => {
-              try {
-                await projectAccounts(messages);
-              } finally {
-                // Committed or not, the rows may have changed: the next round reads them again.
-                accountCache.invalidate();
-              }
-            }
-          : projectAccounts,
+        batchHandler: async (messages) => {
+          try {
+            await projectAccounts(messages);
+          } finally {
+            // Committed or not, the rows may have changed: the next round here reads them again
+            // (before the notification is back).
+            accountCache.invalidate();
+          }
+        },
       }),
     );
     const decideAll = decideBatchOf(decider);

@@ -26,10 +26,17 @@ function projection(rows: Map<string, MatchingAccount>) {
   return { asked, load };
 }
 
+/** A cache that hears of every change (the matching service trusts it once it listens). */
+function trustedCache(options: ConstructorParameters<typeof AccountCache>[0] = {}): AccountCache {
+  const cache = new AccountCache(options);
+  cache.trust(true);
+  return cache;
+}
+
 describe('AccountCache', () => {
   it('loads the IBANs it has not seen in one call, then answers them, absent ones too, from memory', async () => {
     const { asked, load } = projection(new Map([[IBAN, account(IBAN, 'Erika')]]));
-    const cache = new AccountCache();
+    const cache = trustedCache();
     const first = await cache.find([IBAN, OTHER_IBAN, IBAN], load);
     assert.deepEqual(asked, [[IBAN, OTHER_IBAN]]);
     assert.equal(first.get(IBAN)?.name, 'Erika');
@@ -43,7 +50,7 @@ describe('AccountCache', () => {
   it('after invalidate reads the projection again, so a change is seen by the next round', async () => {
     const rows = new Map([[IBAN, account(IBAN, 'Erika')]]);
     const { asked, load } = projection(rows);
-    const cache = new AccountCache();
+    const cache = trustedCache();
     await cache.find([IBAN, OTHER_IBAN], load);
     rows.delete(IBAN);
     rows.set(OTHER_IBAN, account(OTHER_IBAN, 'Erika'));
@@ -57,7 +64,7 @@ describe('AccountCache', () => {
   it('does not keep what a load read while the projection was being changed', async () => {
     const rows = new Map([[IBAN, account(IBAN, 'Erika')]]);
     const { asked, load } = projection(rows);
-    const cache = new AccountCache();
+    const cache = trustedCache();
     let releaseLoad: () => void = () => undefined;
     const slowLoad: AccountLoader = async (ibans) => {
       const read = await load(ibans);
@@ -77,10 +84,40 @@ describe('AccountCache', () => {
 
   it('starts over when full rather than growing without bound', async () => {
     const { load } = projection(new Map());
-    const cache = new AccountCache(2);
+    const cache = trustedCache({ maxEntries: 2 });
     await cache.find([IBAN, OTHER_IBAN], load);
     assert.equal(cache.size, 2);
     await cache.find(['FR1420041010050500013M02606'], load);
     assert.equal(cache.size, 1);
+  });
+
+  it('keeps nothing until trusted, and forgets everything when no longer trusted', async () => {
+    const { asked, load } = projection(new Map([[IBAN, account(IBAN, 'Erika')]]));
+    const cache = new AccountCache();
+    await cache.find([IBAN], load);
+    await cache.find([IBAN], load);
+    assert.equal(asked.length, 2, 'untrusted: every round reads the projection');
+    assert.equal(cache.size, 0);
+    cache.trust(true);
+    await cache.find([IBAN], load);
+    await cache.find([IBAN], load);
+    assert.equal(asked.length, 3);
+    cache.trust(false);
+    assert.equal(cache.size, 0);
+    await cache.find([IBAN], load);
+    assert.equal(asked.length, 4);
+  });
+
+  it('reads the projection again once its rows are older than maxAgeMs, even with no change heard', async () => {
+    let now = 1_000;
+    const { asked, load } = projection(new Map([[IBAN, account(IBAN, 'Erika')]]));
+    const cache = trustedCache({ maxAgeMs: 60_000, now: () => now });
+    await cache.find([IBAN], load);
+    now += 60_000;
+    await cache.find([IBAN], load);
+    assert.equal(asked.length, 1, 'not older than maxAgeMs yet');
+    now += 1;
+    await cache.find([IBAN], load);
+    assert.equal(asked.length, 2);
   });
 });

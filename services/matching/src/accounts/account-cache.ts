@@ -3,23 +3,43 @@ import type { MatchingAccount } from './projection.js';
 export type AccountLoader = (ibans: string[]) => Promise<Map<string, MatchingAccount>>;
 
 /**
- * The account projection's rows in memory, per IBAN, for a process that holds the WHOLE projection and
- * is its only writer (embedded: one process, one database). Read through: an IBAN not yet asked for is
- * loaded with the others of its round in one query; an IBAN without an account is remembered as such.
- * Every account delivery the consumer applies clears it (`invalidate`), so a row is never older than
- * the projection's last commit; a load that was running while a delivery was applied is not kept, since
- * it may have read the row before that commit. Not for several processes sharing one projection
- * (distributed): each applies only its own partitions' account events and would not see the others'.
- * Rows, not a full copy: a million imported accounts need not sit in memory; the rows kept are still
+ * The account projection's rows in memory, per IBAN. Read through: an IBAN not yet asked for is loaded
+ * with the others of its round in one query; an IBAN without an account is remembered as such. Rows,
+ * not a full copy: a million imported accounts need not sit in memory, and the rows kept are still
  * encrypted, so an erased holder's names stay unreadable.
+ *
+ * Kept only while trusted (`trust`): while the process hears of every change to the projection, from
+ * whichever process applies it (the projection's transaction notifies, services/matching/src/service.ts,
+ * and every cache of the projection listens). Every change clears it (`invalidate`), and a load that
+ * was running while a change was heard is not kept, since it may have read the row before that commit.
+ * A row is never older than the last change heard, and never older than `maxAgeMs`: a notification lost
+ * with a listening connection is not trusted beyond that.
  */
 export class AccountCache {
   private readonly byIban = new Map<string, MatchingAccount | null>();
   private generation = 0;
+  private trusted = false;
+  private clearedAt: number;
+  private readonly maxEntries: number;
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
 
-  constructor(private readonly maxEntries = 100_000) {}
+  constructor(options: { maxEntries?: number; maxAgeMs?: number; now?: () => number } = {}) {
+    this.maxEntries = options.maxEntries ?? 100_000;
+    this.maxAgeMs = options.maxAgeMs ?? 60_000;
+    this.now = options.now ?? Date.now;
+    this.clearedAt = this.now();
+  }
+
+  /** Whether every change to the projection is heard from now on (false: rows are loaded, not kept). */
+  trust(trusted: boolean): void {
+    this.trusted = trusted;
+    this.invalidate();
+  }
 
   async find(ibans: readonly string[], load: AccountLoader): Promise<Map<string, MatchingAccount>> {
+    if (!this.trusted) return load([...new Set(ibans)]);
+    if (this.now() - this.clearedAt > this.maxAgeMs) this.invalidate();
     const found = new Map<string, MatchingAccount>();
     const missing: string[] = [];
     for (const iban of new Set(ibans)) {
@@ -44,6 +64,7 @@ export class AccountCache {
   invalidate(): void {
     this.generation++;
     this.byIban.clear();
+    this.clearedAt = this.now();
   }
 
   get size(): number {
