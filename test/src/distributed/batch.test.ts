@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Topics } from '@vop/contracts';
 import { createKafkaBus } from '@vop/messaging';
 import type { SqlExecutor } from '@vop/event-store';
-import { eventually } from '@vop/testing';
+import { eventually, germanIban } from '@vop/testing';
 import {
   assertAnsweredOnce,
   batchCompleted,
@@ -127,6 +127,47 @@ describe('distributed batches: gateway, matching per role (single, batch), the b
       { id: '2', result: 'NO_MATCH', confidence: 'LOW', reason: 'NAME_MISMATCH' },
       { id: '3', result: 'NO_MATCH', confidence: 'LOW', reason: 'ACCOUNT_NOT_FOUND_OR_CLOSED' },
     ]);
+  });
+
+  it("an account renamed after matching's batch role kept its row: the next batch answers by the new name", async () => {
+    // The batch role never applies account events (the single role does): it keeps the row it read and
+    // forgets it when the single role's projection transaction notifies (services/matching/src/service.ts).
+    const iban = germanIban(626_262);
+    const opened = await cluster.admin.post('/accounts', { iban, name: 'Liv Andersson' });
+    assert.equal(opened.status, 201, opened.text);
+    let batches = 0;
+    const resultFor = async (name: string): Promise<string | undefined> => {
+      const batchId = `renamed-${++batches}`;
+      const submitted = await cluster.client.post('/api/v1/batch', {
+        batchId,
+        verifications: [{ id: 'only', iban, name }],
+      });
+      assert.equal(submitted.status, 202, submitted.text);
+      await batchCompleted(cluster.client, batchId);
+      const results = await cluster.client.get(`/api/v1/batch/${batchId}/results`);
+      return results.body.results[0]?.result as string | undefined;
+    };
+    await eventually(
+      async () => ((await resultFor('Liv Andersson')) === 'MATCH' ? true : undefined),
+      {
+        timeoutMs: 30_000,
+        what: 'the account matched by its first name',
+      },
+    );
+
+    const renamed = await cluster.admin.put(`/api/accounts/${opened.body.id}`, {
+      name: 'Nora Berg',
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    // Without the notification the batch role would answer from its row for up to a minute.
+    await eventually(
+      async () => ((await resultFor('Liv Andersson')) === 'NO_MATCH' ? true : undefined),
+      {
+        timeoutMs: 30_000,
+        what: 'the old name no longer matching',
+      },
+    );
+    assert.equal(await resultFor('Nora Berg'), 'MATCH');
   });
 
   it('the rebuild command (PostgreSQL, Kafka): with the batch service stopped, the read models come back the same from its events and the account events', async () => {
