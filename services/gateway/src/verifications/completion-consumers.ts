@@ -91,7 +91,9 @@ export async function subscribeToCompletions(options: {
   });
   wakeups.resultsShared(!resultsHoldEvery);
   await wakeups.whenSettled();
-  return [results, { close: () => wakeups.close() }];
+  // The waiters first: the results group tells it lost its partitions when it stops, and a closed
+  // WakeupsWhileShared does not subscribe again.
+  return [{ close: () => wakeups.close() }, results];
 }
 
 function verificationIdOf(data: unknown): string {

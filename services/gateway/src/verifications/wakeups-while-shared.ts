@@ -25,6 +25,7 @@ export class WakeupsWhileShared {
 
   /** Whether the results group leaves some partitions to other instances (or may: not known yet). */
   resultsShared(shared: boolean): void {
+    if (this.closed) return;
     this.wanted = shared;
     this.settle();
   }
