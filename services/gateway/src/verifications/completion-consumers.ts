@@ -58,17 +58,13 @@ export async function subscribeToCompletions(options: {
       }),
     logger,
   );
-  let resultsHoldEvery = false;
   const results = await bus.subscribe({
     groupId: `${groupPrefix}gateway-verification-results`,
     onHandlerError: logHandlerError(logger, 'verification-results'),
     topics: [topic],
     fromBeginning: true,
     partitionsConsumedConcurrently: 4,
-    onHoldsEveryPartition: (holdsEvery) => {
-      resultsHoldEvery = holdsEvery;
-      wakeups.resultsShared(!holdsEvery);
-    },
+    onHoldsEveryPartition: (holdsEvery) => wakeups.resultsShared(!holdsEvery),
     // One statement for the small batches of several partitions (completions spread over all of them).
     mergePartitions: true,
     // Idempotent by construction: a row takes only its first end (`status = 'PENDING'`), so a
@@ -89,8 +85,8 @@ export async function subscribeToCompletions(options: {
       for (const end of ends) waiters.notify(end);
     },
   });
-  wakeups.resultsShared(!resultsHoldEvery);
-  await wakeups.whenSettled();
+  // Subscribed unless the results group has said by now that it holds every partition.
+  await wakeups.start();
   // The waiters first: the results group tells it lost its partitions when it stops, and a closed
   // WakeupsWhileShared does not subscribe again.
   return [{ close: () => wakeups.close() }, results];

@@ -23,6 +23,15 @@ export class WakeupsWhileShared {
     private readonly logger: Logger,
   ) {}
 
+  /**
+   * Carries out the wish so far: to subscribe, unless the results group said it holds every partition
+   * (until it has said anything, it may share them). Resolves once that is done.
+   */
+  start(): Promise<void> {
+    this.settle();
+    return this.switching;
+  }
+
   /** Whether the results group leaves some partitions to other instances (or may: not known yet). */
   resultsShared(shared: boolean): void {
     if (this.closed) return;
