@@ -20,6 +20,6 @@ export { verificationStreamId } from './stream-id.js';
 export {
   requestEnvelope,
   type LocalDecider,
-  type PreparedDecisions,
+  type DecidedEnd,
   type RecordedRequest,
 } from './local-decider.js';

@@ -3,7 +3,7 @@ import type {
   VerificationRequestedData,
   VerificationTerminal,
 } from '@vop/contracts';
-import type { WriteStatement } from '@vop/event-store';
+import type { NewEvent } from '@vop/event-store';
 
 /** A request as the recorder is about to append it (typed name already encrypted). */
 export interface RecordedRequest {
@@ -12,25 +12,24 @@ export interface RecordedRequest {
   metadata: Record<string, string>;
 }
 
-/**
- * Decisions taken for a round of requests, ready to be stored with them: `writes` append their ends
- * (written in the recorder's one statement with the requests).
- */
-export interface PreparedDecisions {
+/** A request's end as decided where it is recorded: the events that follow the request in its stream. */
+export interface DecidedEnd {
+  readonly events: NewEvent[];
   readonly ends: VerificationTerminal[];
-  readonly writes: WriteStatement[];
-  /** After the recording statement committed: the decider's own consumer skips these requests. */
-  committed(): void;
 }
 
 /**
- * The port through which the recording process decides requests itself (the embedded composition
- * supplies matching's decider; the gateway never imports matching). Without it the requests travel
- * to the decider over the bus.
+ * The port through which the recording process decides requests itself (the gateway builds it from
+ * @vop/decisions). The recorder appends each request with its end in one stream, in one statement,
+ * and marks the request `decidedAtRecording`, so matching leaves it alone. Without a decider, or for a
+ * request it leaves out, the request travels to matching over the bus.
  */
 export interface LocalDecider {
-  /** Outside any transaction: keys and accounts are read here, as matching does for a delivery. */
-  prepare(requests: IntegrationEnvelope[]): Promise<PreparedDecisions>;
+  /**
+   * Outside any transaction: keys and accounts are read here, as matching does for a delivery. Keyed
+   * by the request's event id.
+   */
+  prepare(requests: IntegrationEnvelope[]): Promise<ReadonlyMap<string, DecidedEnd>>;
 }
 
 /** The envelope a consumer of the published request would see (the relay publishes the same). */

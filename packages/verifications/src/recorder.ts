@@ -24,8 +24,8 @@ export interface VerificationRecorderOptions {
    */
   inline?: (requests: VerificationRequestedData[], ends: VerificationTerminal[]) => WriteStatement;
   /**
-   * Decides the requests in this process, in the statement that records them (embedded). Their
-   * ends go to `inline` in that statement and to `onEnds` once it committed.
+   * Decides the requests in this process, in the statement that records them. Their ends go to
+   * `inline` in that statement and to `onEnds` once it committed.
    */
   decider?: LocalDecider;
   onEnds?: (ends: VerificationTerminal[]) => void;
@@ -38,7 +38,8 @@ export type RecordVerification = (request: VerificationRequest) => Promise<void>
  * Records verification requests as events (an outbox relay publishes them; see
  * packages/contracts/src/events/topics.ts for the topic and key); concurrent requests share one
  * statement through the group commit. With a local decider, the same statement also writes their
- * ends, so a round costs one statement and its callers are answered at commit.
+ * ends (each after its request, in the request's stream), so a round costs one statement and its
+ * callers are answered at commit; the relay publishes both.
  */
 export function verificationRecorder(options: VerificationRecorderOptions): RecordVerification {
   const { store, cipher, inline, decider, onEnds } = options;
@@ -56,29 +57,39 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
     const decided = await decider?.prepare(
       requests.map((request) => requestEnvelope(request, now)),
     );
+    const ends: VerificationTerminal[] = [];
     // One statement for the round, no BEGIN and COMMIT: on PostgreSQL one round trip instead of five,
-    // and on PGlite's thread nothing waits for this one between the writes (write-together.ts).
+    // and on PGlite's thread nothing waits for this one between the writes (write-together.ts). A
+    // request decided here is one stream with its end: both are recorded, or neither.
     const writes: WriteStatement[] = [
       store.startStreamsWrite(
-        requests.map(({ eventId, data, metadata }) => ({
-          streamId: verificationStreamId(data.verificationId),
-          events: [{ eventId, type: 'VerificationRequested', data, metadata }],
-        })),
+        requests.map(({ eventId, data, metadata }) => {
+          const end = decided?.get(eventId);
+          if (end !== undefined) ends.push(...end.ends);
+          return {
+            streamId: verificationStreamId(data.verificationId),
+            events: [
+              {
+                eventId,
+                type: 'VerificationRequested',
+                data: end === undefined ? data : { ...data, decidedAtRecording: true as const },
+                metadata,
+              },
+              ...(end?.events ?? []),
+            ],
+          };
+        }),
       ),
-      ...(decided?.writes ?? []),
     ];
     if (inline !== undefined)
       writes.push(
         inline(
           requests.map(({ data }) => data),
-          decided?.ends ?? [],
+          ends,
         ),
       );
     await writeTogether(store.sql, writes);
-    if (decided) {
-      decided.committed();
-      onEnds?.(decided.ends);
-    }
+    if (ends.length > 0) onEnds?.(ends);
   });
   return (request) => commit.submit(request);
 }

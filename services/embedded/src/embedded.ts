@@ -84,11 +84,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   ]);
   // One registry for the one process: every service's metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
+  // One matcher for the two deciders (gateway: single checks; matching: batch entries).
+  const matcher = options.matcher ?? createNameMatcher();
   const matching = createMatchingService({
     sql,
     bus,
     logger: logger.child({ component: 'matching' }),
-    matcher: options.matcher ?? createNameMatcher(),
+    matcher,
     metrics,
     instanceId: EMBEDDED_INSTANCE_ID,
     priorityGate,
@@ -123,8 +125,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     respondingPsp: config.VOP_RESPONDING_PSP,
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
-    // One process, one database: single checks are decided in the transaction that records them.
-    localDecider: matching.localDecider,
+    matcher,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
     serviceRouters: [

@@ -20,7 +20,9 @@ import {
   type ServiceHealth,
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
-import { type LocalDecider, verificationRecorder } from '@vop/verifications';
+import { verificationRecorder } from '@vop/verifications';
+import { AccountProjection, createVerificationDecider, recordDecision } from '@vop/decisions';
+import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
@@ -104,11 +106,8 @@ export interface GatewayOptions {
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
   newId?: () => string;
-  /**
-   * Embedded run: decides single checks in the statement that records them (matching's decider, supplied by
-   * services/embedded), so a caller is answered at commit without the round trip over the bus.
-   */
-  localDecider?: LocalDecider;
+  /** Decides single checks where they are recorded (default: the scheme's matcher). */
+  matcher?: NameMatcher;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;
   /** Test deployments: the CA the test toolkit issues its certificates from (the edge must trust it). */
@@ -170,6 +169,32 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const rateLimits = createRateLimits({ sql, schema, settings: security.rateLimits, logger });
   const personalData = createPersonalData(sql);
+  // Single checks are decided in the statement that records them, against this gateway's own copy of
+  // the accounts (docs/architecture.md, "Where a single check is decided"): a caller is answered at
+  // commit, without the round trip through Kafka and matching.
+  const accountCopy = new AccountProjection({
+    sql,
+    bus,
+    logger: logger.child({ component: 'account-copy' }),
+    schema: `${schema}_decisions`,
+    groupId: `${namespace}gateway-decision-accounts`,
+    topic: topics.accountEvents,
+  });
+  const decider = createVerificationDecider({
+    store,
+    accountsSchema: accountCopy.schema,
+    accountCache: accountCopy.cache,
+    matcher: options.matcher ?? createNameMatcher(),
+    cipher: personalData.cipher,
+    clock,
+    ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+    onUndecidable: (verificationId, error) =>
+      // The error's message may quote the names compared: only its kind is logged.
+      logger.error(
+        { errorName: error instanceof Error ? error.name : typeof error, verificationId },
+        'verification could not be decided; it ends as failed',
+      ),
+  });
   const accountWrites = {
     store,
     protect: accountEventProtector(personalData.cipher),
@@ -191,15 +216,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         ends.length === 0
           ? pendingVerificationsWrite(schema, requests)
           : verificationsWrite(schema, requests, ends),
-      ...(options.localDecider && {
-        decider: options.localDecider,
-        onEnds: (ends: VerificationTerminal[]) => {
-          for (const end of ends) {
-            endedHere.add(end.data.verificationId);
-            waiters.notify(end);
-          }
-        },
-      }),
+      decider,
+      onEnds: (ends: VerificationTerminal[]) => {
+        for (const end of ends) {
+          endedHere.add(end.data.verificationId);
+          waiters.notify(end);
+        }
+      },
       clock,
     }),
     waiters,
@@ -236,6 +259,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     bus,
     topics: topicSpecs,
     consumers: () => [
+      accountCopy.group,
       {
         groupId: `${namespace}gateway-verification-results`,
         topics: [topics.verificationCompleted],
@@ -306,6 +330,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         checks: [
           { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
           { name: 'outbox-relay', check: async () => relayReadiness(relay) },
+          { name: 'accounts', check: () => accountCopy.checkCaughtUp() },
           ...(options.extraReadinessChecks ?? []),
         ],
       }),
@@ -357,6 +382,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       typedNameRetention.stop();
       schemeDirectory.stop();
       await relay.stop();
+      await accountCopy.stop();
     },
   };
 
@@ -371,6 +397,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     await rateLimits.migrate();
     await migrateCoreBankingFeed(sql, schema);
     await migrateAccountImports(sql, schema);
+    await accountCopy.migrate();
+    await accountCopy.listen();
     await testToolkit?.start();
     await schemeDirectory.start();
     if (directorySettings?.developmentSeed !== undefined)
@@ -403,6 +431,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         logger,
       })),
     );
+    subscriptions.push(await accountCopy.subscribe());
     subscriptions.push(
       await subscribeToCoreBankingFeed({
         ...accountWrites,

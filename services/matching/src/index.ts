@@ -6,4 +6,3 @@ export {
   type MatchingRole,
 } from './service.js';
 export type { NameMatcher } from '@vop/name-matching';
-export { decideOutcome, matchIdentification } from './verifications/decide.js';

@@ -57,6 +57,26 @@ function batchEntryRequest(entryId: string) {
   };
 }
 
+function singleCheckRequest(decidedAtRecording: boolean) {
+  const verificationId = randomUUID();
+  return {
+    verificationId,
+    message: published(
+      'VerificationRequested',
+      {
+        verificationId,
+        family: 'scheme',
+        iban: IBAN,
+        name: 'Erika Mustermann',
+        participant: 'P1',
+        requestedAt: '2026-03-02T10:00:00.000Z',
+        ...(decidedAtRecording && { decidedAtRecording: true }),
+      },
+      `verification-${verificationId}`,
+    ),
+  };
+}
+
 describe('matching service: account rows kept in memory by several processes of one projection', () => {
   let sql: SqlClient;
   let bus: InProcessBus;
@@ -133,5 +153,21 @@ describe('matching service: account rows kept in memory by several processes of 
     ]);
     await bus.settled();
     assert.equal(await decide('e-3'), 'NMTC');
+  });
+
+  it('decides a single check that came undecided, and leaves alone one the gateway decided where it recorded it', async () => {
+    const undecided = singleCheckRequest(false);
+    const decided = singleCheckRequest(true);
+    await bus.publish(topics.verificationRequested, [decided.message, undecided.message]);
+    await bus.settled();
+    const ends = async (verificationId: string) =>
+      (
+        await sql.query<{ type: string }>(
+          `SELECT type FROM matching.messages WHERE stream_id = $1`,
+          [`verification-${verificationId}`],
+        )
+      ).rows.map((row) => row.type);
+    assert.deepEqual(await ends(undecided.verificationId), ['VerificationCompleted']);
+    assert.deepEqual(await ends(decided.verificationId), []);
   });
 });

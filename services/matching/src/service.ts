@@ -1,6 +1,12 @@
+import {
+  AccountProjection,
+  createVerificationDecider,
+  recordDecision,
+  type VerificationDecider,
+} from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
 import {
-  parseAccountEvent,
+  parseVerificationRequested,
   routeIntegrationEvent,
   TOPIC_PARTITIONS,
   topicNames,
@@ -17,39 +23,19 @@ import {
   OutboxRelay,
   SHARED_THREAD_BATCH_RELAY_PAGE,
   relayReadiness,
-  idempotentBatchHandler,
   registerLagMetrics,
   serviceHealth,
   type ServiceHealth,
   logHandlerError,
   migrateInbox,
   parseEnvelope,
-  EVENT_ID_HEADER,
 } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import type { LocalDecider } from '@vop/verifications';
 import type { Router } from 'express';
-import { AccountCache } from './accounts/account-cache.js';
-import { migrateAccountProjection, projectAccountEvent } from './accounts/projection.js';
 import { explainRoutes } from './explain/routes.js';
-import { createVerificationDecider, type Decision } from './verifications/handler.js';
 
 export const MATCHING_SCHEMA = 'matching';
-
-/** Outcomes by family, reasons by code, matcher time: labels never carry names or IBANs. */
-function recordDecision(metrics: ServiceMetrics): (decision: Decision) => void {
-  const reasons = metrics.counter({
-    name: 'verification_reasons_total',
-    help: 'Matcher reason codes given with outcomes',
-    labelNames: ['reason'] as const,
-  });
-  return ({ family, outcome, reasons: codes, seconds }) => {
-    metrics.verificationOutcomes.inc({ family, outcome });
-    metrics.matchingDuration.observe(seconds);
-    for (const reason of codes) reasons.inc({ reason });
-  };
-}
 
 export interface MatchingServiceOptions {
   /** VOP_INSTANCE_ID: a restarted process of the same instance takes its outbox lease at once. */
@@ -88,14 +74,13 @@ export interface MatchingService {
   stop(): Promise<void>;
   /** Throws while the service cannot yet answer (its outbox relay has not settled its lease). */
   checkReady(): Promise<void>;
-  /**
-   * Decides single checks in the process that records them (embedded: the gateway's recorder), in
-   * its transaction; this service's consumer then skips those requests (services/embedded).
-   */
-  readonly localDecider: LocalDecider;
 }
 
-/** Consumes account events and verification requests; emits verification completions through its outbox. */
+/**
+ * Consumes account events and verification requests; emits verification completions through its
+ * outbox. Single checks are decided where the gateway records them (@vop/decisions): this service
+ * decides batch entries, and a single check only when its request came undecided.
+ */
 export function createMatchingService(options: MatchingServiceOptions): MatchingService {
   const { sql, bus, logger, matcher } = options;
   const schema = options.schema ?? MATCHING_SCHEMA;
@@ -106,15 +91,19 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // never published behind thousands of a batch's (the relay publishes its store in order).
   const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
-  // The projection's rows in memory, trusted while this process hears of every change to it (below).
-  const accountCache = new AccountCache();
-  const accountsChanged = `${schema}_accounts_changed`;
-  let stopHearingAccounts: (() => Promise<void>) | undefined;
+  const accounts = new AccountProjection({
+    sql,
+    bus,
+    logger,
+    schema,
+    groupId: `${namespace}matching-accounts`,
+    topic: topics.accountEvents,
+  });
   const deciderFor = (completions: EventStore) =>
     createVerificationDecider({
       store: completions,
       accountsSchema: schema,
-      accountCache,
+      accountCache: accounts.cache,
       matcher,
       cipher,
       clock: options.clock ?? (() => new Date()),
@@ -143,7 +132,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const pacer = gate ? undefined : options.batchPacer;
   const roles = options.roles ?? new Set<MatchingRole>(['single', 'batch']);
   const groups = {
-    accounts: { groupId: `${namespace}matching-accounts`, topics: [topics.accountEvents] },
+    accounts: accounts.group,
     singles: {
       groupId: `${namespace}matching-verifications`,
       topics: [topics.verificationRequested],
@@ -183,38 +172,18 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
    * request whose end exists (delivered again): no processed ids, no transaction, one round trip.
    */
   const decideBatchOf =
-    (decider: ReturnType<typeof createVerificationDecider>) =>
+    (decider: VerificationDecider) =>
     async (messages: IncomingMessage[]): Promise<void> => {
       const envelopes = messages.map(parseEnvelope);
       await decider.recordDelivered(await decider.prepare(envelopes), envelopes);
     };
 
-  /**
-   * Requests decided in this process by the recording statement, not yet delivered to the consumer:
-   * their delivery is dropped without a transaction. After a restart the set is empty: the consumer
-   * decides the requests the relay publishes again, and its append skips every completion stream that
-   * exists (`recordDelivered`), so nothing is completed twice.
-   */
-  const decidedHere = new Set<string>();
-  const localDecider: LocalDecider = {
-    async prepare(envelopes) {
-      const prepared = await decider.prepare(envelopes);
-      return {
-        ends: [...prepared.values()].flatMap((stream) => stream.ends),
-        writes: [decider.completionsWrite(prepared, envelopes)],
-        committed() {
-          for (const envelope of envelopes) decidedHere.add(envelope.eventId);
-        },
-      };
-    },
-  };
-  const notDecidedHere = (messages: IncomingMessage[]): IncomingMessage[] =>
-    decidedHere.size === 0
-      ? messages
-      : messages.filter((message) => {
-          const id = message.headers[EVENT_ID_HEADER];
-          return id === undefined || !decidedHere.delete(id);
-        });
+  /** A request the gateway decided and recorded with its end: its delivery is dropped. */
+  const undecided = (messages: IncomingMessage[]): IncomingMessage[] =>
+    messages.filter((message) => {
+      const envelope = parseEnvelope(message);
+      return !parseVerificationRequested(envelope.type, envelope.data).decidedAtRecording;
+    });
 
   const healthSources = {
     service: 'matching',
@@ -230,7 +199,6 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
 
   return {
     store,
-    localDecider,
     routers: [explainRoutes(matcher)],
     checkReady: async () => {
       for (const started of relays) await relayReadiness(started);
@@ -249,9 +217,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       for (const started of relays) await started.stop();
       pacer?.stop();
-      accountCache.trust(false);
-      await stopHearingAccounts?.();
-      stopHearingAccounts = undefined;
+      await accounts.stop();
     },
   };
 
@@ -259,9 +225,9 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     await store.migrate();
     await batchStore.migrate();
     await migrateInbox(sql, schema);
-    await migrateAccountProjection(sql, schema);
+    await accounts.migrate();
     await keys.migrate();
-    await hearAccountChanges();
+    await accounts.listen();
     await bus.ensureTopics(
       Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     );
@@ -271,63 +237,13 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     logger.info({ roles: [...roles] }, 'matching service started');
   }
 
-  /**
-   * Whichever matching process applies an account event notifies in its transaction; this one keeps
-   * rows only while it listens (a wake-up also comes when a lost listening connection is back). Without
-   * LISTEN every round reads its accounts, as before rows were kept.
-   */
-  async function hearAccountChanges(): Promise<void> {
-    if (stopHearingAccounts !== undefined) return;
-    try {
-      stopHearingAccounts = await sql.listen(accountsChanged, () => accountCache.invalidate());
-      accountCache.trust(true);
-    } catch (error) {
-      logger.warn(
-        { err: error },
-        'not listening for account changes; account rows are read each round',
-      );
-    }
-  }
-
   // Subscriptions are pushed one by one, so a start that fails half-way can close what it opened and
   // be retried.
   async function startSingleChecks(): Promise<void> {
-    const projectAccounts = idempotentBatchHandler({
-      sql,
-      schema,
-      consumer: 'account-projection',
-      applyBatch: async (envelopes, tx) => {
-        for (const envelope of envelopes) {
-          await projectAccountEvent(
-            tx,
-            schema,
-            parseAccountEvent(envelope.type, envelope.data),
-            envelope.streamPosition ?? 1,
-          );
-        }
-        // At commit, every matching process of this projection forgets the rows it keeps.
-        await sql.notify(accountsChanged, tx);
-      },
-    });
-    subscriptions.push(
-      await bus.subscribe({
-        ...groups.accounts,
-        onHandlerError: logHandlerError(logger, 'account-projection'),
-        partitionsConsumedConcurrently: 4,
-        batchHandler: async (messages) => {
-          try {
-            await projectAccounts(messages);
-          } finally {
-            // Committed or not, the rows may have changed: the next round here reads them again
-            // (before the notification is back).
-            accountCache.invalidate();
-          }
-        },
-      }),
-    );
+    subscriptions.push(await accounts.subscribe());
     const decideAll = decideBatchOf(decider);
     const decideSingles = async (messages: IncomingMessage[]): Promise<void> => {
-      const left = notDecidedHere(messages);
+      const left = undecided(messages);
       if (left.length > 0) await decideAll(left);
     };
     subscriptions.push(

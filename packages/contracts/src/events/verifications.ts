@@ -34,6 +34,11 @@ export const VerificationRequested = z.object({
     /** The participant (requesting PSP) the request came from, for analytics and audit. */
     participant: z.string().optional(),
     batch: BatchEntryRef.optional(),
+    /**
+     * The recording process decided the request and recorded its end after it, in the same stream and
+     * statement (packages/verifications/src/recorder.ts): matching does not decide it again.
+     */
+    decidedAtRecording: z.literal(true).optional(),
     requestedAt: z.iso.datetime(),
   }),
 });

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { IntegrationEnvelope, VerificationTerminal } from '@vop/contracts';
-import type { EventStore, SqlClient, WriteStatement } from '@vop/event-store';
+import type { EventStore, SqlClient } from '@vop/event-store';
 import {
   requestVerification,
   verificationRecorder,
   verificationStreamId,
+  type DecidedEnd,
   type LocalDecider,
   type RecordVerification,
 } from '@vop/verifications';
@@ -18,33 +19,35 @@ import {
 
 const completedAt = '2026-03-02T10:00:01.000Z';
 
-/** A decider that completes every request MTCH; `writes` are what it stores with the requests. */
-function decider(options: { writes?: WriteStatement[] } = {}) {
+/** A decider that completes every request MTCH, except the verifications it is told to leave out. */
+function decider(options: { leaveOut?: string[] } = {}) {
   const seen: IntegrationEnvelope[] = [];
   const port: LocalDecider = {
     async prepare(envelopes) {
       seen.push(...envelopes);
-      const ends: VerificationTerminal[] = envelopes.map((envelope) => {
+      const decided = new Map<string, DecidedEnd>();
+      for (const envelope of envelopes) {
         const { verificationId, family } = envelope.data as {
           verificationId: string;
           family: 'scheme';
         };
-        return {
+        if (options.leaveOut?.includes(verificationId)) continue;
+        const end: VerificationTerminal = {
           type: 'VerificationCompleted',
           data: { verificationId, family, outcome: 'MTCH', score: 1, reasons: [], completedAt },
         };
-      });
-      return {
-        ends,
-        writes: options.writes ?? [],
-        committed() {},
-      };
+        decided.set(envelope.eventId, {
+          ends: [end],
+          events: [{ type: end.type, data: end.data, metadata: { causationId: envelope.eventId } }],
+        });
+      }
+      return decided;
     },
   };
   return { port, seen };
 }
 
-describe('single checks decided in the statement that records them (embedded)', () => {
+describe('single checks decided in the statement that records them', () => {
   let sql: SqlClient;
   let store: EventStore;
   let cipher: Awaited<ReturnType<typeof freshGatewayStore>>['cipher'];
@@ -75,7 +78,7 @@ describe('single checks decided in the statement that records them (embedded)', 
     metadata: { correlationId: id },
   });
 
-  it('given a local decider, when requests are recorded, then their events, their ended rows and the answers come from one commit', async () => {
+  it('given a local decider, when requests are recorded, then each request and its end are one stream, with the ended rows and the answers from one commit', async () => {
     const { port, seen } = decider();
     const answered: VerificationTerminal[] = [];
     const record = recorderWith(port, answered);
@@ -86,11 +89,14 @@ describe('single checks decided in the statement that records them (embedded)', 
       const events = await store.readStream(verificationStreamId(id));
       assert.deepEqual(
         events.map((event) => event.type),
-        ['VerificationRequested'],
+        ['VerificationRequested', 'VerificationCompleted'],
       );
-      // The decider saw the event as its consumer would: same id, same encrypted data.
+      // Marked, so matching does not decide it again.
+      assert.equal((events[0]?.data as { decidedAtRecording?: boolean }).decidedAtRecording, true);
+      // The decider saw the event as its consumer would: same id, same encrypted data (before the mark).
       const envelope = seen.find((candidate) => candidate.eventId === events[0]?.eventId);
-      assert.deepEqual(envelope?.data, events[0]?.data);
+      assert.deepEqual({ ...(envelope?.data as object), decidedAtRecording: true }, events[0]?.data);
+      assert.equal(events[1]?.metadata.causationId, events[0]?.eventId);
       const row = await findVerification(sql, SCHEMA, id);
       assert.equal(row?.status, 'COMPLETED');
       assert.equal(row?.outcome, 'MTCH');
@@ -99,19 +105,38 @@ describe('single checks decided in the statement that records them (embedded)', 
     assert.deepEqual(answered.map((end) => end.data.verificationId).sort(), ids);
   });
 
-  it("given the decider's write fails, when a request is recorded, then nothing is stored and the caller is told", async () => {
-    // A completion stream that exists already: the decider's write is refused (a unique violation).
-    const taken = { streamId: 'completion-taken', events: [{ type: 'Taken', data: {} }] };
-    await store.startStreams([taken]);
-    const { port } = decider({ writes: [store.startStreamsWrite([taken])] });
+  it('given a request the decider leaves out, when it is recorded, then it is recorded unmarked and pending, for matching', async () => {
+    const id = '2b000000-0000-4000-8000-000000000004';
+    const { port } = decider({ leaveOut: [id] });
     const answered: VerificationTerminal[] = [];
-    const id = '2b000000-0000-4000-8000-000000000003';
-    await assert.rejects(
-      recorderWith(port, answered)(request(id)),
-      (error: unknown) => (error as { code?: unknown }).code === '23505',
+    await recorderWith(port, answered)(request(id));
+    const events = await store.readStream(verificationStreamId(id));
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['VerificationRequested'],
     );
-    assert.deepEqual(await store.readStream(verificationStreamId(id)), []);
-    assert.equal(await findVerification(sql, SCHEMA, id), undefined);
+    assert.equal((events[0]?.data as { decidedAtRecording?: boolean }).decidedAtRecording, undefined);
+    assert.equal((await findVerification(sql, SCHEMA, id))?.status, 'PENDING');
+    assert.deepEqual(answered, []);
+  });
+
+  it('given the statement fails, when a round is recorded, then nothing of the round is stored and its callers are told', async () => {
+    // A verification whose stream exists already: the round's statement is refused (a unique violation).
+    const taken = '2b000000-0000-4000-8000-000000000005';
+    const fresh = '2b000000-0000-4000-8000-000000000003';
+    await store.startStreams([
+      { streamId: verificationStreamId(taken), events: [{ type: 'Taken', data: {} }] },
+    ]);
+    const { port } = decider();
+    const answered: VerificationTerminal[] = [];
+    const record = recorderWith(port, answered);
+    const outcomes = await Promise.allSettled([record(request(taken)), record(request(fresh))]);
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'rejected');
+      assert.equal((outcome.reason as { code?: unknown }).code, '23505');
+    }
+    assert.deepEqual(await store.readStream(verificationStreamId(fresh)), []);
+    assert.equal(await findVerification(sql, SCHEMA, fresh), undefined);
     assert.deepEqual(answered, []);
   });
 });

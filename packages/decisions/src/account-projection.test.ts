@@ -7,7 +7,7 @@ import {
   migrateAccountProjection,
   projectAccountEvent,
   type MatchingAccount,
-} from './projection.js';
+} from './account-projection.js';
 
 const SCHEMA = 'matching';
 const IBAN = 'DE89370400440532013000';

@@ -6,8 +6,8 @@ import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
 import { verificationStreamId } from '@vop/verifications';
-import { migrateAccountProjection, projectAccountEvent } from '../accounts/projection.js';
-import { createVerificationDecider } from './handler.js';
+import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
+import { createVerificationDecider } from './decider.js';
 
 const SCHEMA = 'matching';
 const IBAN = germanIban(7);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { VerificationRequestedData } from '@vop/contracts';
-import type { MatchingAccount } from '../accounts/projection.js';
+import type { MatchingAccount } from './account-projection.js';
 import { decideOutcome, matchIdentification } from './decide.js';
 import { createNameMatcher } from '@vop/name-matching';
 

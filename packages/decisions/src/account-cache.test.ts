@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AccountCache, type AccountLoader } from './account-cache.js';
-import type { MatchingAccount } from './projection.js';
+import type { MatchingAccount } from './account-projection.js';
 
 const IBAN = 'DE89370400440532013000';
 const OTHER_IBAN = 'DE02120300000000202051';

@@ -4,7 +4,7 @@ import type {
   VerificationRequestedData,
 } from '@vop/contracts';
 import { matchPartyIdentification, type NameMatcher } from '@vop/name-matching';
-import type { MatchingAccount } from '../accounts/projection.js';
+import type { MatchingAccount } from './account-projection.js';
 
 /** Identifier check (LEI, other schemes): NOAP when the account holds nothing comparable. */
 export function matchIdentification(

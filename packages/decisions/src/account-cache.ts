@@ -1,4 +1,4 @@
-import type { MatchingAccount } from './projection.js';
+import type { MatchingAccount } from './account-projection.js';
 
 export type AccountLoader = (ibans: string[]) => Promise<Map<string, MatchingAccount>>;
 
@@ -9,7 +9,7 @@ export type AccountLoader = (ibans: string[]) => Promise<Map<string, MatchingAcc
  * encrypted, so an erased holder's names stay unreadable.
  *
  * Kept only while trusted (`trust`): while the process hears of every change to the projection, from
- * whichever process applies it (the projection's transaction notifies, services/matching/src/service.ts,
+ * whichever process applies it (the projection's transaction notifies, account-projection-consumer.ts,
  * and every cache of the projection listens). Every change clears it (`invalidate`), and a load that
  * was running while a change was heard is not kept, since it may have read the row before that commit.
  * A row is never older than the last change heard, and never older than `maxAgeMs`: a notification lost

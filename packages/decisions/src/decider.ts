@@ -9,7 +9,6 @@ import {
   writeTogether,
   type EventStore,
   type NewEvent,
-  type WriteStatement,
 } from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
 import {
@@ -19,8 +18,8 @@ import {
   verificationStreamId,
   type VerificationCommand,
 } from '@vop/verifications';
-import type { AccountCache } from '../accounts/account-cache.js';
-import { findAccountsByIbans, type MatchingAccount } from '../accounts/projection.js';
+import type { AccountCache } from './account-cache.js';
+import { findAccountsByIbans, type MatchingAccount } from './account-projection.js';
 import { decideOutcome } from './decide.js';
 
 export interface Decision {
@@ -45,7 +44,7 @@ export function createVerificationDecider(options: {
   store: EventStore;
   /** The schema of the account projection; default: the store's. */
   accountsSchema?: string;
-  /** The projection's rows in memory (embedded: this process is the projection's only writer). */
+  /** The projection's rows in memory, trusted while the process hears of its changes (AccountProjection). */
   accountCache?: AccountCache;
   matcher: NameMatcher;
   cipher: FieldCipher;
@@ -134,16 +133,9 @@ export function createVerificationDecider(options: {
     ]);
   }
 
-  /** The completions of requests recorded in the same statement (no completion can exist yet). */
-  function completionsWrite(
-    prepared: Map<string, CompletionStream>,
-    envelopes: IntegrationEnvelope[],
-  ): WriteStatement {
-    return store.startStreamsWrite(completionStreams(prepared, envelopes));
-  }
-
-  return { prepare, recordDelivered, completionsWrite };
+  return { prepare, recordDelivered };
 }
+export type VerificationDecider = ReturnType<typeof createVerificationDecider>;
 
 /** One stream per request, in delivery order (a request delivered twice in one batch counts once). */
 function completionStreams(

@@ -1,0 +1,116 @@
+import { parseAccountEvent } from '@vop/contracts';
+import type { SqlClient } from '@vop/event-store';
+import type { Bus, Subscription } from '@vop/messaging';
+import type { Logger } from '@vop/observability';
+import { idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
+import { AccountCache } from './account-cache.js';
+import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
+
+export interface AccountProjectionOptions {
+  sql: SqlClient;
+  bus: Bus;
+  logger: Logger;
+  /** The projection's schema (its accounts table and its inbox). */
+  schema: string;
+  /** The consumer group applying account events; every process of the group shares the rows. */
+  groupId: string;
+  /** The account events topic. */
+  topic: string;
+}
+
+/**
+ * A decider's copy of the accounts: the account events from the bus in a table of the decider's own
+ * database, and the rows in memory (`cache`). Whichever process of the group applies an event notifies
+ * in its transaction; every process of the projection keeps rows only while it listens (a wake-up also
+ * comes when a lost listening connection is back). Without LISTEN every round reads its accounts.
+ */
+export class AccountProjection {
+  readonly cache = new AccountCache();
+  readonly schema: string;
+  private readonly changed: string;
+  private stopHearing: (() => Promise<void>) | undefined;
+  private caughtUpOnce = false;
+
+  constructor(private readonly options: AccountProjectionOptions) {
+    this.schema = options.schema;
+    this.changed = `${options.schema}_accounts_changed`;
+  }
+
+  get group(): { groupId: string; topics: string[] } {
+    return { groupId: this.options.groupId, topics: [this.options.topic] };
+  }
+
+  async migrate(): Promise<void> {
+    await migrateInbox(this.options.sql, this.schema);
+    await migrateAccountProjection(this.options.sql, this.schema);
+  }
+
+  /** Rows are kept from here on, as long as LISTEN is in effect. */
+  async listen(): Promise<void> {
+    if (this.stopHearing !== undefined) return;
+    try {
+      this.stopHearing = await this.options.sql.listen(this.changed, () => this.cache.invalidate());
+      this.cache.trust(true);
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error },
+        'not listening for account changes; account rows are read each round',
+      );
+    }
+  }
+
+  /** Applies account events (only one process of the group applies each). */
+  async subscribe(): Promise<Subscription> {
+    const { sql, bus, logger } = this.options;
+    const project = idempotentBatchHandler({
+      sql,
+      schema: this.schema,
+      consumer: 'account-projection',
+      applyBatch: async (envelopes, tx) => {
+        for (const envelope of envelopes) {
+          await projectAccountEvent(
+            tx,
+            this.schema,
+            parseAccountEvent(envelope.type, envelope.data),
+            envelope.streamPosition ?? 1,
+          );
+        }
+        // At commit, every process of this projection forgets the rows it keeps.
+        await sql.notify(this.changed, tx);
+      },
+    });
+    return bus.subscribe({
+      ...this.group,
+      onHandlerError: logHandlerError(logger, 'account-projection'),
+      partitionsConsumedConcurrently: 4,
+      batchHandler: async (messages) => {
+        try {
+          await project(messages);
+        } finally {
+          // Committed or not, the rows may have changed: the next round here reads them again
+          // (before the notification is back).
+          this.cache.invalidate();
+        }
+      },
+    });
+  }
+
+  /**
+   * Throws until the projection has once caught up with the account events: a new copy (a first start,
+   * or a new group beside an old one) would otherwise answer checks "no account" while it fills. Once
+   * caught up it stays so; a later lag is the normal delay of an account change.
+   */
+  async checkCaughtUp(): Promise<void> {
+    if (this.caughtUpOnce) return;
+    const { bus, groupId, topic } = this.options;
+    const lag = (await bus.consumerLag?.(groupId, [topic])) ?? 0;
+    if (lag > 0) throw new Error(`the account projection is ${lag} account events behind`);
+    this.caughtUpOnce = true;
+  }
+
+  async stop(): Promise<void> {
+    this.cache.trust(false);
+    await this.stopHearing?.();
+    this.stopHearing = undefined;
+  }
+}

@@ -1,0 +1,11 @@
+export { AccountCache, type AccountLoader } from './account-cache.js';
+export {
+  findAccountsByIbans,
+  migrateAccountProjection,
+  projectAccountEvent,
+  type MatchingAccount,
+} from './account-projection.js';
+export { AccountProjection, type AccountProjectionOptions } from './account-projection-consumer.js';
+export { decideOutcome, matchIdentification } from './decide.js';
+export { createVerificationDecider, type Decision, type VerificationDecider } from './decider.js';
+export { recordDecision } from './decision-metrics.js';
