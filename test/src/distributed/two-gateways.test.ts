@@ -144,12 +144,12 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     }
     await eventually(
       async () => {
-        const { rows } = await matchingDb.query<{ count: string }>(
-          `SELECT count(*)::text AS count FROM matching.accounts WHERE status = 'active'`,
+        const { rows } = await gatewayDb.query<{ count: string }>(
+          `SELECT count(*)::text AS count FROM gateway_decisions.accounts WHERE status = 'active'`,
         );
         return Number(rows[0]?.count) === ACCOUNTS ? true : undefined;
       },
-      { timeoutMs: 60_000, intervalMs: 200, what: 'accounts in the matching projection' },
+      { timeoutMs: 60_000, intervalMs: 200, what: "accounts in the gateways' copy" },
     );
 
     const plan = Array.from({ length: REQUESTS }, (_, index) => {
@@ -239,31 +239,43 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     );
     assert.equal(requested.rows[0]?.count, String(REQUESTS));
 
-    const decided = await matchingDb.query<{ count: string; distinct: string }>(
-      `SELECT count(*)::text AS count, count(DISTINCT stream_id)::text AS distinct FROM matching.messages WHERE type = 'VerificationCompleted'`,
+    // Each request was decided by the gateway that recorded it: its end follows it in its stream.
+    const decided = await gatewayDb.query<{ count: string; distinct: string; afterRequest: string }>(
+      `SELECT count(*)::text AS count, count(DISTINCT stream_id)::text AS distinct,
+              count(*) FILTER (WHERE stream_position = 2)::text AS "afterRequest"
+         FROM gateway.messages WHERE type = 'VerificationCompleted'`,
     );
-    assert.deepEqual(decided.rows[0], { count: String(REQUESTS), distinct: String(REQUESTS) });
+    assert.deepEqual(decided.rows[0], {
+      count: String(REQUESTS),
+      distinct: String(REQUESTS),
+      afterRequest: String(REQUESTS),
+    });
     // The results read model keeps no processed ids (a row takes only its first end): each row holds
-    // exactly the one completion matching recorded for it.
-    const completedAt = async (db: typeof gatewayDb, query: string) =>
+    // exactly the one completion recorded for it.
+    const completedAt = async (query: string) =>
       new Map(
-        (await db.query<{ id: string; at: string }>(query)).rows.map((row) => [row.id, row.at]),
+        (await gatewayDb.query<{ id: string; at: string }>(query)).rows.map((row) => [
+          row.id,
+          row.at,
+        ]),
       );
     assert.deepEqual(
       await completedAt(
-        gatewayDb,
         `SELECT id::text AS id, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM gateway.verifications`,
       ),
       await completedAt(
-        matchingDb,
-        `SELECT data->>'verificationId' AS id, data->>'completedAt' AS at FROM matching.messages WHERE type = 'VerificationCompleted'`,
+        `SELECT data->>'verificationId' AS id, data->>'completedAt' AS at FROM gateway.messages WHERE type = 'VerificationCompleted'`,
       ),
     );
-    // Matching's completion streams are its record of the requests it decided (above: one each).
-    const decisions = await matchingDb.query<{ count: string }>(
-      `SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'verification-decisions'`,
+    // Matching received every request and decided none of them again.
+    const decidedByMatching = await matchingDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM matching.messages WHERE type = 'VerificationCompleted'`,
     );
-    assert.equal(decisions.rows[0]?.count, '0');
+    assert.equal(decidedByMatching.rows[0]?.count, '0');
+    const copied = await gatewayDb.query<{ count: string }>(
+      `SELECT count(*)::text AS count FROM gateway_decisions.processed_events WHERE consumer = 'account-projection'`,
+    );
+    assert.equal(copied.rows[0]?.count, String(ACCOUNTS));
     const projected = await matchingDb.query<{ count: string }>(
       `SELECT count(*)::text AS count FROM matching.processed_events WHERE consumer = 'account-projection'`,
     );

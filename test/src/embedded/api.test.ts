@@ -457,6 +457,7 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
   it('reports the consumer lag of every group of every service and the outbox lag of every relay', async () => {
     const text = (await embedded.client.get('/metrics')).text;
     const groups = [
+      'gateway-decision-accounts',
       'gateway-verification-results',
       'gateway-core-banking-feed',
       'matching-accounts',

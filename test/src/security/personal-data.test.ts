@@ -16,6 +16,7 @@ async function storedText(embedded: RunningEmbedded): Promise<string> {
     'matching.messages',
     'matching_batch.messages',
     'matching.accounts',
+    'gateway_decisions.accounts',
     'batch.messages',
     'batch.batch_fan_out',
   ];

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { topicNames } from '@vop/contracts';
+import { createPgliteClient, type SqlClient } from '@vop/event-store';
+import { createInProcessBus, type InProcessBus } from '@vop/messaging';
+import { createLogger } from '@vop/observability';
+import { toOutgoingMessage } from '@vop/outbox';
+import { germanIban } from '@vop/testing';
+import { AccountProjection } from './account-projection-consumer.js';
+import { findAccountsByIbans } from './account-projection.js';
+
+const topics = topicNames();
+const SCHEMA = 'copy';
+
+/** An AccountOpened as the gateway's relay publishes it. */
+function accountOpened(iban: string) {
+  const accountId = randomUUID();
+  return toOutgoingMessage(
+    {
+      eventId: randomUUID(),
+      streamId: `account-${accountId}`,
+      streamPosition: 1,
+      globalPosition: 1n,
+      transactionId: '1',
+      type: 'AccountOpened',
+      data: {
+        accountId,
+        iban,
+        name: 'Erika Mustermann',
+        holderType: 'person',
+        alternateNames: [],
+        status: 'active',
+        createdAt: '2026-03-01T00:00:00.000Z',
+      },
+      metadata: {},
+      occurredAt: new Date('2026-03-01T00:00:00.000Z'),
+    },
+    iban,
+  );
+}
+
+describe("a decider's copy of the accounts (AccountProjection)", () => {
+  let sql: SqlClient;
+  let bus: InProcessBus;
+
+  before(async () => {
+    sql = await createPgliteClient({});
+    bus = createInProcessBus({ redeliveryDelayMs: 10 });
+  });
+
+  after(async () => {
+    await bus.close();
+    await sql.close();
+  });
+
+  it('is not caught up while account events published before it are not applied, and stays caught up once it was', async () => {
+    const first = germanIban(1_001);
+    await bus.publish(topics.accountEvents, [accountOpened(first)]);
+    const projection = new AccountProjection({
+      sql,
+      bus,
+      logger: createLogger({ service: 'copy-test', level: 'silent' }),
+      schema: SCHEMA,
+      groupId: 'copy-accounts',
+      topic: topics.accountEvents,
+    });
+    await projection.migrate();
+    await projection.listen();
+    await assert.rejects(projection.checkCaughtUp(), /1 account events behind/);
+
+    const subscription = await projection.subscribe();
+    await bus.settled();
+    await projection.checkCaughtUp();
+    assert.equal((await findAccountsByIbans(sql, SCHEMA, [first])).get(first)?.status, 'active');
+
+    // A later change not applied yet is an account change's normal delay, not a copy filling up.
+    await subscription.close();
+    await bus.publish(topics.accountEvents, [accountOpened(germanIban(1_002))]);
+    await projection.checkCaughtUp();
+    await projection.stop();
+  });
+});
