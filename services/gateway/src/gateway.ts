@@ -61,6 +61,7 @@ import {
 } from './scheme-directory/routes.js';
 import { SchemeDirectory } from './scheme-directory/scheme-directory.js';
 import { subscribeToCompletions, waitersGroupId } from './verifications/completion-consumers.js';
+import { EndedHere } from './verifications/ended-here.js';
 import {
   createTimeoutSweeper,
   DEFAULT_FAILURE_LIMITS,
@@ -134,7 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     lookup: (ids) => findEndedVerifications(sql, schema, ids),
   });
   /** Verifications whose end this process wrote to the results read model when recording them. */
-  const endedHere = new Set<string>();
+  const endedHere = new EndedHere();
   const relay = new OutboxRelay({
     store,
     bus,

@@ -3,6 +3,7 @@ import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { logHandlerError, parseEnvelope } from '@vop/outbox';
+import { EndedHere } from './ended-here.js';
 import { firstEnds, recordVerificationEnds } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 import { WakeupsWhileShared } from './wakeups-while-shared.js';
@@ -25,17 +26,14 @@ export async function subscribeToCompletions(options: {
   schema: string;
   instanceId: string;
   waiters: CompletionWaiters;
-  /**
-   * Verifications whose end the recording statement already wrote here (a local decider): their
-   * completions are not applied again, and cost no transaction. Each id is dropped when its end is seen.
-   */
-  endedHere?: Set<string>;
+  /** Verifications whose end the recording statement already wrote here: not applied again. */
+  endedHere?: EndedHere;
   topic: string;
   groupPrefix: string;
   logger: Logger;
 }): Promise<Subscription[]> {
   const { bus, sql, schema, instanceId, waiters, topic, groupPrefix, logger } = options;
-  const endedHere = options.endedHere ?? new Set<string>();
+  const endedHere = options.endedHere ?? new EndedHere();
   const wakeups = new WakeupsWhileShared(
     () =>
       bus.subscribe({
@@ -73,11 +71,9 @@ export async function subscribeToCompletions(options: {
     batchHandler: async (messages) => {
       const ends = firstEnds(
         messages
+          // Keyed by verification id: an end written here is dropped before it is decoded.
+          .filter((message) => !endedHere.take(message.key))
           .map(parseEnvelope)
-          .filter(
-            (envelope) =>
-              endedHere.size === 0 || !endedHere.delete(verificationIdOf(envelope.data)),
-          )
           .map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
       );
       if (ends.length === 0) return;
@@ -90,9 +86,4 @@ export async function subscribeToCompletions(options: {
   // The waiters first: the results group tells it lost its partitions when it stops, and a closed
   // WakeupsWhileShared does not subscribe again.
   return [{ close: () => wakeups.close() }, results];
-}
-
-function verificationIdOf(data: unknown): string {
-  const id = (data as { verificationId?: unknown } | null)?.verificationId;
-  return typeof id === 'string' ? id : '';
 }
