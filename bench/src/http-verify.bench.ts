@@ -211,7 +211,7 @@ async function seedAccounts(url: string, tls: ClientTls, adminTls: ClientTls): P
         ? true
         : undefined;
     },
-    { timeoutMs: 60_000, what: 'seeded accounts in the matching projection' },
+    { timeoutMs: 60_000, what: "seeded accounts in the gateway's copy" },
   );
   client.close();
   admin.close();

@@ -91,7 +91,7 @@ async function matchingSees(url: string, tls: ClientTls, index: number, timeoutM
         ? true
         : undefined;
     },
-    { timeoutMs, intervalMs: 500, what: `record ${index} in the matching projection` },
+    { timeoutMs, intervalMs: 500, what: `record ${index} in the gateway's copy of the accounts` },
   );
   client.close();
 }

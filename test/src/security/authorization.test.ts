@@ -142,7 +142,7 @@ describe('authorization over mutual TLS', () => {
         (await embedded.admin.post('/accounts', { iban, name: 'Verified Holder' })).status,
         201,
       );
-      // The matching projection catches up asynchronously; until then the answer is NOAP.
+      // The gateway's copy of the accounts catches up asynchronously; until then the answer is NOAP.
       await eventually(
         async () =>
           (await embedded.client.post('/vop/verify', schemeRequest('Verified Holder', iban))).body
