@@ -37,6 +37,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.VOP_MATCHING_ROLES, ['single', 'batch']);
     assert.equal(config.VOP_BATCH_NICE, 10);
     assert.equal(config.VOP_BATCH_PACING, false);
+    assert.equal(config.VOP_SINGLE_CHECKS_DECIDED_BY, 'gateway');
   });
 
   it('given a role per process, then it is read; an unknown role or nice names the variable', () => {
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       ['VOP_BATCH_NICE', '20'],
       ['VOP_BATCH_NICE', '-5'],
       ['VOP_BATCH_PACING', 'yes'],
+      ['VOP_SINGLE_CHECKS_DECIDED_BY', 'batch'],
     ] as const) {
       assert.throws(
         () => loadConfig({ [name]: value }),

@@ -144,6 +144,13 @@ export const ServiceConfig = z.object({
   /** How often the dispatcher prunes what the first-end rule no longer needs. */
   VOP_WEBHOOK_PRUNE_INTERVAL_MS: z.coerce.number().int().positive().default(600_000),
   /**
+   * Where single checks are decided: `gateway` (in the statement that records them, against the
+   * gateway's own copy of the accounts; the answer needs no bus hop) or `matching` (the request travels
+   * over Kafka to matching and its end back: the gateway keeps no copy of the accounts and spends no CPU
+   * on matching names). docs/architecture.md, "Where a single check is decided".
+   */
+  VOP_SINGLE_CHECKS_DECIDED_BY: z.enum(['gateway', 'matching']).default('gateway'),
+  /**
    * The OS scheduling priority (nice, 0–19) of background batch processes: the batch service, and a
    * matching process that runs only the batch role. On a shared machine they then take the CPU single
    * checks leave; 0 turns it off.

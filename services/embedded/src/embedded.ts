@@ -125,6 +125,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     respondingPsp: config.VOP_RESPONDING_PSP,
     verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
     metrics,
+    singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
     matcher,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.

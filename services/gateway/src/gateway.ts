@@ -107,7 +107,11 @@ export interface GatewayOptions {
   forwarding?: GatewayEdgeOptions['forwarding'];
   clock?: () => Date;
   newId?: () => string;
-  /** Decides single checks where they are recorded (default: the scheme's matcher). */
+  /**
+   * Where single checks are decided (VOP_SINGLE_CHECKS_DECIDED_BY): `gateway` (default) in the statement
+   * that records them, with `matcher` (default: the scheme's); `matching` over the bus.
+   */
+  singleChecksDecidedBy?: 'gateway' | 'matching';
   matcher?: NameMatcher;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;
@@ -173,29 +177,34 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Single checks are decided in the statement that records them, against this gateway's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): a caller is answered at
   // commit, without the round trip through Kafka and matching.
-  const accountCopy = new AccountProjection({
-    sql,
-    bus,
-    logger: logger.child({ component: 'account-copy' }),
-    schema: `${schema}_decisions`,
-    groupId: `${namespace}gateway-decision-accounts`,
-    topic: topics.accountEvents,
-  });
-  const decider = createVerificationDecider({
-    store,
-    accountsSchema: accountCopy.schema,
-    accountCache: accountCopy.cache,
-    matcher: options.matcher ?? createNameMatcher(),
-    cipher: personalData.cipher,
-    clock,
-    ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
-    onUndecidable: (verificationId, error) =>
-      // The error's message may quote the names compared: only its kind is logged.
-      logger.error(
-        { errorName: error instanceof Error ? error.name : typeof error, verificationId },
-        'verification could not be decided; it ends as failed',
-      ),
-  });
+  const accountCopy =
+    (options.singleChecksDecidedBy ?? 'gateway') === 'gateway'
+      ? new AccountProjection({
+          sql,
+          bus,
+          logger: logger.child({ component: 'account-copy' }),
+          schema: `${schema}_decisions`,
+          groupId: `${namespace}gateway-decision-accounts`,
+          topic: topics.accountEvents,
+        })
+      : undefined;
+  const decider =
+    accountCopy &&
+    createVerificationDecider({
+      store,
+      accountsSchema: accountCopy.schema,
+      accountCache: accountCopy.cache,
+      matcher: options.matcher ?? createNameMatcher(),
+      cipher: personalData.cipher,
+      clock,
+      ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+      onUndecidable: (verificationId, error) =>
+        // The error's message may quote the names compared: only its kind is logged.
+        logger.error(
+          { errorName: error instanceof Error ? error.name : typeof error, verificationId },
+          'verification could not be decided; it ends as failed',
+        ),
+    });
   const accountWrites = {
     store,
     protect: accountEventProtector(personalData.cipher),
@@ -217,7 +226,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ends.length === 0
           ? pendingVerificationsWrite(schema, requests)
           : verificationsWrite(schema, requests, ends),
-      decider,
+      ...(decider && { decider }),
       onEnds: (ends: VerificationTerminal[]) => {
         for (const end of ends) {
           endedHere.add(end.data.verificationId);
@@ -260,7 +269,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     bus,
     topics: topicSpecs,
     consumers: () => [
-      accountCopy.group,
+      ...(accountCopy ? [accountCopy.group] : []),
       {
         groupId: `${namespace}gateway-verification-results`,
         topics: [topics.verificationCompleted],
@@ -331,7 +340,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         checks: [
           { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
           { name: 'outbox-relay', check: async () => relayReadiness(relay) },
-          { name: 'accounts', check: () => accountCopy.checkCaughtUp() },
+          ...(accountCopy ? [{ name: 'accounts', check: () => accountCopy.checkCaughtUp() }] : []),
           ...(options.extraReadinessChecks ?? []),
         ],
       }),
@@ -383,7 +392,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       typedNameRetention.stop();
       schemeDirectory.stop();
       await relay.stop();
-      await accountCopy.stop();
+      await accountCopy?.stop();
     },
   };
 
@@ -398,8 +407,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     await rateLimits.migrate();
     await migrateCoreBankingFeed(sql, schema);
     await migrateAccountImports(sql, schema);
-    await accountCopy.migrate();
-    await accountCopy.listen();
+    await accountCopy?.migrate();
+    await accountCopy?.listen();
     await testToolkit?.start();
     await schemeDirectory.start();
     if (directorySettings?.developmentSeed !== undefined)
@@ -432,7 +441,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         logger,
       })),
     );
-    subscriptions.push(await accountCopy.subscribe());
+    if (accountCopy) subscriptions.push(await accountCopy.subscribe());
     subscriptions.push(
       await subscribeToCoreBankingFeed({
         ...accountWrites,

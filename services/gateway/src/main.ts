@@ -86,6 +86,7 @@ const gateway = createGateway({
   instanceId: config.VOP_INSTANCE_ID,
   respondingPsp: config.VOP_RESPONDING_PSP,
   verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
+  singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
   namespace: config.VOP_KAFKA_NAMESPACE,
   metrics: createMetricsRegistry({ service: 'gateway' }),
   security: gatewaySecuritySettings(config),

@@ -41,6 +41,9 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
   let webhooksDb: SqlClient;
   let dataDir: string;
   let dispatcherEnv: Record<string, string>;
+  let gatewayEnv: Record<string, string>;
+  let caPem: string;
+  let clientPem: { certPem: string; keyPem: string };
   let receiver: WebhookReceiver | undefined;
   /** What the receiver got, in order of arrival. */
   let received: ReceivedWebhook[] = [];
@@ -93,28 +96,24 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     processes.push(
       startServiceProcess('webhook-dispatcher', main('webhook-dispatcher'), dispatcherEnv),
     );
-    processes.push(
-      startServiceProcess('gateway', main('gateway'), {
-        ...common,
-        DATABASE_URL: gatewayDatabase.url,
-        VOP_PORT: String(gatewayPort),
-        // Long enough for every request of the first test to complete on a loaded machine.
-        VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS: String(DEFERRED_FAIL_AFTER_MS),
-        VOP_SERVICE_URLS: JSON.stringify({
-          matching: `http://127.0.0.1:${matchingPort}`,
-          'webhook-dispatcher': `http://127.0.0.1:${dispatcherPort}`,
-        }),
+    gatewayEnv = {
+      ...common,
+      DATABASE_URL: gatewayDatabase.url,
+      VOP_PORT: String(gatewayPort),
+      VOP_INSTANCE_ID: 'wh-g1',
+      // Long enough for every request of the first test to complete on a loaded machine.
+      VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS: String(DEFERRED_FAIL_AFTER_MS),
+      VOP_SERVICE_URLS: JSON.stringify({
+        matching: `http://127.0.0.1:${matchingPort}`,
+        'webhook-dispatcher': `http://127.0.0.1:${dispatcherPort}`,
       }),
-    );
+    };
+    processes.push(startServiceProcess('gateway', main('gateway'), gatewayEnv));
     const read = (file: string) => readFile(file, 'utf8');
-    const caPem = await read(pki.caPath);
+    caPem = await read(pki.caPath);
     const baseUrl = `https://127.0.0.1:${gatewayPort}`;
-    client = httpsClient({
-      baseUrl,
-      caPem,
-      certPem: await read(pki.clientCertPath),
-      keyPem: await read(pki.clientKeyPath),
-    });
+    clientPem = { certPem: await read(pki.clientCertPath), keyPem: await read(pki.clientKeyPath) };
+    client = httpsClient({ baseUrl, caPem, ...clientPem });
     admin = httpsClient({
       baseUrl,
       caPem,
@@ -214,9 +213,35 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     assert.equal(log.body.total, VERIFICATIONS);
   });
 
-  it('with matching stopped, a request ends as failed (TIMEOUT) after its limit and is delivered as a signed verification.failure', async () => {
+  it('with matching stopped, a request left to matching ends as failed (TIMEOUT) after its limit and is delivered as a signed verification.failure', async () => {
+    // Only a request the gateway does not decide itself can wait for matching: a second gateway that
+    // leaves single checks to matching (VOP_SINGLE_CHECKS_DECIDED_BY), as a gateway of a release before
+    // decisions at recording did.
+    const port = await freePort();
+    const leaving = startServiceProcess('gateway-leaving-to-matching', main('gateway'), {
+      ...gatewayEnv,
+      VOP_PORT: String(port),
+      VOP_INSTANCE_ID: 'wh-g2',
+      VOP_SINGLE_CHECKS_DECIDED_BY: 'matching',
+    });
+    processes.push(leaving);
+    const leavingClient = httpsClient({
+      baseUrl: `https://127.0.0.1:${port}`,
+      caPem,
+      ...clientPem,
+    });
     const failureReceiver = await startWebhookReceiver();
     try {
+      await eventually(
+        async () => {
+          if (leaving.child.exitCode !== null)
+            throw new Error(`the second gateway exited:\n${leaving.output()}`);
+          return (await leavingClient.get('/readyz').catch(() => undefined))?.status === 200
+            ? true
+            : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 200, what: 'the second gateway ready' },
+      );
       const created = await client.post('/webhooks', {
         url: failureReceiver.url('/failures'),
         events: ['verification.failure'],
@@ -224,7 +249,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
       });
       assert.equal(created.status, 201, created.text);
       await (processes[0] as ServiceProcess).stop();
-      const receipt = await client.post('/verify', {
+      const receipt = await leavingClient.post('/verify', {
         name: 'Kai Webhook',
         iban: germanIban(424_242),
       });
@@ -253,6 +278,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
       assert.equal(result.body.status, 'FAILED');
       assert.equal(result.body.reason, 'TIMEOUT');
     } finally {
+      leavingClient.close();
       await failureReceiver.close();
     }
   });
