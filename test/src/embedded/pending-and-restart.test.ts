@@ -12,7 +12,7 @@ import { ensureDevPki } from '@vop/pki';
 import { eventually, germanIban, httpsClient } from '@vop/testing';
 import { participantTls, runEmbedded, schemeRequest } from './fixtures.js';
 
-describe('a gateway whose matching service does not answer', () => {
+describe('a gateway that leaves single checks to a matching service that does not answer', () => {
   it('answers GET /verify/{id} 202 PENDING with Retry-After, and /vop/verify 504 VOP_003 at the deadline', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-gateway-'));
     const pki = await ensureDevPki(dataDir);
@@ -25,6 +25,8 @@ describe('a gateway whose matching service does not answer', () => {
       instanceId: 'lonely',
       respondingPsp: 'VOPBDEFFXXX',
       verifyDeadlineMs: 300,
+      // Requests wait for matching (as from a gateway before decisions at recording); none runs here.
+      singleChecksDecidedBy: 'matching',
       // Authentication is mandatory: the participant certificate is the caller's principal.
       clientCertificates: { trustAnchorsPem: await readFile(pki.caPath, 'utf8'), admin: {} },
     });
