@@ -38,6 +38,7 @@ describe('loadConfig', () => {
     assert.equal(config.VOP_BATCH_NICE, 10);
     assert.equal(config.VOP_BATCH_PACING, false);
     assert.equal(config.VOP_SINGLE_CHECKS_DECIDED_BY, 'gateway');
+    assert.equal(config.VOP_BATCH_ENTRIES_DECIDED_BY, 'batch');
   });
 
   it('given a role per process, then it is read; an unknown role or nice names the variable', () => {
@@ -56,6 +57,7 @@ describe('loadConfig', () => {
       ['VOP_BATCH_NICE', '-5'],
       ['VOP_BATCH_PACING', 'yes'],
       ['VOP_SINGLE_CHECKS_DECIDED_BY', 'batch'],
+      ['VOP_BATCH_ENTRIES_DECIDED_BY', 'gateway'],
     ] as const) {
       assert.throws(
         () => loadConfig({ [name]: value }),

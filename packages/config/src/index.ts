@@ -151,6 +151,12 @@ export const ServiceConfig = z.object({
    */
   VOP_SINGLE_CHECKS_DECIDED_BY: z.enum(['gateway', 'matching']).default('gateway'),
   /**
+   * Where batch entries are decided: `batch` (in the transaction that fans them out, against the batch
+   * service's own copy of the accounts; answered there) or `matching` (each entry travels over Kafka to
+   * matching's batch role and its end back to the batch service's progress).
+   */
+  VOP_BATCH_ENTRIES_DECIDED_BY: z.enum(['batch', 'matching']).default('batch'),
+  /**
    * The OS scheduling priority (nice, 0–19) of background batch processes: the batch service, and a
    * matching process that runs only the batch role. On a shared machine they then take the CPU single
    * checks leave; 0 turns it off.

@@ -96,16 +96,24 @@ export class AccountProjection {
   }
 
   /**
-   * Throws until the projection has once caught up with the account events: a new copy (a first start,
-   * or a new group beside an old one) would otherwise answer checks "no account" while it fills. Once
+   * Whether the projection has once caught up with the account events: a new copy (a first start, or
+   * a new group beside an old one) would otherwise answer checks "no account" while it fills. Once
    * caught up it stays so; a later lag is the normal delay of an account change.
    */
+  async caughtUp(): Promise<boolean> {
+    if (!this.caughtUpOnce) this.caughtUpOnce = (await this.lag()) === 0;
+    return this.caughtUpOnce;
+  }
+
+  /** Throws until `caughtUp` (a readiness check). */
   async checkCaughtUp(): Promise<void> {
-    if (this.caughtUpOnce) return;
+    if (await this.caughtUp()) return;
+    throw new Error(`the account projection is ${await this.lag()} account events behind`);
+  }
+
+  private async lag(): Promise<number> {
     const { bus, groupId, topic } = this.options;
-    const lag = (await bus.consumerLag?.(groupId, [topic])) ?? 0;
-    if (lag > 0) throw new Error(`the account projection is ${lag} account events behind`);
-    this.caughtUpOnce = true;
+    return (await bus.consumerLag?.(groupId, [topic])) ?? 0;
   }
 
   async stop(): Promise<void> {

@@ -5,11 +5,7 @@ import {
   type IntegrationEnvelope,
   type VerificationTerminal,
 } from '@vop/contracts';
-import {
-  writeTogether,
-  type EventStore,
-  type NewEvent,
-} from '@vop/event-store';
+import { writeTogether, type EventStore, type NewEvent } from '@vop/event-store';
 import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
 import {
   decideVerification,

@@ -15,6 +15,7 @@ await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }
     namespace: config.VOP_KAFKA_NAMESPACE,
     metrics,
     keySql,
+    entriesDecidedBy: config.VOP_BATCH_ENTRIES_DECIDED_BY,
     ...(config.VOP_BATCH_PACING && { pacer: new ContentionPacer() }),
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
   });

@@ -4,9 +4,12 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, registerLagMetrics, SHARED_THREAD_BATCH_RELAY_PAGE } from '@vop/outbox';
+import { AccountProjection, createVerificationDecider, recordDecision } from '@vop/decisions';
+import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { batchCommands } from './batches/command-handler.js';
+import { entryDecisions } from './batches/entry-decisions.js';
 import { createEntryBudget, type EntryBudgetSettings } from './batches/entry-budget.js';
 import { fanOutWorker } from './batches/fan-out.js';
 import { migrateBatchSchema } from './migrate.js';
@@ -41,6 +44,13 @@ export interface BatchServiceOptions {
    * they hand PostgreSQL and the broker follows what the single checks leave (`ContentionPacer`).
    */
   pacer?: ContentionPacer;
+  /**
+   * Where batch entries are decided (VOP_BATCH_ENTRIES_DECIDED_BY): `batch` (default) in the
+   * transaction that fans them out, against this service's own copy of the accounts, with `matcher`
+   * (default: the scheme's); `matching` over the bus.
+   */
+  entriesDecidedBy?: 'batch' | 'matching';
+  matcher?: NameMatcher;
 }
 
 export interface BatchService {
@@ -48,6 +58,8 @@ export interface BatchService {
   readonly routers: Router[];
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Throws until its copy of the accounts has once caught up (entries are decided against it). */
+  checkReady(): Promise<void>;
 }
 
 /** Accepts batches, fans their entries out as verification requests, tracks progress, serves results. */
@@ -65,13 +77,47 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const pacer = options.pacer;
   // Embedded, chunks small enough that a single check waits behind one for a few milliseconds.
   const fanOutChunkSize = gate ? 100 : 1000;
-  const fanOut = fanOutWorker({
-    store,
-    logger,
-    chunkSize: fanOutChunkSize,
-    ...(gate && { runUnit: <T>(work: () => Promise<T>) => gate.low(work) }),
-    ...(!gate && pacer && { runUnit: <T>(work: () => Promise<T>) => pacer.run(work) }),
+  const answered = options.metrics?.counter({
+    name: 'batch_entries_answered_total',
+    help: 'Batch entries answered (batch progress)',
+    labelNames: [] as const,
   });
+  const onAnswered = answered && ((count: number) => answered.inc(count));
+  // Entries are decided in the transaction that fans them out, against this service's own copy of
+  // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
+  // Kafka and matching, and the entries are answered in that transaction.
+  const accountCopy =
+    (options.entriesDecidedBy ?? 'batch') === 'batch'
+      ? new AccountProjection({
+          sql,
+          bus,
+          logger: logger.child({ component: 'account-copy' }),
+          schema: `${schema}_decisions`,
+          groupId: `${namespace}batch-decision-accounts`,
+          topic: topics.accountEvents,
+        })
+      : undefined;
+  const decide =
+    accountCopy &&
+    entryDecisions({
+      decider: createVerificationDecider({
+        store,
+        accountsSchema: accountCopy.schema,
+        accountCache: accountCopy.cache,
+        matcher: options.matcher ?? createNameMatcher(),
+        cipher,
+        clock,
+        ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+        onUndecidable: (verificationId, error) =>
+          // The error's message may quote the names compared: only its kind is logged.
+          logger.error(
+            { errorName: error instanceof Error ? error.name : typeof error, verificationId },
+            'batch entry could not be decided; it ends as failed',
+          ),
+      }),
+      accounts: accountCopy,
+      clock,
+    });
   const commands = batchCommands({
     store,
     cipher,
@@ -80,6 +126,17 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     newId: options.newId ?? randomUUID,
     fanOutChunkSize,
     onStaged: () => fanOut.wake(),
+    ...(decide && { decide }),
+    ...(onAnswered && { onAnswered }),
+  });
+  const fanOut = fanOutWorker({
+    store,
+    logger,
+    chunkSize: fanOutChunkSize,
+    ...(gate && { runUnit: <T>(work: () => Promise<T>) => gate.low(work) }),
+    ...(!gate && pacer && { runUnit: <T>(work: () => Promise<T>) => pacer.run(work) }),
+    ...(decide && { decisions: { decide, answer: commands.answerEnds } }),
+    ...(onAnswered && { onAnswered }),
   });
   const relay = new OutboxRelay({
     store,
@@ -93,15 +150,11 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     registerLagMetrics(options.metrics, {
       bus,
       consumers: () => [
+        ...(accountCopy ? [accountCopy.group] : []),
         { groupId: progressGroupId(namespace), topics: [topics.verificationCompletedBatch] },
       ],
       outboxes: [{ store, relayName: RELAY_NAME }],
     });
-  const answered = options.metrics?.counter({
-    name: 'batch_entries_answered_total',
-    help: 'Batch entries answered (batch progress)',
-    labelNames: [] as const,
-  });
   const subscriptions: Subscription[] = [];
   return {
     store,
@@ -110,6 +163,8 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       await migrateBatchSchema(sql, store);
       await keys.migrate();
       await entryBudget?.migrate();
+      await accountCopy?.migrate();
+      await accountCopy?.listen();
       await bus.ensureTopics(
         Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
       );
@@ -130,9 +185,10 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           groupPrefix: namespace,
           commands,
           logger,
-          ...(answered && { onAnswered: (count: number) => answered.inc(count) }),
+          ...(onAnswered && { onAnswered }),
         }),
       );
+      if (accountCopy) subscriptions.push(await accountCopy.subscribe());
       await relay.start();
       pacer?.start();
       fanOut.start();
@@ -143,6 +199,10 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       pacer?.stop();
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await relay.stop();
+      await accountCopy?.stop();
+    },
+    async checkReady() {
+      await accountCopy?.checkCaughtUp();
     },
   };
 }

@@ -84,7 +84,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   ]);
   // One registry for the one process: every service's metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
-  // One matcher for the two deciders (gateway: single checks; matching: batch entries).
+  // One matcher for every decider (gateway: single checks; batch: its entries; matching: what came
+  // undecided).
   const matcher = options.matcher ?? createNameMatcher();
   const matching = createMatchingService({
     sql,
@@ -116,6 +117,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
     priorityGate,
+    entriesDecidedBy: config.VOP_BATCH_ENTRIES_DECIDED_BY,
+    matcher,
   });
   const gateway = createGateway({
     sql,
@@ -136,7 +139,10 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
       ...analytics.routers,
     ],
     serviceHealth: [() => matching.health(), () => analytics.health()],
-    extraReadinessChecks: [{ name: 'matching', check: () => matching.checkReady() }],
+    extraReadinessChecks: [
+      { name: 'matching', check: () => matching.checkReady() },
+      { name: 'batch', check: () => batch.checkReady() },
+    ],
     // Development profile: the local CA is the trust anchor and the generated admin certificate holds admin rights.
     clientCertificates: {
       trustAnchorsPem: caPem,

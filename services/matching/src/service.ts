@@ -78,8 +78,9 @@ export interface MatchingService {
 
 /**
  * Consumes account events and verification requests; emits verification completions through its
- * outbox. Single checks are decided where the gateway records them (@vop/decisions): this service
- * decides batch entries, and a single check only when its request came undecided.
+ * outbox. Single checks and batch entries are decided where they are recorded (the gateway, the batch
+ * service: @vop/decisions); this service decides a request that came undecided (a recorder set to
+ * leave it to matching, a copy of the accounts still filling, an older release).
  */
 export function createMatchingService(options: MatchingServiceOptions): MatchingService {
   const { sql, bus, logger, matcher } = options;
@@ -178,7 +179,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       await decider.recordDelivered(await decider.prepare(envelopes), envelopes);
     };
 
-  /** A request the gateway decided and recorded with its end: its delivery is dropped. */
+  /** A request decided and recorded with its end (gateway, batch service): its delivery is dropped. */
   const undecided = (messages: IncomingMessage[]): IncomingMessage[] =>
     messages.filter((message) => {
       const envelope = parseEnvelope(message);
@@ -264,7 +265,11 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
     // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
     // 3.5 times slower batches and no better single checks distributed (bench/RESULTS.md §4).
-    const decideBatchEntries = decideBatchOf(deciderFor(batchStore));
+    const decideAllEntries = decideBatchOf(deciderFor(batchStore));
+    const decideBatchEntries = async (messages: IncomingMessage[]): Promise<void> => {
+      const left = undecided(messages);
+      if (left.length > 0) await decideAllEntries(left);
+    };
     subscriptions.push(
       await bus.subscribe({
         ...groups.batchEntries,

@@ -240,7 +240,11 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     assert.equal(requested.rows[0]?.count, String(REQUESTS));
 
     // Each request was decided by the gateway that recorded it: its end follows it in its stream.
-    const decided = await gatewayDb.query<{ count: string; distinct: string; afterRequest: string }>(
+    const decided = await gatewayDb.query<{
+      count: string;
+      distinct: string;
+      afterRequest: string;
+    }>(
       `SELECT count(*)::text AS count, count(DISTINCT stream_id)::text AS distinct,
               count(*) FILTER (WHERE stream_position = 2)::text AS "afterRequest"
          FROM gateway.messages WHERE type = 'VerificationCompleted'`,

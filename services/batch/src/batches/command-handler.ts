@@ -4,12 +4,14 @@ import type {
   BatchEntry,
   BatchStatusValue,
   VerificationRequestedData,
+  VerificationTerminal,
 } from '@vop/contracts';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { requestVerification } from '@vop/verifications';
 import { findDomesticAccounts } from '../domestic-accounts/read-model.js';
 import { judgeAccountNumberEntries } from './account-number-judge.js';
+import type { DecideEntries, DecidedEntries } from './entry-decisions.js';
 import { recordRequests, STAGED_PER_ROW, stageRequests, type StagedRequests } from './fan-out.js';
 import type { EntryBudget } from './entry-budget.js';
 import {
@@ -23,6 +25,7 @@ import {
   type BatchState,
 } from './decider.js';
 import {
+  answerOf,
   answersOfJudgements,
   findBatch,
   insertBatchEntries,
@@ -46,6 +49,18 @@ export interface BatchCommandsOptions {
   fanOutChunkSize?: number;
   /** Told after a submission staged chunks (wakes the fan-out). */
   onStaged?: () => void;
+  /** Entries decided where they are recorded (entry-decisions.ts): the first chunk at submission. */
+  decide?: DecideEntries;
+  /** After a submission committed: how many entries its transaction answered (decided or judged). */
+  onAnswered?: (count: number) => void;
+}
+
+/** What a submission's transaction did beside recording the batch. */
+interface Recorded {
+  /** Chunks staged for the fan-out. */
+  staged: boolean;
+  /** Entries answered (decided where recorded). */
+  answered: number;
 }
 
 /** Typed names encrypted per group, the event loop free between groups (10,000 at once held it). */
@@ -78,8 +93,8 @@ export function batchCommands(options: BatchCommandsOptions) {
   async function submit(
     participant: string,
     command: Extract<BatchCommand, { type: 'SubmitBatch' }>,
-    /** Records the batch's rows and requests; says whether it staged chunks for the fan-out. */
-    record: (tx: SqlExecutor, events: BatchEvent[]) => Promise<boolean>,
+    /** Records the batch's rows and requests; says whether it staged chunks, and what it answered. */
+    record: (tx: SqlExecutor, events: BatchEvent[]) => Promise<Recorded>,
   ): Promise<{ status: BatchStatusValue; created: boolean }> {
     const { batchId } = command.batch;
     const streamId = batchStreamId(participant, batchId);
@@ -93,12 +108,13 @@ export function batchCommands(options: BatchCommandsOptions) {
       // A resubmission (no events) draws nothing; a refused or failed one gives its draw back.
       await entryBudget?.draw(participant, command.batch.total);
       try {
-        let staged = false;
+        let recorded: Recorded = { staged: false, answered: 0 };
         await store.sql.transaction(async (tx) => {
           await store.startStreams([{ streamId, events }], { tx });
-          staged = await record(tx, events);
+          recorded = await record(tx, events);
         });
-        if (staged) options.onStaged?.();
+        if (recorded.staged) options.onStaged?.();
+        if (recorded.answered > 0) options.onAnswered?.(recorded.answered);
         const ended = (type: BatchEvent['type']) => events.some((event) => event.type === type);
         const status = ended('BatchCompleted')
           ? 'COMPLETED'
@@ -156,19 +172,21 @@ export function batchCommands(options: BatchCommandsOptions) {
   /**
    * In the submission's transaction: the batch's rows, the first chunk of the entries' requests (for
    * the outbox) and the rest staged. Form 2 (`requestsNameEntries`): request i is entry i, whose row
-   * comes with its request; form 1 numbers every entry here (some are judged at once). Says whether
-   * it staged chunks.
+   * comes with its request; form 1 numbers every entry here (some are judged at once). Returns the
+   * ends of the first chunk's entries decided before the transaction (`firstChunk`), for the caller
+   * to answer once every row of the batch is written (`answerEnds`).
    */
   async function recordSubmission(
     tx: SqlExecutor,
     batch: { participant: string; batchId: string; form: BatchForm; submittedAt: string },
     entryIds: string[],
     requests: VerificationRequestedData[],
-  ): Promise<boolean> {
+    firstChunk: DecidedEntries | undefined,
+  ): Promise<{ staged: boolean; ends: VerificationTerminal[] }> {
     const { participant, batchId } = batch;
     const requestsNameEntries = batch.form === 'iban';
     await insertSubmittedBatch(tx, schema, { ...batch, total: entryIds.length });
-    await recordRequests(tx, store, batchId, requests.slice(0, chunkSize));
+    const ends = await recordRequests(tx, store, batchId, requests.slice(0, chunkSize), firstChunk);
     await insertBatchEntries(
       tx,
       schema,
@@ -185,7 +203,13 @@ export function batchCommands(options: BatchCommandsOptions) {
       });
     }
     await stageRequests(tx, schema, { participant, batchId }, staged);
-    return staged.length > 0;
+    return { staged: staged.length > 0, ends };
+  }
+
+  /** Answers entries by the ends decided where they were recorded, in the caller's transaction. */
+  async function answerEnds(tx: SqlExecutor, ends: VerificationTerminal[]): Promise<number> {
+    const answers = ends.map(answerOf).filter((answer) => answer !== undefined);
+    return answers.length > 0 ? answerEntries(tx, answers) : 0;
   }
 
   /** Form 2: entries fan out to matching as verification requests. */
@@ -208,14 +232,17 @@ export function batchCommands(options: BatchCommandsOptions) {
       submittedAt,
       entries.map(({ id, iban, name }) => ({ entryId: id, iban, name })),
     );
-    return submit(participant, command, (tx) =>
-      recordSubmission(
+    const firstChunk = await options.decide?.(batchId, requests.slice(0, chunkSize));
+    return submit(participant, command, async (tx) => {
+      const { staged, ends } = await recordSubmission(
         tx,
         { participant, batchId, form: 'iban', submittedAt },
         entries.map((entry) => entry.id),
         requests,
-      ),
-    );
+        firstChunk,
+      );
+      return { staged, answered: await answerEnds(tx, ends) };
+    });
   }
 
   /**
@@ -242,12 +269,14 @@ export function batchCommands(options: BatchCommandsOptions) {
       judgements,
     } as const;
     const requests = await verificationRequests(participant, batchId, submittedAt, lookups);
+    const firstChunk = await options.decide?.(batchId, requests.slice(0, chunkSize));
     const accepted = await submit(participant, command, async (tx) => {
-      const staged = await recordSubmission(
+      const { staged, ends } = await recordSubmission(
         tx,
         { participant, batchId, form: 'account-number', submittedAt },
         numbered.map(({ entryId }) => entryId),
         requests,
+        firstChunk,
       );
       await recordEntryAnswers(
         tx,
@@ -255,7 +284,8 @@ export function batchCommands(options: BatchCommandsOptions) {
         answersOfJudgements(participant, batchId, judgements),
         submittedAt,
       );
-      return staged;
+      // After the judgements: the entry answered last completes the batch.
+      return { staged, answered: await answerEnds(tx, ends) };
     });
     return { batchId, ...accepted };
   }
@@ -304,7 +334,7 @@ export function batchCommands(options: BatchCommandsOptions) {
     return fresh.length;
   }
 
-  return { submitIbanBatch, submitAccountNumberBatch, answerEntries };
+  return { submitIbanBatch, submitAccountNumberBatch, answerEntries, answerEnds };
 }
 
 export type BatchCommands = ReturnType<typeof batchCommands>;

@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { parseVerificationRequested } from '@vop/contracts';
+import { parseVerificationRequested, type VerificationTerminal } from '@vop/contracts';
 import { createPgliteClient, EventStore, START, type SqlExecutor } from '@vop/event-store';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
+import type { DecidedEnd, LocalDecider } from '@vop/verifications';
 import { batchCommands } from './command-handler.js';
 import { migrateBatchSchema } from '../migrate.js';
+import { entryDecisions } from './entry-decisions.js';
 import { fanOutOneChunk, STAGED_PER_ROW } from './fan-out.js';
+import { findBatch } from './status-read-model.js';
 import { rebuildBatchReadModels } from './rebuild.js';
 
 const SCHEMA = 'batch';
@@ -29,23 +32,83 @@ async function requestedEntries(store: EventStore): Promise<string[]> {
     .map((event) => parseVerificationRequested(event.type, event.data).batch?.entryId ?? '?');
 }
 
+/** A decider that completes every request MTCH (the port the batch service fills from @vop/decisions). */
+const everyEntryMatches: LocalDecider = {
+  async prepare(envelopes) {
+    const decided = new Map<string, DecidedEnd>();
+    for (const envelope of envelopes) {
+      const request = parseVerificationRequested(envelope.type, envelope.data);
+      const end: VerificationTerminal = {
+        type: 'VerificationCompleted',
+        data: {
+          verificationId: request.verificationId,
+          family: request.family,
+          outcome: 'MTCH',
+          score: 1,
+          reasons: [],
+          ...(request.participant !== undefined && { participant: request.participant }),
+          ...(request.batch !== undefined && { batch: request.batch }),
+          completedAt: '2026-03-01T09:00:01.000Z',
+        },
+      };
+      decided.set(envelope.eventId, {
+        ends: [end],
+        events: [{ type: end.type, data: end.data, metadata: {} }],
+      });
+    }
+    return decided;
+  },
+};
+
 /** The batch service's store, read models and commands on a fresh PGlite, fanning out `chunkSize` a chunk. */
-async function batchServiceOnPglite(chunkSize: number) {
+async function batchServiceOnPglite(
+  chunkSize: number,
+  decisions?: { caughtUp: () => Promise<boolean> },
+) {
   const sql = await createPgliteClient({});
   const store = new EventStore(sql, { schema: SCHEMA });
   const { keys, cipher } = createPersonalData(sql);
   await keys.migrate();
   await migrateBatchSchema(sql, store);
   let staged = 0;
+  const clock = () => new Date('2026-03-01T09:00:00.000Z');
+  const decide =
+    decisions && entryDecisions({ decider: everyEntryMatches, accounts: decisions, clock });
   const commands = batchCommands({
     store,
     cipher,
-    clock: () => new Date('2026-03-01T09:00:00.000Z'),
+    clock,
     newId: () => randomUUID(),
     fanOutChunkSize: chunkSize,
     onStaged: () => (staged += 1),
+    ...(decide && { decide }),
   });
-  return { sql, store, commands, staged: () => staged };
+  const fanOut = () =>
+    fanOutOneChunk(store, chunkSize, decide && { decide, answer: commands.answerEnds });
+  return { sql, store, commands, fanOut, staged: () => staged };
+}
+
+/** Each stream's event types, by the batch entry its request names. */
+async function streamsByEntry(store: EventStore): Promise<Map<string, string[]>> {
+  const { events } = await store.readAll({ after: START, limit: 100_000 });
+  const entryOf = new Map<string, string>();
+  const byEntry = new Map<string, string[]>();
+  for (const event of events) {
+    if (event.type === 'VerificationRequested') {
+      const request = parseVerificationRequested(event.type, event.data);
+      entryOf.set(event.streamId, request.batch?.entryId ?? '?');
+    }
+    const entry = entryOf.get(event.streamId);
+    if (entry === undefined) continue;
+    const marked =
+      event.type === 'VerificationRequested' &&
+      (event.data as { decidedAtRecording?: boolean }).decidedAtRecording === true;
+    byEntry.set(entry, [
+      ...(byEntry.get(entry) ?? []),
+      marked ? 'Requested (decided)' : event.type,
+    ]);
+  }
+  return byEntry;
 }
 
 describe('batch fan-out in small transactions', () => {
@@ -92,9 +155,59 @@ describe('batch fan-out in small transactions', () => {
       );
 
       assert.equal(staged(), 0);
-      assert.equal(await fanOutOneChunk(store, 3), false);
+      assert.equal(await fanOutOneChunk(store, 3), undefined);
       assert.deepEqual(await requestedEntries(store), ids);
       assert.deepEqual(await entryIds(sql, 'small'), ids);
+    } finally {
+      await sql.close();
+    }
+  });
+
+  it('given entries decided where they are recorded, when a batch is submitted and fanned out, then each request is one stream with its end, the entries are answered in those transactions, and the batch completes without matching', async () => {
+    const { sql, store, commands, fanOut } = await batchServiceOnPglite(7, {
+      caughtUp: async () => true,
+    });
+    try {
+      const total = 7 + 10;
+      const ids = Array.from({ length: total }, (_, index) => `d-${index + 1}`);
+      await commands.submitIbanBatch(
+        participant,
+        'decided',
+        ids.map((id, index) => ({ id, iban: germanIban(index + 1), name: 'Erika Mustermann' })),
+      );
+      const afterSubmission = await findBatch(sql, SCHEMA, participant, 'decided');
+      assert.equal(afterSubmission?.processed, 7, 'the first chunk is answered at submission');
+      while (await fanOut());
+
+      const streams = await streamsByEntry(store);
+      for (const id of ids)
+        assert.deepEqual(streams.get(id), ['Requested (decided)', 'VerificationCompleted'], id);
+      const batch = await findBatch(sql, SCHEMA, participant, 'decided');
+      assert.equal(batch?.status, 'COMPLETED');
+      assert.equal(batch?.processed, total);
+      assert.equal(batch?.successful, total);
+    } finally {
+      await sql.close();
+    }
+  });
+
+  it('given a copy of the accounts still filling, when a batch is submitted and fanned out, then its entries are recorded undecided, for matching', async () => {
+    const { sql, store, commands, fanOut } = await batchServiceOnPglite(3, {
+      caughtUp: async () => false,
+    });
+    try {
+      const ids = ['u-1', 'u-2', 'u-3', 'u-4'];
+      await commands.submitIbanBatch(
+        participant,
+        'undecided',
+        ids.map((id, index) => ({ id, iban: germanIban(index + 1), name: 'Erika Mustermann' })),
+      );
+      while (await fanOut());
+      const streams = await streamsByEntry(store);
+      for (const id of ids) assert.deepEqual(streams.get(id), ['VerificationRequested'], id);
+      const batch = await findBatch(sql, SCHEMA, participant, 'undecided');
+      assert.equal(batch?.status, 'PENDING');
+      assert.equal(batch?.processed, 0);
     } finally {
       await sql.close();
     }

@@ -1,7 +1,7 @@
-import { VERIFICATION_EVENT_VERSION, type VerificationRequestedData } from '@vop/contracts';
+import type { VerificationRequestedData, VerificationTerminal } from '@vop/contracts';
 import { migrateSchema, type EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
-import { verificationStreamId } from '@vop/verifications';
+import { entryStreams, type DecideEntries, type DecidedEntries } from './entry-decisions.js';
 import { insertBatchEntries } from './status-read-model.js';
 
 /**
@@ -63,21 +63,20 @@ export async function stageRequests(
     );
 }
 
-/** The entries' requests as new streams, as the submission writes its first chunk. */
+/**
+ * The entries' requests as new streams, as the submission writes its first chunk; a request decided
+ * before the transaction (`decided`) has its end after it in its stream. Returns those ends.
+ */
 export async function recordRequests(
   tx: SqlExecutor,
   store: EventStore,
   batchId: string,
   requests: readonly VerificationRequestedData[],
-): Promise<void> {
-  const metadata = { correlationId: batchId, schemaVersion: String(VERIFICATION_EVENT_VERSION) };
-  await store.startStreamsCounted(
-    requests.map((data) => ({
-      streamId: verificationStreamId(data.verificationId),
-      events: [{ type: 'VerificationRequested', data, metadata }],
-    })),
-    { tx },
-  );
+  decided?: DecidedEntries,
+): Promise<VerificationTerminal[]> {
+  const { streams, ends } = entryStreams(batchId, requests, decided);
+  await store.startStreamsCounted(streams, { tx });
+  return ends;
 }
 
 interface StagedRow {
@@ -90,29 +89,64 @@ interface StagedRow {
   done: number;
 }
 
+/** What the fan-out does with a chunk's ends, in its transaction (answers the entries); how many. */
+export type AnswerEnds = (tx: SqlExecutor, ends: VerificationTerminal[]) => Promise<number>;
+
+const NEXT_CHUNK = (schema: string, lock: boolean) =>
+  `SELECT f.id, f.participant, f.batch_id, f.entry_offset, f.entry_ids, f.requests, f.done
+     FROM ${schema}.batch_fan_out AS f
+    WHERE NOT EXISTS (SELECT 1 FROM ${schema}.batch_fan_out AS p
+                       WHERE p.participant = f.participant AND p.batch_id = f.batch_id
+                         AND p.id < f.id)
+    ORDER BY f.id
+    LIMIT 1${lock ? '\n    FOR UPDATE SKIP LOCKED' : ''}`;
+
 /**
  * Fans out the next `chunkSize` requests of the oldest staged row no other instance holds, if it is
  * the first left of its batch (one batch's requests go in order, so the store holds its entries in
- * submission order, as the rebuild reads them). Returns whether it found one.
+ * submission order, as the rebuild reads them). With `decide`, the chunk is read first and decided
+ * outside the transaction, which records it only if no other instance moved the row meanwhile, with
+ * the ends, and answers the entries there (`answer`). Returns how many entries it fanned out and how
+ * many it answered, or undefined when nothing is staged.
  */
-export async function fanOutOneChunk(store: EventStore, chunkSize: number): Promise<boolean> {
+export async function fanOutOneChunk(
+  store: EventStore,
+  chunkSize: number,
+  decisions?: { decide: DecideEntries; answer: AnswerEnds },
+): Promise<{ answered: number } | undefined> {
   const { schema } = store;
+  let decided: { id: string; done: number; entries: DecidedEntries } | undefined;
+  if (decisions) {
+    const peeked = (await store.sql.query<StagedRow>(NEXT_CHUNK(schema, false))).rows[0];
+    if (peeked === undefined) return undefined;
+    const requests = JSON.parse(peeked.requests) as VerificationRequestedData[];
+    decided = {
+      id: peeked.id,
+      done: peeked.done,
+      entries: await decisions.decide(
+        peeked.batch_id,
+        requests.slice(peeked.done, peeked.done + chunkSize),
+      ),
+    };
+  }
   return store.sql.transaction(async (tx) => {
-    const { rows } = await tx.query<StagedRow>(
-      `SELECT f.id, f.participant, f.batch_id, f.entry_offset, f.entry_ids, f.requests, f.done
-         FROM ${schema}.batch_fan_out AS f
-        WHERE NOT EXISTS (SELECT 1 FROM ${schema}.batch_fan_out AS p
-                           WHERE p.participant = f.participant AND p.batch_id = f.batch_id
-                             AND p.id < f.id)
-        ORDER BY f.id
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED`,
-    );
+    const { rows } = await tx.query<StagedRow>(NEXT_CHUNK(schema, true));
     const row = rows[0];
-    if (row === undefined) return false;
+    if (row === undefined) return undefined;
+    // Another instance fanned out that chunk meanwhile: this one is taken undecided (matching decides it).
+    const ends =
+      decided !== undefined && decided.id === row.id && decided.done === row.done
+        ? decided.entries
+        : undefined;
     const requests = JSON.parse(row.requests) as VerificationRequestedData[];
     const end = row.done + chunkSize;
-    await recordRequests(tx, store, row.batch_id, requests.slice(row.done, end));
+    const recordedEnds = await recordRequests(
+      tx,
+      store,
+      row.batch_id,
+      requests.slice(row.done, end),
+      ends,
+    );
     if (row.entry_ids !== null)
       await insertBatchEntries(
         tx,
@@ -125,7 +159,9 @@ export async function fanOutOneChunk(store: EventStore, chunkSize: number): Prom
       await tx.query(`DELETE FROM ${schema}.batch_fan_out WHERE id = $1`, [row.id]);
     else
       await tx.query(`UPDATE ${schema}.batch_fan_out SET done = $2 WHERE id = $1`, [row.id, end]);
-    return true;
+    const answered =
+      decisions && recordedEnds.length > 0 ? await decisions.answer(tx, recordedEnds) : 0;
+    return { answered };
   });
 }
 
@@ -148,6 +184,10 @@ export function fanOutWorker(options: {
   chunkSize: number;
   runUnit?: <T>(work: () => Promise<T>) => Promise<T>;
   pollMs?: number;
+  /** Entries decided where they are recorded (entry-decisions.ts), answered in the chunk's transaction. */
+  decisions?: { decide: DecideEntries; answer: AnswerEnds };
+  /** After a chunk's transaction committed: how many entries it answered. */
+  onAnswered?: (count: number) => void;
 }): FanOutWorker {
   const { store, logger } = options;
   const runUnit = options.runUnit ?? ((work) => work());
@@ -159,7 +199,13 @@ export function fanOutWorker(options: {
   async function drain(): Promise<void> {
     do {
       again = false;
-      while (!stopped && (await runUnit(() => fanOutOneChunk(store, options.chunkSize))));
+      while (!stopped) {
+        const chunk = await runUnit(() =>
+          fanOutOneChunk(store, options.chunkSize, options.decisions),
+        );
+        if (chunk === undefined) break;
+        if (chunk.answered > 0) options.onAnswered?.(chunk.answered);
+      }
     } while (again && !stopped);
   }
 

@@ -95,7 +95,10 @@ describe('single checks decided in the statement that records them', () => {
       assert.equal((events[0]?.data as { decidedAtRecording?: boolean }).decidedAtRecording, true);
       // The decider saw the event as its consumer would: same id, same encrypted data (before the mark).
       const envelope = seen.find((candidate) => candidate.eventId === events[0]?.eventId);
-      assert.deepEqual({ ...(envelope?.data as object), decidedAtRecording: true }, events[0]?.data);
+      assert.deepEqual(
+        { ...(envelope?.data as object), decidedAtRecording: true },
+        events[0]?.data,
+      );
       assert.equal(events[1]?.metadata.causationId, events[0]?.eventId);
       const row = await findVerification(sql, SCHEMA, id);
       assert.equal(row?.status, 'COMPLETED');
@@ -115,7 +118,10 @@ describe('single checks decided in the statement that records them', () => {
       events.map((event) => event.type),
       ['VerificationRequested'],
     );
-    assert.equal((events[0]?.data as { decidedAtRecording?: boolean }).decidedAtRecording, undefined);
+    assert.equal(
+      (events[0]?.data as { decidedAtRecording?: boolean }).decidedAtRecording,
+      undefined,
+    );
     assert.equal((await findVerification(sql, SCHEMA, id))?.status, 'PENDING');
     assert.deepEqual(answered, []);
   });

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import {
+  VERIFICATION_EVENT_VERSION,
+  type VerificationRequestedData,
+  type VerificationTerminal,
+} from '@vop/contracts';
+import type { AccountProjection } from '@vop/decisions';
+import type { NewEvent } from '@vop/event-store';
+import {
+  requestEnvelope,
+  verificationStreamId,
+  type DecidedEnd,
+  type LocalDecider,
+} from '@vop/verifications';
+
+/** A chunk of a batch's requests with their event ids, and the ends decided for them (by event id). */
+export interface DecidedEntries {
+  eventIds: string[];
+  ends: ReadonlyMap<string, DecidedEnd>;
+}
+
+/**
+ * Decides a chunk of a batch's entries before the transaction that records them (the decider reads
+ * keys and accounts outside it: on PGlite a read beside an open transaction waits behind it).
+ */
+export type DecideEntries = (
+  batchId: string,
+  requests: readonly VerificationRequestedData[],
+) => Promise<DecidedEntries>;
+
+/** The metadata of a batch entry's request: the batch is what the entries have in common. */
+export function entryMetadata(batchId: string): Record<string, string> {
+  return { correlationId: batchId, schemaVersion: String(VERIFICATION_EVENT_VERSION) };
+}
+
+/**
+ * Batch entries decided where they are recorded (docs/architecture.md, "Where a single check is
+ * decided"), against the batch service's own copy of the accounts. Until that copy has once caught up
+ * with the account events, nothing is decided: the entries travel undecided to matching, which decides
+ * them against its projection, rather than being answered "no account" by a copy still filling.
+ */
+export function entryDecisions(options: {
+  decider: LocalDecider;
+  accounts: Pick<AccountProjection, 'caughtUp'>;
+  clock: () => Date;
+}): DecideEntries {
+  const { decider, accounts, clock } = options;
+  return async (batchId, requests) => {
+    const eventIds = requests.map(() => randomUUID());
+    if (!(await accounts.caughtUp())) return { eventIds, ends: new Map() };
+    const now = clock();
+    const metadata = entryMetadata(batchId);
+    const ends = await decider.prepare(
+      requests.map((data, index) =>
+        requestEnvelope({ eventId: eventIds[index] as string, data, metadata }, now),
+      ),
+    );
+    return { eventIds, ends };
+  };
+}
+
+/** The streams of a chunk of requests: each request with its end after it, when it was decided. */
+export function entryStreams(
+  batchId: string,
+  requests: readonly VerificationRequestedData[],
+  decided: DecidedEntries | undefined,
+): { streams: { streamId: string; events: NewEvent[] }[]; ends: VerificationTerminal[] } {
+  const metadata = entryMetadata(batchId);
+  const ends: VerificationTerminal[] = [];
+  const streams = requests.map((data, index) => {
+    const eventId = decided?.eventIds[index];
+    const end = eventId === undefined ? undefined : decided?.ends.get(eventId);
+    if (end !== undefined) ends.push(...end.ends);
+    return {
+      streamId: verificationStreamId(data.verificationId),
+      events: [
+        {
+          ...(eventId !== undefined && { eventId }),
+          type: 'VerificationRequested',
+          data: end === undefined ? data : { ...data, decidedAtRecording: true as const },
+          metadata,
+        },
+        ...(end?.events ?? []),
+      ],
+    };
+  });
+  return { streams, ends };
+}
