@@ -21,7 +21,12 @@ import {
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
-import { AccountProjection, createVerificationDecider, recordDecision } from '@vop/decisions';
+import {
+  AccountProjection,
+  createVerificationDecider,
+  EndedHere,
+  recordDecision,
+} from '@vop/decisions';
 import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
@@ -61,7 +66,6 @@ import {
 } from './scheme-directory/routes.js';
 import { SchemeDirectory } from './scheme-directory/scheme-directory.js';
 import { subscribeToCompletions, waitersGroupId } from './verifications/completion-consumers.js';
-import { EndedHere } from './verifications/ended-here.js';
 import {
   createTimeoutSweeper,
   DEFAULT_FAILURE_LIMITS,

@@ -51,15 +51,16 @@ export interface BatchCommandsOptions {
   onStaged?: () => void;
   /** Entries decided where they are recorded (entry-decisions.ts): the first chunk at submission. */
   decide?: DecideEntries;
-  /** After a submission committed: how many entries its transaction answered (decided or judged). */
-  onAnswered?: (count: number) => void;
+  /** After a submission committed: the ends it recorded, and how many entries they answered. */
+  onEndsRecorded?: (ends: VerificationTerminal[], answered: number) => void;
 }
 
 /** What a submission's transaction did beside recording the batch. */
 interface Recorded {
   /** Chunks staged for the fan-out. */
   staged: boolean;
-  /** Entries answered (decided where recorded). */
+  /** Ends of entries decided where recorded, and how many entries they answered. */
+  ends: VerificationTerminal[];
   answered: number;
 }
 
@@ -108,13 +109,13 @@ export function batchCommands(options: BatchCommandsOptions) {
       // A resubmission (no events) draws nothing; a refused or failed one gives its draw back.
       await entryBudget?.draw(participant, command.batch.total);
       try {
-        let recorded: Recorded = { staged: false, answered: 0 };
+        let recorded: Recorded = { staged: false, ends: [], answered: 0 };
         await store.sql.transaction(async (tx) => {
           await store.startStreams([{ streamId, events }], { tx });
           recorded = await record(tx, events);
         });
         if (recorded.staged) options.onStaged?.();
-        if (recorded.answered > 0) options.onAnswered?.(recorded.answered);
+        if (recorded.ends.length > 0) options.onEndsRecorded?.(recorded.ends, recorded.answered);
         const ended = (type: BatchEvent['type']) => events.some((event) => event.type === type);
         const status = ended('BatchCompleted')
           ? 'COMPLETED'
@@ -241,7 +242,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         requests,
         firstChunk,
       );
-      return { staged, answered: await answerEnds(tx, ends) };
+      return { staged, ends, answered: await answerEnds(tx, ends) };
     });
   }
 
@@ -285,7 +286,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         submittedAt,
       );
       // After the judgements: the entry answered last completes the batch.
-      return { staged, answered: await answerEnds(tx, ends) };
+      return { staged, ends, answered: await answerEnds(tx, ends) };
     });
     return { batchId, ...accepted };
   }

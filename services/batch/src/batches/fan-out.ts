@@ -106,14 +106,14 @@ const NEXT_CHUNK = (schema: string, lock: boolean) =>
  * the first left of its batch (one batch's requests go in order, so the store holds its entries in
  * submission order, as the rebuild reads them). With `decide`, the chunk is read first and decided
  * outside the transaction, which records it only if no other instance moved the row meanwhile, with
- * the ends, and answers the entries there (`answer`). Returns how many entries it fanned out and how
- * many it answered, or undefined when nothing is staged.
+ * the ends, and answers the entries there (`answer`). Returns the ends it recorded and how many
+ * entries they answered, or undefined when nothing is staged.
  */
 export async function fanOutOneChunk(
   store: EventStore,
   chunkSize: number,
   decisions?: { decide: DecideEntries; answer: AnswerEnds },
-): Promise<{ answered: number } | undefined> {
+): Promise<{ ends: VerificationTerminal[]; answered: number } | undefined> {
   const { schema } = store;
   let decided: { id: string; done: number; entries: DecidedEntries } | undefined;
   if (decisions) {
@@ -161,7 +161,7 @@ export async function fanOutOneChunk(
       await tx.query(`UPDATE ${schema}.batch_fan_out SET done = $2 WHERE id = $1`, [row.id, end]);
     const answered =
       decisions && recordedEnds.length > 0 ? await decisions.answer(tx, recordedEnds) : 0;
-    return { answered };
+    return { ends: recordedEnds, answered };
   });
 }
 
@@ -186,8 +186,8 @@ export function fanOutWorker(options: {
   pollMs?: number;
   /** Entries decided where they are recorded (entry-decisions.ts), answered in the chunk's transaction. */
   decisions?: { decide: DecideEntries; answer: AnswerEnds };
-  /** After a chunk's transaction committed: how many entries it answered. */
-  onAnswered?: (count: number) => void;
+  /** After a chunk's transaction committed: the ends it recorded, and how many entries they answered. */
+  onEndsRecorded?: (ends: VerificationTerminal[], answered: number) => void;
 }): FanOutWorker {
   const { store, logger } = options;
   const runUnit = options.runUnit ?? ((work) => work());
@@ -204,7 +204,7 @@ export function fanOutWorker(options: {
           fanOutOneChunk(store, options.chunkSize, options.decisions),
         );
         if (chunk === undefined) break;
-        if (chunk.answered > 0) options.onAnswered?.(chunk.answered);
+        if (chunk.ends.length > 0) options.onEndsRecorded?.(chunk.ends, chunk.answered);
       }
     } while (again && !stopped);
   }

@@ -3,7 +3,7 @@ import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { logHandlerError, parseEnvelope } from '@vop/outbox';
-import { EndedHere } from './ended-here.js';
+import { EndedHere } from '@vop/decisions';
 import { firstEnds, recordVerificationEnds } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 import { WakeupsWhileShared } from './wakeups-while-shared.js';

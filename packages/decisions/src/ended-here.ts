@@ -1,10 +1,10 @@
 /**
- * Verifications whose end this gateway wrote to the results read model in the statement that recorded
- * them: when their completion comes back over the completions topic, the results group drops it by the
- * message key, before decoding and without a statement. With several gateways, another instance's
- * results group may read an end decided here, so an id is not always taken back: at most `max` are
- * kept, the oldest forgotten first. A forgotten end is applied again by the read model's guarded update
- * (`status = 'PENDING'`), which changes nothing.
+ * Verifications whose end this process applied to its own read model in the statement (or transaction)
+ * that recorded them (the gateway's results, the batch service's progress): when their completion
+ * comes back over Kafka, the consumer drops it by the message key (the verification id), before
+ * decoding and without a statement. With several instances, another instance's consumer may read an
+ * end decided here, so an id is not always taken back: at most `max` are kept, the oldest forgotten
+ * first. A forgotten end is applied again by the read model's first-end guard, which changes nothing.
  */
 export class EndedHere {
   private readonly ids = new Set<string>();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EndedHere } from './ended-here.js';
 
-describe('ends written where they were recorded (EndedHere)', () => {
+describe('ends applied where they were recorded (EndedHere)', () => {
   it('given an end recorded here, when its completion comes back, then it is taken once', () => {
     const ended = new EndedHere();
     ended.add('v-1');
