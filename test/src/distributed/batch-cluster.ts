@@ -33,6 +33,7 @@ export interface BatchCluster {
   namespace: string;
   brokers: string;
   batchDb: SqlClient;
+  matchingDb: SqlClient;
   /** The batch service's DATABASE_URL (for its commands, e.g. the rebuild). */
   batchDatabaseUrl: string;
   /** Every process, by name (gateway, matching-1, matching-2, batch). */
@@ -82,6 +83,8 @@ export async function startBatchCluster(options: {
   matchingRoles?: string[];
   accounts: number;
   domesticAccounts?: number;
+  /** VOP_BATCH_ENTRIES_DECIDED_BY of the batch service (default: the service's own, `batch`). */
+  batchEntriesDecidedBy?: 'batch' | 'matching';
 }): Promise<BatchCluster> {
   const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
   const databases: TestDatabase[] = [];
@@ -127,6 +130,9 @@ export async function startBatchCluster(options: {
       VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
       VOP_INSTANCE_ID: 'b1',
       VOP_PORT: String(batchPort),
+      ...(options.batchEntriesDecidedBy !== undefined && {
+        VOP_BATCH_ENTRIES_DECIDED_BY: options.batchEntriesDecidedBy,
+      }),
     },
   });
   environments.set('gateway', {
@@ -210,6 +216,17 @@ export async function startBatchCluster(options: {
     },
     { timeoutMs: 60_000, intervalMs: 200, what: 'accounts in the matching projection' },
   );
+  if (options.batchEntriesDecidedBy !== 'matching')
+    await eventually(
+      async () => {
+        alive();
+        const { rows } = await batchDb.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM batch_decisions.accounts WHERE status = 'active'`,
+        );
+        return rows[0]?.count === options.accounts + domestic.length ? true : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, what: "accounts in the batch service's copy" },
+    );
   await eventually(
     async () => {
       alive();
@@ -230,6 +247,7 @@ export async function startBatchCluster(options: {
     namespace,
     brokers,
     batchDb,
+    matchingDb,
     batchDatabaseUrl: batchDatabase.url,
     processes,
     start,

@@ -108,7 +108,7 @@ describe('distributed batches: gateway, matching per role (single, batch), the b
     await assertAnsweredOnce(cluster.client, 'dist-csv', entries);
   });
 
-  it('form 1 as family D: known accounts answer by name through matching, an unknown one NO_MATCH', async () => {
+  it('form 1 as family D: known accounts answer by name, an unknown one NO_MATCH', async () => {
     const [known, other] = cluster.domesticHolders as [DomesticHolder, DomesticHolder];
     const form1 = await cluster.client.post('/verify/batch', {
       accounts: [
@@ -129,9 +129,10 @@ describe('distributed batches: gateway, matching per role (single, batch), the b
     ]);
   });
 
-  it("an account renamed after matching's batch role kept its row: the next batch answers by the new name", async () => {
-    // The batch role never applies account events (the single role does): it keeps the row it read and
-    // forgets it when the single role's projection transaction notifies (services/matching/src/service.ts).
+  it("an account renamed after the batch service's copy kept its row: the next batch answers by the new name", async () => {
+    // The batch service decides its entries against its own copy of the accounts and keeps the rows it
+    // read; it forgets them when the copy's projection transaction notifies
+    // (packages/decisions/src/account-projection-consumer.ts).
     const iban = germanIban(626_262);
     const opened = await cluster.admin.post('/accounts', { iban, name: 'Liv Andersson' });
     assert.equal(opened.status, 201, opened.text);
@@ -159,7 +160,7 @@ describe('distributed batches: gateway, matching per role (single, batch), the b
       name: 'Nora Berg',
     });
     assert.equal(renamed.status, 200, renamed.text);
-    // Without the notification the batch role would answer from its row for up to a minute.
+    // Without the notification the copy would answer from its row for up to a minute.
     await eventually(
       async () => ((await resultFor('Liv Andersson')) === 'NO_MATCH' ? true : undefined),
       {
