@@ -204,22 +204,37 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       async () => {
         const spans = receiver.spans.filter((span) => span.traceId === traceId);
         const server = find(spans, 'gateway', SPAN_KIND.SERVER);
-        const requested = find(spans, 'gateway', SPAN_KIND.PRODUCER, 'verification-requested');
-        const completed = find(spans, 'gateway', SPAN_KIND.PRODUCER, 'verification-completed');
         // Matching still receives the request, and drops it: the gateway decided it.
         const consumed = find(spans, 'matching', SPAN_KIND.CONSUMER, 'verification-requested');
-        return server && requested && completed && consumed
-          ? { server, requested, completed, consumed }
-          : undefined;
+        return server && consumed ? { server, consumed } : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 200, what: 'the spans of the verification' },
     );
     assert.equal(chain.server.parentSpanId, callerSpanId, 'continues the caller trace');
     assert.equal(chain.server.name, 'POST /vop/verify');
     assert.equal(chain.server.attributes['http.route'], '/vop/verify');
-    assert.equal(chain.requested.parentSpanId, chain.server.spanId);
-    assert.equal(chain.completed.parentSpanId, chain.server.spanId);
-    assert.equal(chain.consumed.parentSpanId, chain.requested.spanId);
+    /**
+     * Whether a consumer's span is the child of the gateway's publication on `topic`, and that of the
+     * SERVER span: a publication tried again (a topic's first, say) is a child of the attempt before.
+     */
+    const publishedByTheServer = (consumer: ReceivedSpan, topic: string): boolean => {
+      const byId = new Map(
+        receiver.spans
+          .filter((span) => span.traceId === traceId)
+          .map((span) => [span.spanId, span]),
+      );
+      for (
+        let parent = byId.get(consumer.parentSpanId);
+        parent !== undefined &&
+        parent.service === 'gateway' &&
+        parent.kind === SPAN_KIND.PRODUCER &&
+        String(parent.attributes['messaging.destination.name']).includes(topic);
+        parent = byId.get(parent.parentSpanId)
+      )
+        if (parent.parentSpanId === chain.server.spanId) return true;
+      return false;
+    };
+    assert.ok(publishedByTheServer(chain.consumed, 'verification-requested'));
 
     // The completion reaches every consumer of its topic in the same trace, as their child (batch
     // progress reads only batch entries' ends, on a topic of their own).
@@ -233,7 +248,11 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       },
       { timeoutMs: 60_000, intervalMs: 200, what: 'the other consumers of the completion' },
     );
-    for (const consumer of others) assert.equal(consumer!.parentSpanId, chain.completed.spanId);
+    for (const consumer of others)
+      assert.ok(
+        publishedByTheServer(consumer!, 'verification-completed'),
+        `${consumer!.service} consumed the gateway's publication of the end`,
+      );
     // By now matching's answer, had it decided the request too, would have been exported as well.
     assert.ok(
       !receiver.spans.some(
