@@ -5,11 +5,7 @@ import {
   type VerificationDecider,
 } from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
-import {
-  routeIntegrationEvent,
-  TOPIC_PARTITIONS,
-  topicNames,
-} from '@vop/contracts';
+import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type {
   Bus,
