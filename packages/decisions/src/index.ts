@@ -10,3 +10,4 @@ export { decideOutcome, matchIdentification } from './decide.js';
 export { createVerificationDecider, type Decision, type VerificationDecider } from './decider.js';
 export { recordDecision } from './decision-metrics.js';
 export { EndedHere } from './ended-here.js';
+export { deciderWithCopy } from './decider-with-copy.js';

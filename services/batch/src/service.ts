@@ -9,13 +9,8 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, registerLagMetrics, SHARED_THREAD_BATCH_RELAY_PAGE } from '@vop/outbox';
-import {
-  AccountProjection,
-  createVerificationDecider,
-  EndedHere,
-  recordDecision,
-} from '@vop/decisions';
-import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
+import { deciderWithCopy, EndedHere } from '@vop/decisions';
+import type { NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { batchCommands } from './batches/command-handler.js';
@@ -102,38 +97,23 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   // Entries are decided in the transaction that fans them out, against this service's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
   // Kafka and matching, and the entries are answered in that transaction.
-  const accountCopy =
+  const deciding =
     (options.entriesDecidedBy ?? 'batch') === 'batch'
-      ? new AccountProjection({
-          sql,
+      ? deciderWithCopy({
+          store,
           bus,
-          logger: logger.child({ component: 'account-copy' }),
-          schema: `${schema}_decisions`,
-          groupId: `${namespace}batch-decision-accounts`,
+          logger,
+          group: `${namespace}batch-decision-accounts`,
           topic: topics.accountEvents,
+          cipher,
+          clock,
+          ...(options.matcher && { matcher: options.matcher }),
+          ...(options.metrics && { metrics: options.metrics }),
         })
       : undefined;
+  const accountCopy = deciding?.accounts;
   const decide =
-    accountCopy &&
-    entryDecisions({
-      decider: createVerificationDecider({
-        store,
-        accountsSchema: accountCopy.schema,
-        accountCache: accountCopy.cache,
-        matcher: options.matcher ?? createNameMatcher(),
-        cipher,
-        clock,
-        ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
-        onUndecidable: (verificationId, error) =>
-          // The error's message may quote the names compared: only its kind is logged.
-          logger.error(
-            { errorName: error instanceof Error ? error.name : typeof error, verificationId },
-            'batch entry could not be decided; it ends as failed',
-          ),
-      }),
-      accounts: accountCopy,
-      clock,
-    });
+    deciding && entryDecisions({ decider: deciding.decider, accounts: deciding.accounts, clock });
   const commands = batchCommands({
     store,
     cipher,

@@ -21,13 +21,8 @@ import {
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
-import {
-  AccountProjection,
-  createVerificationDecider,
-  EndedHere,
-  recordDecision,
-} from '@vop/decisions';
-import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
+import { deciderWithCopy, EndedHere } from '@vop/decisions';
+import type { NameMatcher } from '@vop/name-matching';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
 import { adminRoutes } from './admin/admin-routes.js';
@@ -181,34 +176,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Single checks are decided in the statement that records them, against this gateway's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): a caller is answered at
   // commit, without the round trip through Kafka and matching.
-  const accountCopy =
+  const deciding =
     (options.singleChecksDecidedBy ?? 'gateway') === 'gateway'
-      ? new AccountProjection({
-          sql,
+      ? deciderWithCopy({
+          store,
           bus,
-          logger: logger.child({ component: 'account-copy' }),
-          schema: `${schema}_decisions`,
-          groupId: `${namespace}gateway-decision-accounts`,
+          logger,
+          group: `${namespace}gateway-decision-accounts`,
           topic: topics.accountEvents,
+          cipher: personalData.cipher,
+          clock,
+          ...(options.matcher && { matcher: options.matcher }),
+          ...(options.metrics && { metrics: options.metrics }),
         })
       : undefined;
-  const decider =
-    accountCopy &&
-    createVerificationDecider({
-      store,
-      accountsSchema: accountCopy.schema,
-      accountCache: accountCopy.cache,
-      matcher: options.matcher ?? createNameMatcher(),
-      cipher: personalData.cipher,
-      clock,
-      ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
-      onUndecidable: (verificationId, error) =>
-        // The error's message may quote the names compared: only its kind is logged.
-        logger.error(
-          { errorName: error instanceof Error ? error.name : typeof error, verificationId },
-          'verification could not be decided; it ends as failed',
-        ),
-    });
+  const accountCopy = deciding?.accounts;
+  const decider = deciding?.decider;
   const accountWrites = {
     store,
     protect: accountEventProtector(personalData.cipher),

@@ -1,0 +1,55 @@
+import type { EventStore } from '@vop/event-store';
+import type { Bus } from '@vop/messaging';
+import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
+import type { Logger, ServiceMetrics } from '@vop/observability';
+import type { FieldCipher } from '@vop/personal-data';
+import { AccountProjection } from './account-projection-consumer.js';
+import { createVerificationDecider, type VerificationDecider } from './decider.js';
+import { recordDecision } from './decision-metrics.js';
+
+/**
+ * A service that decides what it records (the gateway's single checks, the batch service's entries)
+ * keeps its own copy of the accounts, in `<store schema>_decisions` of its own database under the
+ * consumer group `group`, and decides against it (docs/architecture.md, "Where a single check is
+ * decided").
+ */
+export function deciderWithCopy(options: {
+  store: EventStore;
+  bus: Bus;
+  logger: Logger;
+  /** The copy's consumer group (namespaced). */
+  group: string;
+  /** The account events topic (namespaced). */
+  topic: string;
+  cipher: FieldCipher;
+  clock: () => Date;
+  /** Default: the scheme's matcher. */
+  matcher?: NameMatcher;
+  metrics?: ServiceMetrics;
+}): { accounts: AccountProjection; decider: VerificationDecider } {
+  const { store, logger } = options;
+  const accounts = new AccountProjection({
+    sql: store.sql,
+    bus: options.bus,
+    logger: logger.child({ component: 'account-copy' }),
+    schema: `${store.schema}_decisions`,
+    groupId: options.group,
+    topic: options.topic,
+  });
+  const decider = createVerificationDecider({
+    store,
+    accountsSchema: accounts.schema,
+    accountCache: accounts.cache,
+    matcher: options.matcher ?? createNameMatcher(),
+    cipher: options.cipher,
+    clock: options.clock,
+    ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
+    onUndecidable: (verificationId, error) =>
+      // The error's message may quote the names compared: only its kind is logged.
+      logger.error(
+        { errorName: error instanceof Error ? error.name : typeof error, verificationId },
+        'verification could not be decided; it ends as failed',
+      ),
+  });
+  return { accounts, decider };
+}
