@@ -37,7 +37,8 @@ function published(
   );
 }
 
-function batchEntryRequest(entryId: string) {
+/** A VerificationRequested as a recorder's relay publishes it, with the fields that tell it apart. */
+function requestMessage(fields: Record<string, unknown>) {
   const verificationId = randomUUID();
   return {
     verificationId,
@@ -45,37 +46,22 @@ function batchEntryRequest(entryId: string) {
       'VerificationRequested',
       {
         verificationId,
-        family: 'batch',
         iban: IBAN,
         name: 'Erika Mustermann',
         participant: 'P1',
         requestedAt: '2026-03-02T10:00:00.000Z',
-        batch: { batchId: 'b-1', entryId },
+        ...fields,
       },
       `verification-${verificationId}`,
     ),
   };
 }
 
-function singleCheckRequest(decidedAtRecording: boolean) {
-  const verificationId = randomUUID();
-  return {
-    verificationId,
-    message: published(
-      'VerificationRequested',
-      {
-        verificationId,
-        family: 'scheme',
-        iban: IBAN,
-        name: 'Erika Mustermann',
-        participant: 'P1',
-        requestedAt: '2026-03-02T10:00:00.000Z',
-        ...(decidedAtRecording && { decidedAtRecording: true }),
-      },
-      `verification-${verificationId}`,
-    ),
-  };
-}
+const batchEntryRequest = (entryId: string) =>
+  requestMessage({ family: 'batch', batch: { batchId: 'b-1', entryId } });
+
+const singleCheckRequest = (decidedAtRecording: boolean) =>
+  requestMessage({ family: 'scheme', ...(decidedAtRecording && { decidedAtRecording: true }) });
 
 describe('matching service: account rows kept in memory by several processes of one projection', () => {
   let sql: SqlClient;
