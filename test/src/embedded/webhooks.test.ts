@@ -124,6 +124,15 @@ describe('embedded default: a verification matching cannot decide ends as failed
       (await embedded.admin.post('/accounts', { iban, name: 'Undecidable Payee' })).status,
       201,
     );
+    // Only a check against the account calls the matcher: wait for the gateway's copy of the accounts
+    // (a check probing for it would fail too).
+    await eventually(async () => {
+      const { rows } = await embedded.service.sql.query(
+        `SELECT 1 FROM gateway_decisions.accounts WHERE iban = $1`,
+        [iban],
+      );
+      return rows.length > 0 ? true : undefined;
+    });
     const receipt = await embedded.client.post('/verify', { name: 'Undecidable Payee', iban });
     assert.equal(receipt.status, 201);
     const requestId = receipt.body.request_id as string;
