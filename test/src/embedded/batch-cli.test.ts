@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { runBatch, type BatchStatus } from '@vop/batch-cli';
 import { germanIban } from '@vop/testing';
-import { participantTls, runEmbedded, type RunningEmbedded } from './fixtures.js';
+import {
+  accountsKnownToDeciders,
+  participantTls,
+  runEmbedded,
+  type RunningEmbedded,
+} from './fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const cliMain = path.join(repoRoot, 'packages/batch-cli/dist/main.js');
@@ -17,6 +22,7 @@ describe('vop-batch, the command-line client (packages/batch-cli), against the e
   before(async () => {
     running = await runEmbedded();
     assert.equal((await running.admin.post('/accounts', holder)).status, 201);
+    await accountsKnownToDeciders(running, [holder.iban]);
   });
   after(async () => running?.stop());
 

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { passesModulusCheck } from '@vop/contracts';
 import { eventually, germanIban } from '@vop/testing';
-import { runEmbedded, schemeRequest, type RunningEmbedded } from './fixtures.js';
+import {
+  accountsKnownToDeciders,
+  runEmbedded,
+  schemeRequest,
+  type RunningEmbedded,
+} from './fixtures.js';
 
 const holders = [
   { iban: germanIban(810_001), name: 'Erika Mustermann' },
@@ -45,6 +50,10 @@ describe('batches, embedded (services/batch behind the gateway edge)', () => {
       const created = await running.admin.post('/accounts', holder);
       assert.equal(created.status, 201, created.text);
     }
+    await accountsKnownToDeciders(
+      running,
+      holders.map((holder) => holder.iban),
+    );
   });
   after(async () => running?.stop());
 

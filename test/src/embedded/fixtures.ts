@@ -7,7 +7,7 @@ import { startEmbedded, type EmbeddedService } from '@vop/embedded';
 import type { DevPki } from '@vop/pki';
 import type { NameMatcher } from '@vop/matching';
 import { createLogger } from '@vop/observability';
-import { httpsClient, type HttpsClient } from '@vop/testing';
+import { eventually, httpsClient, type HttpsClient } from '@vop/testing';
 
 export const BICS = { partyAgent: 'COBADEFFXXX', requestingAgent: 'DEUTDEFFXXX' };
 
@@ -100,4 +100,26 @@ export async function runEmbedded(
       if (!stopOptions.keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Waits until the deciders' copies of the accounts (the gateway's for single checks, the batch
+ * service's for batch entries) hold these IBANs: a check decided before would answer "no account".
+ */
+export async function accountsKnownToDeciders(
+  running: RunningEmbedded,
+  ibans: string[],
+): Promise<void> {
+  for (const schema of ['gateway_decisions', 'batch_decisions'])
+    await eventually(
+      async () => {
+        const { rows } = await running.service.sql.query<{ known: number }>(
+          `SELECT count(DISTINCT iban)::int AS known FROM ${schema}.accounts
+            WHERE iban IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+          [JSON.stringify(ibans)],
+        );
+        return rows[0]?.known === new Set(ibans).size ? true : undefined;
+      },
+      { what: `the accounts in ${schema}` },
+    );
 }

@@ -4,7 +4,7 @@ import { eventually, germanIban } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.js';
-import { runEmbedded, type RunningEmbedded } from './fixtures.js';
+import { accountsKnownToDeciders, runEmbedded, type RunningEmbedded } from './fixtures.js';
 
 const SECRET = 'whsec_' + Buffer.from('an embedded receiver secret!').toString('base64');
 
@@ -124,15 +124,8 @@ describe('embedded default: a verification matching cannot decide ends as failed
       (await embedded.admin.post('/accounts', { iban, name: 'Undecidable Payee' })).status,
       201,
     );
-    // Only a check against the account calls the matcher: wait for the gateway's copy of the accounts
-    // (a check probing for it would fail too).
-    await eventually(async () => {
-      const { rows } = await embedded.service.sql.query(
-        `SELECT 1 FROM gateway_decisions.accounts WHERE iban = $1`,
-        [iban],
-      );
-      return rows.length > 0 ? true : undefined;
-    });
+    // Only a check against the account calls the matcher (a check probing for it would fail too).
+    await accountsKnownToDeciders(embedded, [iban]);
     const receipt = await embedded.client.post('/verify', { name: 'Undecidable Payee', iban });
     assert.equal(receipt.status, 201);
     const requestId = receipt.body.request_id as string;
