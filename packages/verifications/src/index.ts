@@ -19,6 +19,7 @@ export {
 export { verificationStreamId } from './stream-id.js';
 export {
   requestEnvelope,
+  requestStream,
   type LocalDecider,
   type DecidedEnd,
   type RecordedRequest,

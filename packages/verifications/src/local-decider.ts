@@ -4,6 +4,7 @@ import type {
   VerificationTerminal,
 } from '@vop/contracts';
 import type { NewEvent } from '@vop/event-store';
+import { verificationStreamId } from './stream-id.js';
 
 /** A request as the recorder is about to append it (typed name already encrypted). */
 export interface RecordedRequest {
@@ -43,5 +44,28 @@ export function requestEnvelope(request: RecordedRequest, occurredAt: Date): Int
     correlationId: metadata.correlationId ?? eventId,
     ...(metadata.traceparent !== undefined && { traceparent: metadata.traceparent }),
     data,
+  };
+}
+
+/**
+ * A request's stream as recorded: the request, marked `decidedAtRecording` when an end was decided
+ * for it, then that end. Both are written in one statement or neither.
+ */
+export function requestStream(
+  request: { eventId?: string; data: VerificationRequestedData; metadata: Record<string, string> },
+  end: DecidedEnd | undefined,
+): { streamId: string; events: NewEvent[] } {
+  const { eventId, data, metadata } = request;
+  return {
+    streamId: verificationStreamId(data.verificationId),
+    events: [
+      {
+        ...(eventId !== undefined && { eventId }),
+        type: 'VerificationRequested',
+        data: end === undefined ? data : { ...data, decidedAtRecording: true as const },
+        metadata,
+      },
+      ...(end?.events ?? []),
+    ],
   };
 }

@@ -7,8 +7,12 @@ import {
 import { type EventStore, writeTogether, type WriteStatement } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { GroupCommit } from './group-commit.js';
-import { type LocalDecider, type RecordedRequest, requestEnvelope } from './local-decider.js';
-import { verificationStreamId } from './stream-id.js';
+import {
+  type LocalDecider,
+  type RecordedRequest,
+  requestEnvelope,
+  requestStream,
+} from './local-decider.js';
 
 export interface VerificationRequest {
   data: VerificationRequestedData;
@@ -63,21 +67,10 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
     // request decided here is one stream with its end: both are recorded, or neither.
     const writes: WriteStatement[] = [
       store.startStreamsWrite(
-        requests.map(({ eventId, data, metadata }) => {
-          const end = decided?.get(eventId);
+        requests.map((request) => {
+          const end = decided?.get(request.eventId);
           if (end !== undefined) ends.push(...end.ends);
-          return {
-            streamId: verificationStreamId(data.verificationId),
-            events: [
-              {
-                eventId,
-                type: 'VerificationRequested',
-                data: end === undefined ? data : { ...data, decidedAtRecording: true as const },
-                metadata,
-              },
-              ...(end?.events ?? []),
-            ],
-          };
+          return requestStream(request, end);
         }),
       ),
     ];

@@ -8,7 +8,7 @@ import type { AccountProjection } from '@vop/decisions';
 import type { NewEvent } from '@vop/event-store';
 import {
   requestEnvelope,
-  verificationStreamId,
+  requestStream,
   type DecidedEnd,
   type LocalDecider,
 } from '@vop/verifications';
@@ -71,18 +71,7 @@ export function entryStreams(
     const eventId = decided?.eventIds[index];
     const end = eventId === undefined ? undefined : decided?.ends.get(eventId);
     if (end !== undefined) ends.push(...end.ends);
-    return {
-      streamId: verificationStreamId(data.verificationId),
-      events: [
-        {
-          ...(eventId !== undefined && { eventId }),
-          type: 'VerificationRequested',
-          data: end === undefined ? data : { ...data, decidedAtRecording: true as const },
-          metadata,
-        },
-        ...(end?.events ?? []),
-      ],
-    };
+    return requestStream({ ...(eventId !== undefined && { eventId }), data, metadata }, end);
   });
   return { streams, ends };
 }
