@@ -26,7 +26,11 @@ export interface Decision {
 }
 
 /** A request's end as events to append, and as the end itself (for a caller answered in process). */
-type CompletionStream = { streamId: string; events: NewEvent[]; ends: VerificationTerminal[] };
+type CompletionStream = {
+  streamId: string;
+  events: NewEvent<VerificationTerminal['type'], VerificationTerminal['data']>[];
+  ends: VerificationTerminal[];
+};
 
 /**
  * Verifications in two steps. `prepare` decides a delivered batch outside any statement (names are

@@ -9,5 +9,4 @@ export { AccountProjection, type AccountProjectionOptions } from './account-proj
 export { decideOutcome, matchIdentification } from './decide.js';
 export { createVerificationDecider, type Decision, type VerificationDecider } from './decider.js';
 export { recordDecision } from './decision-metrics.js';
-export { EndedHere } from './ended-here.js';
 export { deciderWithCopy } from './decider-with-copy.js';

@@ -15,7 +15,7 @@ export interface RecordedRequest {
 
 /** A request's end as decided where it is recorded: the events that follow the request in its stream. */
 export interface DecidedEnd {
-  readonly events: NewEvent[];
+  readonly events: NewEvent<VerificationTerminal['type'], VerificationTerminal['data']>[];
   readonly ends: VerificationTerminal[];
 }
 
@@ -49,7 +49,8 @@ export function requestEnvelope(request: RecordedRequest, occurredAt: Date): Int
 
 /**
  * A request's stream as recorded: the request, marked `decidedAtRecording` when an end was decided
- * for it, then that end. Both are written in one statement or neither.
+ * for it, then that end, marked too. Both are written in one statement or neither; the mark sends both
+ * to the `.decided` twins of their topics (packages/contracts/src/events/topics.ts).
  */
 export function requestStream(
   request: { eventId?: string; data: VerificationRequestedData; metadata: Record<string, string> },
@@ -65,7 +66,10 @@ export function requestStream(
         data: end === undefined ? data : { ...data, decidedAtRecording: true as const },
         metadata,
       },
-      ...(end?.events ?? []),
+      ...(end?.events ?? []).map((event) => ({
+        ...event,
+        data: { ...event.data, decidedAtRecording: true as const },
+      })),
     ],
   };
 }

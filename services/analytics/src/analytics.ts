@@ -72,6 +72,11 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
     topics.verificationRequestedBatch,
     topics.verificationCompleted,
     topics.verificationCompletedBatch,
+    // Verifications decided where they were recorded (gateway, batch service) travel on the twins.
+    topics.verificationRequestedDecided,
+    topics.verificationRequestedBatchDecided,
+    topics.verificationCompletedDecided,
+    topics.verificationCompletedBatchDecided,
     topics.batchEvents,
   ];
 

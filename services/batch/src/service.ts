@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  routeIntegrationEvent,
-  TOPIC_PARTITIONS,
-  topicNames,
-  type VerificationTerminal,
-} from '@vop/contracts';
+import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, registerLagMetrics, SHARED_THREAD_BATCH_RELAY_PAGE } from '@vop/outbox';
-import { deciderWithCopy, EndedHere } from '@vop/decisions';
+import { deciderWithCopy } from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
@@ -88,12 +83,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     labelNames: [] as const,
   });
   const onAnswered = answered && ((count: number) => answered.inc(count));
-  /** Entries answered where their ends were recorded: the progress consumer drops those ends. */
-  const answeredHere = new EndedHere();
-  const onEndsRecorded = (ends: VerificationTerminal[], count: number): void => {
-    for (const end of ends) answeredHere.add(end.data.verificationId);
-    if (count > 0) onAnswered?.(count);
-  };
   // Entries are decided in the transaction that fans them out, against this service's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
   // Kafka and matching, and the entries are answered in that transaction.
@@ -122,7 +111,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     newId: options.newId ?? randomUUID,
     fanOutChunkSize,
     onStaged: () => fanOut.wake(),
-    ...(decide && { decide, onEndsRecorded }),
+    ...(decide && { decide, ...(onAnswered && { onEntriesAnswered: onAnswered }) }),
   });
   const fanOut = fanOutWorker({
     store,
@@ -130,7 +119,10 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     chunkSize: fanOutChunkSize,
     ...(gate && { runUnit: <T>(work: () => Promise<T>) => gate.low(work) }),
     ...(!gate && pacer && { runUnit: <T>(work: () => Promise<T>) => pacer.run(work) }),
-    ...(decide && { decisions: { decide, answer: commands.answerEnds }, onEndsRecorded }),
+    ...(decide && {
+      decisions: { decide, answer: commands.answerEnds },
+      ...(onAnswered && { onEntriesAnswered: onAnswered }),
+    }),
   });
   const relay = new OutboxRelay({
     store,
@@ -180,7 +172,6 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           commands,
           logger,
           ...(onAnswered && { onAnswered }),
-          answeredHere,
         }),
       );
       if (accountCopy) subscriptions.push(await accountCopy.subscribe());

@@ -21,7 +21,7 @@ import {
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
-import { deciderWithCopy, EndedHere } from '@vop/decisions';
+import { deciderWithCopy } from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
@@ -137,8 +137,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const waiters = new CompletionWaiters({
     lookup: (ids) => findEndedVerifications(sql, schema, ids),
   });
-  /** Verifications whose end this process wrote to the results read model when recording them. */
-  const endedHere = new EndedHere();
   const relay = new OutboxRelay({
     store,
     bus,
@@ -215,10 +213,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           : verificationsWrite(schema, requests, ends),
       ...(decider && { decider }),
       onEnds: (ends: VerificationTerminal[]) => {
-        for (const end of ends) {
-          endedHere.add(end.data.verificationId);
-          waiters.notify(end);
-        }
+        for (const end of ends) waiters.notify(end);
       },
       clock,
     }),
@@ -422,7 +417,6 @@ export function createGateway(options: GatewayOptions): Gateway {
         schema,
         instanceId: options.instanceId,
         waiters,
-        endedHere,
         topic: topics.verificationCompleted,
         groupPrefix: namespace,
         logger,

@@ -178,9 +178,9 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     };
 
   /**
-   * A request decided and recorded with its end (gateway, batch service): its delivery is dropped
-   * without being parsed (embedded, on the thread that answers single checks, a parse per check).
-   * The mark is a top-level field of the data; a quote inside a JSON string is escaped (`\"`), so no
+   * A request decided and recorded with its end (gateway, batch service) travels on the `.decided`
+   * twin topic, which matching does not read. One still arrives here if a recorder of the release
+   * before the twins published it (during a rolling upgrade): it is dropped without being parsed. The mark is a top-level field of the data; a quote inside a JSON string is escaped (`\"`), so no
    * string value can contain the key as written here, and the recorders' schemas keep no unknown keys.
    */
   const undecided = (messages: IncomingMessage[]): IncomingMessage[] =>

@@ -150,6 +150,9 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   const consumed = [
     topics.verificationCompleted,
     topics.verificationCompletedBatch,
+    // The ends of verifications decided where they were recorded (gateway, batch service).
+    topics.verificationCompletedDecided,
+    topics.verificationCompletedBatchDecided,
     topics.batchEvents,
   ];
   if (options.metrics)

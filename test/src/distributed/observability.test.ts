@@ -175,7 +175,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('one verification is one trace: gateway SERVER → PRODUCER of the request and of its end decided there → every consumer', async () => {
+  it('one verification is one trace: gateway SERVER → PRODUCER of the request and of its end decided there (on the `.decided` topics) → every consumer, and matching never sees it', async () => {
     // A first check on a cold, loaded machine can miss the 3 s deadline (504): the trace is that of the
     // first check answered, each attempt in a trace of its own.
     const response = await eventually(
@@ -204,8 +204,13 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       async () => {
         const spans = receiver.spans.filter((span) => span.traceId === traceId);
         const server = find(spans, 'gateway', SPAN_KIND.SERVER);
-        // Matching still receives the request, and drops it: the gateway decided it.
-        const consumed = find(spans, 'matching', SPAN_KIND.CONSUMER, 'verification-requested');
+        // Decided by the gateway, the request travels on the twin topic that only analytics reads.
+        const consumed = find(
+          spans,
+          'analytics',
+          SPAN_KIND.CONSUMER,
+          'verification-requested.decided',
+        );
         return server && consumed ? { server, consumed } : undefined;
       },
       { timeoutMs: 60_000, intervalMs: 200, what: 'the spans of the verification' },
@@ -234,15 +239,15 @@ describe('observability of a distributed run (gateway and matching on real Kafka
         if (parent.parentSpanId === chain.server.spanId) return true;
       return false;
     };
-    assert.ok(publishedByTheServer(chain.consumed, 'verification-requested'));
+    assert.ok(publishedByTheServer(chain.consumed, 'verification-requested.decided'));
 
-    // The completion reaches every consumer of its topic in the same trace, as their child (batch
-    // progress reads only batch entries' ends, on a topic of their own).
+    // The completion reaches every consumer of its topic in the same trace, as their child (the
+    // gateway's results group reads only ends decided elsewhere; batch progress only batch entries').
     const others = await eventually(
       async () => {
         const spans = receiver.spans.filter((span) => span.traceId === traceId);
         const consumers = ['webhook-dispatcher', 'analytics'].map((service) =>
-          find(spans, service, SPAN_KIND.CONSUMER, 'verification-completed'),
+          find(spans, service, SPAN_KIND.CONSUMER, 'verification-completed.decided'),
         );
         return consumers.every((span) => span !== undefined) ? consumers : undefined;
       },
@@ -250,24 +255,22 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     );
     for (const consumer of others)
       assert.ok(
-        publishedByTheServer(consumer!, 'verification-completed'),
+        publishedByTheServer(consumer!, 'verification-completed.decided'),
         `${consumer!.service} consumed the gateway's publication of the end`,
       );
-    // By now matching's answer, had it decided the request too, would have been exported as well.
+    // By now matching's spans, had it fetched the request or decided it too, would have been exported.
     assert.ok(
-      !receiver.spans.some(
-        (span) =>
-          span.traceId === traceId &&
-          span.service === 'matching' &&
-          span.kind === SPAN_KIND.PRODUCER,
-      ),
-      'matching published nothing for it',
+      !receiver.spans.some((span) => span.traceId === traceId && span.service === 'matching'),
+      'matching neither received nor published anything of it',
     );
   });
 
   it('events travel in the Confluent wire format, their schemas registered per topic', async () => {
     const subjects = (await (await fetch(`${registryUrl}/subjects`)).json()) as string[];
-    for (const topic of ['vop.verification-requested.v1', 'vop.verification-completed.v1'])
+    for (const topic of [
+      'vop.verification-requested.decided.v1',
+      'vop.verification-completed.decided.v1',
+    ])
       assert.ok(subjects.includes(`${namespace}${topic}-value`), `${topic} has a subject`);
     const kafka = new Kafka({
       clientId: 'obs-raw',
@@ -279,7 +282,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     await consumer.connect();
     try {
       await consumer.subscribe({
-        topic: `${namespace}vop.verification-requested.v1`,
+        topic: `${namespace}vop.verification-requested.decided.v1`,
         fromBeginning: true,
       });
       await consumer.run({

@@ -17,6 +17,15 @@ export const Topics = {
    * topic, so the single-check readers (the gateway's results and waiters) never decode them.
    */
   verificationCompletedBatch: 'vop.verification-completed.batch.v1',
+  /**
+   * The `.decided` twins: requests decided where they were recorded (marked `decidedAtRecording`), and
+   * their ends. Nobody has to decide or answer them again, so matching, the gateway's results group and
+   * the batch progress consumer never fetch them; analytics and the webhook dispatcher read both twins.
+   */
+  verificationRequestedDecided: 'vop.verification-requested.decided.v1',
+  verificationRequestedBatchDecided: 'vop.verification-requested.batch.decided.v1',
+  verificationCompletedDecided: 'vop.verification-completed.decided.v1',
+  verificationCompletedBatchDecided: 'vop.verification-completed.batch.decided.v1',
   /** The bank's core-banking feed (packages/contracts/src/events/core-banking.ts), keyed by IBAN. */
   coreBankingAccountChanges: 'vop.core-banking.account-changes.v1',
   coreBankingDeadLetters: 'vop.core-banking.account-changes.dlq.v1',
@@ -39,6 +48,10 @@ export function topicNames(namespace = ''): TopicNames {
     verificationRequestedBatch: `${namespace}${Topics.verificationRequestedBatch}`,
     verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
     verificationCompletedBatch: `${namespace}${Topics.verificationCompletedBatch}`,
+    verificationRequestedDecided: `${namespace}${Topics.verificationRequestedDecided}`,
+    verificationRequestedBatchDecided: `${namespace}${Topics.verificationRequestedBatchDecided}`,
+    verificationCompletedDecided: `${namespace}${Topics.verificationCompletedDecided}`,
+    verificationCompletedBatchDecided: `${namespace}${Topics.verificationCompletedBatchDecided}`,
     coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
     coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
     batchEvents: `${namespace}${Topics.batchEvents}`,
@@ -70,24 +83,18 @@ export function routeIntegrationEvent(
       return { topic: topics.accountEvents, key: AccountEvent.parse(event).data.iban };
     case 'VerificationRequested': {
       // Batch entries go to their own topic (same IBAN key and partition count), so single checks never queue behind them.
-      const { iban, batch } = VerificationRequested.parse(event).data;
-      return {
-        topic: batch ? topics.verificationRequestedBatch : topics.verificationRequested,
-        key: iban,
-      };
-    }
-    case 'VerificationCompleted': {
-      const { verificationId, batch } = VerificationCompleted.parse(event).data;
-      return {
-        topic: batch ? topics.verificationCompletedBatch : topics.verificationCompleted,
-        key: verificationId,
-      };
+      const { iban, batch, decidedAtRecording } = VerificationRequested.parse(event).data;
+      return { topic: requestTopic(topics, batch !== undefined, decidedAtRecording), key: iban };
     }
     // Failures share the completions' topic and key: one ordered end per verification.
+    case 'VerificationCompleted':
     case 'VerificationFailed': {
-      const { verificationId, batch } = VerificationFailed.parse(event).data;
+      const { verificationId, batch, decidedAtRecording } =
+        event.type === 'VerificationCompleted'
+          ? VerificationCompleted.parse(event).data
+          : VerificationFailed.parse(event).data;
       return {
-        topic: batch ? topics.verificationCompletedBatch : topics.verificationCompleted,
+        topic: endTopic(topics, batch !== undefined, decidedAtRecording),
         key: verificationId,
       };
     }
@@ -96,4 +103,18 @@ export function routeIntegrationEvent(
     default:
       return null;
   }
+}
+
+/** A request's topic: batch entries apart from single checks, and each with its `.decided` twin. */
+function requestTopic(topics: TopicNames, batch: boolean, decided: true | undefined): string {
+  if (batch)
+    return decided ? topics.verificationRequestedBatchDecided : topics.verificationRequestedBatch;
+  return decided ? topics.verificationRequestedDecided : topics.verificationRequested;
+}
+
+/** An end's topic: where its request's twin is (a verification decided at recording has one end). */
+function endTopic(topics: TopicNames, batch: boolean, decided: true | undefined): string {
+  if (batch)
+    return decided ? topics.verificationCompletedBatchDecided : topics.verificationCompletedBatch;
+  return decided ? topics.verificationCompletedDecided : topics.verificationCompleted;
 }

@@ -36,7 +36,8 @@ export const VerificationRequested = z.object({
     batch: BatchEntryRef.optional(),
     /**
      * The recording process decided the request and recorded its end after it, in the same stream and
-     * statement (packages/verifications/src/recorder.ts): matching does not decide it again.
+     * statement (packages/verifications/src/recorder.ts): matching does not decide it again, and it travels
+     * on the `.decided` twin of its topic (packages/contracts/src/events/topics.ts).
      */
     decidedAtRecording: z.literal(true).optional(),
     requestedAt: z.iso.datetime(),
@@ -56,6 +57,8 @@ export const VerificationCompleted = z.object({
     /** Copied from the request, so consumers of completions (webhooks, batch progress) need not join. */
     participant: z.string().optional(),
     batch: BatchEntryRef.optional(),
+    /** The end of a request decided where it was recorded: it travels on the `.decided` twin topic. */
+    decidedAtRecording: z.literal(true).optional(),
     completedAt: z.iso.datetime(),
   }),
 });
@@ -77,6 +80,8 @@ export const VerificationFailed = z.object({
     reason: VerificationFailureReason,
     participant: z.string().optional(),
     batch: BatchEntryRef.optional(),
+    /** The end of a request decided where it was recorded: it travels on the `.decided` twin topic. */
+    decidedAtRecording: z.literal(true).optional(),
     failedAt: z.iso.datetime(),
   }),
 });

@@ -51,8 +51,8 @@ export interface BatchCommandsOptions {
   onStaged?: () => void;
   /** Entries decided where they are recorded (entry-decisions.ts): the first chunk at submission. */
   decide?: DecideEntries;
-  /** After a submission committed: the ends it recorded, and how many entries they answered. */
-  onEndsRecorded?: (ends: VerificationTerminal[], answered: number) => void;
+  /** After a submission committed: how many entries its recorded ends answered. */
+  onEntriesAnswered?: (answered: number) => void;
 }
 
 /** What a submission's transaction did beside recording the batch. */
@@ -115,7 +115,7 @@ export function batchCommands(options: BatchCommandsOptions) {
           recorded = await record(tx, events);
         });
         if (recorded.staged) options.onStaged?.();
-        if (recorded.ends.length > 0) options.onEndsRecorded?.(recorded.ends, recorded.answered);
+        if (recorded.answered > 0) options.onEntriesAnswered?.(recorded.answered);
         const ended = (type: BatchEvent['type']) => events.some((event) => event.type === type);
         const status = ended('BatchCompleted')
           ? 'COMPLETED'

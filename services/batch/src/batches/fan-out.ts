@@ -186,8 +186,8 @@ export function fanOutWorker(options: {
   pollMs?: number;
   /** Entries decided where they are recorded (entry-decisions.ts), answered in the chunk's transaction. */
   decisions?: { decide: DecideEntries; answer: AnswerEnds };
-  /** After a chunk's transaction committed: the ends it recorded, and how many entries they answered. */
-  onEndsRecorded?: (ends: VerificationTerminal[], answered: number) => void;
+  /** After a chunk's transaction committed: how many entries its recorded ends answered. */
+  onEntriesAnswered?: (answered: number) => void;
 }): FanOutWorker {
   const { store, logger } = options;
   const runUnit = options.runUnit ?? ((work) => work());
@@ -204,7 +204,7 @@ export function fanOutWorker(options: {
           fanOutOneChunk(store, options.chunkSize, options.decisions),
         );
         if (chunk === undefined) break;
-        if (chunk.ends.length > 0) options.onEndsRecorded?.(chunk.ends, chunk.answered);
+        if (chunk.answered > 0) options.onEntriesAnswered?.(chunk.answered);
       }
     } while (again && !stopped);
   }

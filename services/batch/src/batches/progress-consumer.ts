@@ -1,7 +1,6 @@
 import { parseVerificationTerminal } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
-import type { EndedHere } from '@vop/decisions';
 import type { Logger } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import type { BatchCommands } from './command-handler.js';
@@ -24,8 +23,6 @@ export async function subscribeToBatchProgress(options: {
   commands: BatchCommands;
   logger: Logger;
   onAnswered?: (count: number) => void;
-  /** Entries this process answered where their ends were recorded: their ends are dropped by key. */
-  answeredHere?: EndedHere;
 }): Promise<Subscription> {
   const { bus, sql, schema, commands, logger } = options;
   const progress = idempotentBatchHandler({
@@ -50,13 +47,7 @@ export async function subscribeToBatchProgress(options: {
     // One transaction at a time for what the partitions fetched: every answer of a batch updates its one
     // `batches` row, so concurrent transactions only queued on that row's lock (26 ms a statement).
     mergePartitions: true,
-    batchHandler: (messages) => {
-      // Keyed by verification id: an end answered where it was recorded is dropped before decoding.
-      const { answeredHere } = options;
-      const left = answeredHere
-        ? messages.filter((message) => !answeredHere.take(message.key))
-        : messages;
-      return left.length > 0 ? progress(left) : Promise.resolve();
-    },
+    // Entries answered where they were fanned out travel on the `.decided` twin topic, not here.
+    batchHandler: progress,
   });
 }

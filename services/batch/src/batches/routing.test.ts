@@ -65,6 +65,54 @@ describe('where batch events travel (packages/contracts routeIntegrationEvent)',
     );
   });
 
+  it('a request decided where it was recorded, and its end, go to the `.decided` twins of their topics, under the same keys', () => {
+    const decided = { decidedAtRecording: true };
+    const batch = { batchId: 'b-1', entryId: 'e-1' };
+    const end = {
+      verificationId: request.verificationId,
+      participant: request.participant,
+      outcome: 'MTCH',
+      score: 1,
+      reasons: [],
+      completedAt: request.requestedAt,
+    };
+    const failed = {
+      verificationId: request.verificationId,
+      participant: request.participant,
+      reason: 'ERROR',
+      failedAt: request.requestedAt,
+    };
+    const route = (type: string, data: object) => routeIntegrationEvent(topics, { type, data });
+    const single = { family: 'scheme', ...decided };
+    const entry = { family: 'batch', batch, ...decided };
+    const requestKey = request.iban;
+    const endKey = request.verificationId;
+    assert.deepEqual(route('VerificationRequested', { ...request, ...single }), {
+      topic: 'ns.vop.verification-requested.decided.v1',
+      key: requestKey,
+    });
+    assert.deepEqual(route('VerificationRequested', { ...request, ...entry }), {
+      topic: 'ns.vop.verification-requested.batch.decided.v1',
+      key: requestKey,
+    });
+    assert.deepEqual(route('VerificationCompleted', { ...end, ...single }), {
+      topic: 'ns.vop.verification-completed.decided.v1',
+      key: endKey,
+    });
+    assert.deepEqual(route('VerificationFailed', { ...failed, ...single }), {
+      topic: 'ns.vop.verification-completed.decided.v1',
+      key: endKey,
+    });
+    assert.deepEqual(route('VerificationCompleted', { ...end, ...entry }), {
+      topic: 'ns.vop.verification-completed.batch.decided.v1',
+      key: endKey,
+    });
+    assert.deepEqual(route('VerificationFailed', { ...failed, ...entry }), {
+      topic: 'ns.vop.verification-completed.batch.decided.v1',
+      key: endKey,
+    });
+  });
+
   it('BatchCompleted goes to the batch-events topic keyed by batch id; the internal events stay home', () => {
     const completed = {
       batchId: 'b-1',

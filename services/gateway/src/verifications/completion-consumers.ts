@@ -3,7 +3,6 @@ import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { logHandlerError, parseEnvelope } from '@vop/outbox';
-import { EndedHere } from '@vop/decisions';
 import { firstEnds, recordVerificationEnds } from './read-model.js';
 import type { CompletionWaiters } from './waiters.js';
 import { WakeupsWhileShared } from './wakeups-while-shared.js';
@@ -26,14 +25,11 @@ export async function subscribeToCompletions(options: {
   schema: string;
   instanceId: string;
   waiters: CompletionWaiters;
-  /** Verifications whose end the recording statement already wrote here: not applied again. */
-  endedHere?: EndedHere;
   topic: string;
   groupPrefix: string;
   logger: Logger;
 }): Promise<Subscription[]> {
   const { bus, sql, schema, instanceId, waiters, topic, groupPrefix, logger } = options;
-  const endedHere = options.endedHere ?? new EndedHere();
   const wakeups = new WakeupsWhileShared(
     () =>
       bus.subscribe({
@@ -71,8 +67,6 @@ export async function subscribeToCompletions(options: {
     batchHandler: async (messages) => {
       const ends = firstEnds(
         messages
-          // Keyed by verification id: an end written here is dropped before it is decoded.
-          .filter((message) => !endedHere.take(message.key))
           .map(parseEnvelope)
           .map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
       );

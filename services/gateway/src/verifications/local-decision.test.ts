@@ -91,8 +91,11 @@ describe('single checks decided in the statement that records them', () => {
         events.map((event) => event.type),
         ['VerificationRequested', 'VerificationCompleted'],
       );
-      // Marked, so matching does not decide it again.
-      assert.equal((events[0]?.data as { decidedAtRecording?: boolean }).decidedAtRecording, true);
+      // Both marked: they travel on the `.decided` twin topics, which matching does not read.
+      assert.deepEqual(
+        events.map((event) => (event.data as { decidedAtRecording?: boolean }).decidedAtRecording),
+        [true, true],
+      );
       // The decider saw the event as its consumer would: same id, same encrypted data (before the mark).
       const envelope = seen.find((candidate) => candidate.eventId === events[0]?.eventId);
       assert.deepEqual(
