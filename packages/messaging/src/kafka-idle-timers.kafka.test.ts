@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { createHook } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createKafkaBus } from './kafka/kafka-bus.js';
+import type { Bus, Subscription } from './types.js';
+
+const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
+if (!brokers) {
+  throw new Error(
+    'VOP_TEST_KAFKA_BROKERS is not set: start a broker with `bash infra/local/kafka.sh start` and set ' +
+      'VOP_TEST_KAFKA_BROKERS=$(bash infra/local/kafka.sh brokers)',
+  );
+}
+
+/** Timers created while `work` runs (every `setTimeout` is one; a `setInterval` is one however often it fires). */
+async function timersCreatedDuring(work: () => Promise<void>): Promise<number> {
+  let created = 0;
+  const hook = createHook({
+    init(_asyncId, type) {
+      if (type === 'Timeout') created += 1;
+    },
+  });
+  hook.enable();
+  try {
+    await work();
+  } finally {
+    hook.disable();
+  }
+  return created;
+}
+
+// kafkajs 2.2.4 re-armed a 1 ms timer on every broker connection, idle or not (tulios/kafkajs#1556):
+// ~1,000 wakeups a second per connection in every process. patches/kafkajs@2.2.4.patch stops it.
+describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
+  let bus: Bus;
+  let subscription: Subscription | undefined;
+
+  before(() => {
+    bus = createKafkaBus({
+      brokers: brokers.split(','),
+      clientId: 'vop-idle-timers-test',
+      logLevel: 'error',
+    });
+  });
+
+  after(async () => {
+    await subscription?.close();
+    await bus.close();
+  });
+
+  it('given a producer and a consumer that have done their work, when nothing is published for a second, then their connections arm no timer loop', async () => {
+    const topic = `idle-timers.${randomBytes(4).toString('hex')}`;
+    await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+    const received: string[] = [];
+    subscription = await bus.subscribe({
+      groupId: `${topic}.group`,
+      topics: [topic],
+      fromBeginning: true,
+      handler: async (message) => {
+        received.push(message.value.toString());
+      },
+    });
+    await bus.publish(topic, [{ key: 'k', value: 'v' }]);
+    for (let waited = 0; received.length === 0; waited += 50) {
+      assert.ok(waited < 30_000, 'the message was not consumed');
+      await sleep(50);
+    }
+
+    const created = await timersCreatedDuring(() => sleep(1_000));
+    // What is left is periodic: the consumer's long poll (a few a second), heartbeats and commits.
+    assert.ok(created < 100, `${created} timers created in one idle second`);
+  });
+});
