@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { IntegrationEnvelope } from '@vop/contracts';
 import { createPgliteClient, EventStore, type SqlClient } from '@vop/event-store';
 import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
-import { createPersonalData } from '@vop/personal-data';
+import { createPersonalData, FieldCipher, protectTypedName } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
 import { verificationStreamId } from '@vop/verifications';
 import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
@@ -111,6 +111,43 @@ describe('matching: deciding delivered verification requests', () => {
     assert.deepEqual(
       (await store.readStream(verificationStreamId(added))).map((event) => event.type),
       ['VerificationCompleted'],
+    );
+  });
+
+  it('given the typed names in plain beside their encrypted requests (the recorder has them), when decided, then only the holder names are decrypted', async () => {
+    /** A cipher that remembers what it was asked to decrypt. */
+    class CountingCipher extends FieldCipher {
+      readonly decrypted: string[] = [];
+      override decryptMany(values: readonly string[]) {
+        this.decrypted.push(...values);
+        return super.decryptMany(values);
+      }
+    }
+    const cipher = new CountingCipher(createPersonalData(sql).keys);
+    const decider = createVerificationDecider({ store, matcher, cipher, clock: () => decidedAt });
+    const id = '1a000000-0000-4000-8000-000000000004';
+    const plain = requestEnvelope(id, 'Erika Mustermann');
+    const data = await protectTypedName(
+      cipher,
+      plain.data as Parameters<typeof protectTypedName>[1],
+    );
+    const encrypted = { ...plain, data };
+    assert.ok(cipher.isEncrypted(data.name));
+
+    const given = await decider.prepare([encrypted], ['Erika Mustermann']);
+    assert.equal(
+      (given.get(encrypted.eventId)?.ends[0]?.data as { outcome: string }).outcome,
+      'MTCH',
+    );
+    assert.ok(!cipher.decrypted.includes(data.name!), 'the typed name is not decrypted again');
+    assert.ok(cipher.decrypted.length > 0, "the holder's names are");
+
+    // Without them, the typed name is decrypted, to the same outcome.
+    const decrypted = await decider.prepare([encrypted]);
+    assert.ok(cipher.decrypted.includes(data.name!));
+    assert.equal(
+      (decrypted.get(encrypted.eventId)?.ends[0]?.data as { outcome: string }).outcome,
+      'MTCH',
     );
   });
 });

@@ -57,12 +57,20 @@ export function createVerificationDecider(options: {
   const loadAccounts = (ibans: string[]) =>
     findAccountsByIbans(store.sql, options.accountsSchema ?? store.schema, ibans);
 
-  async function prepare(envelopes: IntegrationEnvelope[]): Promise<Map<string, CompletionStream>> {
+  /**
+   * `typedNames`, in envelope order, are the typed names in plain text when the caller has them (the
+   * recorder encrypted them a moment ago): they are not decrypted again.
+   */
+  async function prepare(
+    envelopes: IntegrationEnvelope[],
+    typedNames?: readonly (string | undefined)[],
+  ): Promise<Map<string, CompletionStream>> {
     const requests = envelopes.map((envelope) => ({
       envelope,
       request: parseVerificationRequested(envelope.type, envelope.data),
     }));
-    const typedNames = await cipher.decryptMany(requests.map(({ request }) => request.name ?? ''));
+    const names =
+      typedNames ?? (await cipher.decryptMany(requests.map(({ request }) => request.name ?? '')));
     const ibans = requests.map(({ request }) => request.iban);
     const accounts = await revealAccounts(
       cipher,
@@ -82,7 +90,7 @@ export function createVerificationDecider(options: {
         type: 'VerificationRequested',
         data: request,
       });
-      const typedName = request.name === undefined ? undefined : typedNames[index];
+      const typedName = request.name === undefined ? undefined : names[index];
       const account = accounts.get(request.iban);
       const started = process.hrtime.bigint();
       let command: VerificationCommand;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
 import type { SqlExecutor } from '@vop/event-store';
 import { TamperedValueError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
@@ -191,8 +191,25 @@ export function isEncrypted(value: unknown): value is string {
   return parseValue(value) !== undefined;
 }
 
+/**
+ * IVs cut from one buffer of random bytes refilled when used up: a `randomBytes(12)` per value was one
+ * call into OpenSSL's generator (and a `getpid`) each, several per verification. Every IV is still
+ * fresh output of the same generator, used once.
+ */
+const ivPool = { bytes: Buffer.alloc(IV_BYTES * 512), used: IV_BYTES * 512 };
+
+function nextIv(): Buffer {
+  if (ivPool.used + IV_BYTES > ivPool.bytes.length) {
+    randomFillSync(ivPool.bytes);
+    ivPool.used = 0;
+  }
+  const iv = Buffer.from(ivPool.bytes.subarray(ivPool.used, ivPool.used + IV_BYTES));
+  ivPool.used += IV_BYTES;
+  return iv;
+}
+
 function seal(subjectId: string, key: Buffer, plaintext: string): string {
-  const iv = randomBytes(IV_BYTES);
+  const iv = nextIv();
   const cipher = createCipheriv(ALGORITHM, key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(associatedData(subjectId));
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);

@@ -28,9 +28,13 @@ export interface DecidedEnd {
 export interface LocalDecider {
   /**
    * Outside any transaction: keys and accounts are read here, as matching does for a delivery. Keyed
-   * by the request's event id.
+   * by the request's event id. `typedNames` are the requests' typed names in plain text, in order,
+   * when the caller still has them (not decrypted again).
    */
-  prepare(requests: IntegrationEnvelope[]): Promise<ReadonlyMap<string, DecidedEnd>>;
+  prepare(
+    requests: IntegrationEnvelope[],
+    typedNames?: readonly (string | undefined)[],
+  ): Promise<ReadonlyMap<string, DecidedEnd>>;
 }
 
 /** The envelope a consumer of the published request would see (the relay publishes the same). */

@@ -60,6 +60,7 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
     const now = clock();
     const decided = await decider?.prepare(
       requests.map((request) => requestEnvelope(request, now)),
+      plainRequests.map(({ data }) => data.name),
     );
     const ends: VerificationTerminal[] = [];
     // One statement for the round, no BEGIN and COMMIT: on PostgreSQL one round trip instead of five,

@@ -77,6 +77,22 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.ok(!isEncrypted(plaintext) && !isEncrypted('pd1:a:b') && !isEncrypted(42));
     });
 
+    it('never uses an IV twice, across refills of the random bytes it cuts them from', async () => {
+      const cipher = new FieldCipher(await freshStore());
+      const subjectId = subject();
+      // More values than one refill of the pool holds (512), the last ones after a refill.
+      const values = await Promise.all(
+        Array.from({ length: 1_500 }, () => cipher.encrypt(subjectId, 'Erika Mustermann')),
+      );
+      const ivs = new Set(values.map((value) => value.split(':')[2]));
+      assert.equal(ivs.size, values.length);
+      assert.deepEqual(
+        new Set(await cipher.decryptMany(values)),
+        new Set(['Erika Mustermann']),
+        'every value still opens',
+      );
+    });
+
     it('refuses a tampered ciphertext, tag or IV and a value moved to another subject', async () => {
       const cipher = new FieldCipher(await freshStore());
       const subjectId = subject();
