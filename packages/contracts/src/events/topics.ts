@@ -42,21 +42,9 @@ export type TopicNames = { [K in keyof typeof Topics]: string };
  * Kafka cluster without reading each other's events.
  */
 export function topicNames(namespace = ''): TopicNames {
-  return {
-    accountEvents: `${namespace}${Topics.accountEvents}`,
-    verificationRequested: `${namespace}${Topics.verificationRequested}`,
-    verificationRequestedBatch: `${namespace}${Topics.verificationRequestedBatch}`,
-    verificationCompleted: `${namespace}${Topics.verificationCompleted}`,
-    verificationCompletedBatch: `${namespace}${Topics.verificationCompletedBatch}`,
-    verificationRequestedDecided: `${namespace}${Topics.verificationRequestedDecided}`,
-    verificationRequestedBatchDecided: `${namespace}${Topics.verificationRequestedBatchDecided}`,
-    verificationCompletedDecided: `${namespace}${Topics.verificationCompletedDecided}`,
-    verificationCompletedBatchDecided: `${namespace}${Topics.verificationCompletedBatchDecided}`,
-    coreBankingAccountChanges: `${namespace}${Topics.coreBankingAccountChanges}`,
-    coreBankingDeadLetters: `${namespace}${Topics.coreBankingDeadLetters}`,
-    batchEvents: `${namespace}${Topics.batchEvents}`,
-    webhookDeadLetters: `${namespace}${Topics.webhookDeadLetters}`,
-  };
+  return Object.fromEntries(
+    Object.entries(Topics).map(([key, name]) => [key, `${namespace}${name}`]),
+  ) as TopicNames;
 }
 
 /** Same partition count on the IBAN-keyed topics, so a key lands on the same partition index in both. */

@@ -59,8 +59,7 @@ export interface BatchCommandsOptions {
 interface Recorded {
   /** Chunks staged for the fan-out. */
   staged: boolean;
-  /** Ends of entries decided where recorded, and how many entries they answered. */
-  ends: VerificationTerminal[];
+  /** Entries answered by the ends decided where they were recorded. */
   answered: number;
 }
 
@@ -109,7 +108,7 @@ export function batchCommands(options: BatchCommandsOptions) {
       // A resubmission (no events) draws nothing; a refused or failed one gives its draw back.
       await entryBudget?.draw(participant, command.batch.total);
       try {
-        let recorded: Recorded = { staged: false, ends: [], answered: 0 };
+        let recorded: Recorded = { staged: false, answered: 0 };
         await store.sql.transaction(async (tx) => {
           await store.startStreams([{ streamId, events }], { tx });
           recorded = await record(tx, events);
@@ -242,7 +241,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         requests,
         firstChunk,
       );
-      return { staged, ends, answered: await answerEnds(tx, ends) };
+      return { staged, answered: await answerEnds(tx, ends) };
     });
   }
 
@@ -286,7 +285,7 @@ export function batchCommands(options: BatchCommandsOptions) {
         submittedAt,
       );
       // After the judgements: the entry answered last completes the batch.
-      return { staged, ends, answered: await answerEnds(tx, ends) };
+      return { staged, answered: await answerEnds(tx, ends) };
     });
     return { batchId, ...accepted };
   }

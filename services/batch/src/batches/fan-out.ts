@@ -106,14 +106,14 @@ const NEXT_CHUNK = (schema: string, lock: boolean) =>
  * the first left of its batch (one batch's requests go in order, so the store holds its entries in
  * submission order, as the rebuild reads them). With `decide`, the chunk is read first and decided
  * outside the transaction, which records it only if no other instance moved the row meanwhile, with
- * the ends, and answers the entries there (`answer`). Returns the ends it recorded and how many
- * entries they answered, or undefined when nothing is staged.
+ * the ends, and answers the entries there (`answer`). Returns how many entries it answered, or
+ * undefined when nothing is staged.
  */
 export async function fanOutOneChunk(
   store: EventStore,
   chunkSize: number,
   decisions?: { decide: DecideEntries; answer: AnswerEnds },
-): Promise<{ ends: VerificationTerminal[]; answered: number } | undefined> {
+): Promise<{ answered: number } | undefined> {
   const { schema } = store;
   let decided: { id: string; done: number; entries: DecidedEntries } | undefined;
   if (decisions) {
@@ -161,7 +161,7 @@ export async function fanOutOneChunk(
       await tx.query(`UPDATE ${schema}.batch_fan_out SET done = $2 WHERE id = $1`, [row.id, end]);
     const answered =
       decisions && recordedEnds.length > 0 ? await decisions.answer(tx, recordedEnds) : 0;
-    return { ends: recordedEnds, answered };
+    return { answered };
   });
 }
 

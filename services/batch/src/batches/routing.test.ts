@@ -82,35 +82,31 @@ describe('where batch events travel (packages/contracts routeIntegrationEvent)',
       reason: 'ERROR',
       failedAt: request.requestedAt,
     };
-    const route = (type: string, data: object) => routeIntegrationEvent(topics, { type, data });
     const single = { family: 'scheme', ...decided };
     const entry = { family: 'batch', batch, ...decided };
-    const requestKey = request.iban;
-    const endKey = request.verificationId;
-    assert.deepEqual(route('VerificationRequested', { ...request, ...single }), {
-      topic: 'ns.vop.verification-requested.decided.v1',
-      key: requestKey,
-    });
-    assert.deepEqual(route('VerificationRequested', { ...request, ...entry }), {
-      topic: 'ns.vop.verification-requested.batch.decided.v1',
-      key: requestKey,
-    });
-    assert.deepEqual(route('VerificationCompleted', { ...end, ...single }), {
-      topic: 'ns.vop.verification-completed.decided.v1',
-      key: endKey,
-    });
-    assert.deepEqual(route('VerificationFailed', { ...failed, ...single }), {
-      topic: 'ns.vop.verification-completed.decided.v1',
-      key: endKey,
-    });
-    assert.deepEqual(route('VerificationCompleted', { ...end, ...entry }), {
-      topic: 'ns.vop.verification-completed.batch.decided.v1',
-      key: endKey,
-    });
-    assert.deepEqual(route('VerificationFailed', { ...failed, ...entry }), {
-      topic: 'ns.vop.verification-completed.batch.decided.v1',
-      key: endKey,
-    });
+    const cases: Array<[type: string, data: object, topic: string, key: string]> = [
+      ['VerificationRequested', { ...request, ...single }, 'requested.decided', request.iban],
+      ['VerificationRequested', { ...request, ...entry }, 'requested.batch.decided', request.iban],
+      ['VerificationCompleted', { ...end, ...single }, 'completed.decided', end.verificationId],
+      ['VerificationFailed', { ...failed, ...single }, 'completed.decided', end.verificationId],
+      [
+        'VerificationCompleted',
+        { ...end, ...entry },
+        'completed.batch.decided',
+        end.verificationId,
+      ],
+      [
+        'VerificationFailed',
+        { ...failed, ...entry },
+        'completed.batch.decided',
+        end.verificationId,
+      ],
+    ];
+    for (const [type, data, topic, key] of cases)
+      assert.deepEqual(routeIntegrationEvent(topics, { type, data }), {
+        topic: `ns.vop.verification-${topic}.v1`,
+        key,
+      });
   });
 
   it('BatchCompleted goes to the batch-events topic keyed by batch id; the internal events stay home', () => {
