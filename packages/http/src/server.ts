@@ -2,10 +2,18 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
+import type { Express } from 'express';
+import { serverClassesFor } from './express-prototypes.js';
 import { LONGEST_DEADLINE_MS } from './route-families.js';
 
-export interface HttpsServerOptions {
-  handler: RequestListener;
+export interface ServerHandler {
+  /** An Express app gets requests and responses born with its prototypes (express-prototypes.ts). */
+  handler: RequestListener | Express;
+  /** The Express app a wrapping handler hands its requests to, for the same prototypes. */
+  app?: Express;
+}
+
+export interface HttpsServerOptions extends ServerHandler {
   host: string;
   port: number;
   certPem: string;
@@ -43,6 +51,7 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
       requestTimeout: REQUEST_TIMEOUT_MS,
       keepAliveTimeout: 65_000,
       maxHeaderSize: 16_384,
+      ...serverClassesFor(options.app ?? options.handler),
     },
     options.handler,
   );
@@ -55,13 +64,16 @@ export async function startHttpsServer(options: HttpsServerOptions): Promise<Run
  * Plain HTTP for a service's internal listener: reached only from inside the deployment (the edge
  * forwards to it with a signed principal), and for probes.
  */
-export async function startHttpServer(options: {
-  handler: RequestListener;
-  host: string;
-  port: number;
-}): Promise<RunningServer> {
+export async function startHttpServer(
+  options: ServerHandler & { host: string; port: number },
+): Promise<RunningServer> {
   const server = http.createServer(
-    { headersTimeout: 10_000, requestTimeout: 15_000, keepAliveTimeout: 65_000 },
+    {
+      headersTimeout: 10_000,
+      requestTimeout: 15_000,
+      keepAliveTimeout: 65_000,
+      ...serverClassesFor(options.app ?? options.handler),
+    },
     options.handler,
   );
   return listen(server, 'http', options);

@@ -158,6 +158,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   await gateway.start();
   const server = await startHttpsServer({
     handler: singleChecksFirst(priorityGate, gateway.app),
+    app: gateway.app,
     host: config.VOP_HOST,
     port: config.VOP_PORT,
     certPem,
