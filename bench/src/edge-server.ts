@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import express, { Router, type Express, type Request, type Response } from 'express';
 import { createHttpApp, serverClassesFor } from '@vop/http';
 import { createLogger } from '@vop/observability';
+import { yardstickTls } from './yardstick-tls.js';
 
 /**
  * One JSON endpoint, POST /vop/verify, behind a given HTTP stack, with the bare endpoint's TLS settings
@@ -44,13 +44,7 @@ const born = stack.endsWith('-born');
 const app = appFor(born ? stack.slice(0, -'-born'.length) : stack);
 const server = https.createServer(
   {
-    cert: await readFile(certPath, 'utf8'),
-    key: await readFile(keyPath, 'utf8'),
-    ca: await readFile(caPath, 'utf8'),
-    requestCert: true,
-    rejectUnauthorized: true,
-    minVersion: 'TLSv1.3',
-    keepAliveTimeout: 65_000,
+    ...(await yardstickTls(certPath, keyPath, caPath)),
     ...(born && serverClassesFor(app)),
   },
   app,
