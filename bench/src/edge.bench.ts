@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { ensureDevPki } from '@vop/pki';
-import { eventually, germanIban, startServiceProcess, type ServiceProcess } from '@vop/testing';
+import { germanIban, startServiceProcess, type ServiceProcess } from '@vop/testing';
 import { clientTlsFrom } from './client-tls.js';
+import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
 import { schemeRequestBody } from './scheme-request.js';
 
@@ -48,10 +49,7 @@ async function measure(stack: (typeof STACKS)[number]): Promise<number> {
           ...certificateArgs,
         ]);
   try {
-    const port = await eventually(async () => {
-      const match = /^(\d+)$/m.exec(server.output());
-      return match ? Number(match[1]) : undefined;
-    });
+    const port = await printedPort(server);
     const result = await autocannon({
       url: `https://127.0.0.1:${port}/vop/verify`,
       method: 'POST',

@@ -15,6 +15,7 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '@vop/testing';
+import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { PACED_CONNECTIONS, pacedLoad } from './paced-load.js';
@@ -178,16 +179,6 @@ async function loadAcross(
   };
 }
 
-async function waitForPort(process: ServiceProcess): Promise<number> {
-  return eventually(
-    async () => {
-      const match = /^(\d+)$/m.exec(process.output());
-      return match ? Number(match[1]) : undefined;
-    },
-    { what: `${process.name} port` },
-  );
-}
-
 /** Account records are the bank's own data: written with the admin certificate, verified as a participant. */
 async function seedAccounts(url: string, tls: ClientTls, adminTls: ClientTls): Promise<void> {
   const client = httpsClient({ baseUrl: url, ...tls });
@@ -240,7 +231,7 @@ async function run(): Promise<void> {
     pki.caPath,
   ]);
   processes.push(bare);
-  const barePort = await waitForPort(bare);
+  const barePort = await printedPort(bare);
   figures.push(await load('bare node:https JSON', `https://127.0.0.1:${barePort}`, { tls }));
   // What the paced generator itself adds: the bare endpoint at the distributed bar's rate.
   figures.push(
