@@ -24,7 +24,7 @@ import { schemeRequestBody } from './scheme-request.js';
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
  * measured in the same run with the same load generators (autocannon in this process for the maximum rows,
- * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000] [--paced-only]
+ * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000] [--paced-only] [--timeline] [--warm-up 10]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
@@ -43,10 +43,18 @@ const { values: flags } = parseArgs({
     rate: { type: 'string', default: '1000' },
     // Distributed: only the paced row, so a profile shows that steady state and not the maximum's.
     'paced-only': { type: 'boolean', default: false },
+    // Paced rows: each second's p50, p90 and max on stderr, to tell steady queueing from stalls.
+    timeline: { type: 'boolean', default: false },
+    // Paced rows: seconds of warm-up before the window, ramped from a tenth of the rate (paced-load-runner.ts);
+    // 0 measures a cold start at the full rate.
+    'warm-up': { type: 'string', default: '10' },
   },
 });
 const duration = Number(flags.duration);
 if (!Number.isFinite(duration) || duration <= 0) throw new Error('--duration must be seconds > 0');
+const warmUpSeconds = Number(flags['warm-up']);
+if (!Number.isFinite(warmUpSeconds) || warmUpSeconds < 0)
+  throw new Error('--warm-up must be seconds >= 0');
 const distributedRate = Number(flags.rate);
 if (!Number.isInteger(distributedRate) || distributedRate < 1)
   throw new Error('--rate must be requests per second >= 1');
@@ -130,11 +138,13 @@ async function loadPaced(
     tls: options.tls,
     bodies: verifyBodies,
     connections: options.connections,
+    timeline: flags.timeline,
+    warmUpSeconds,
   });
   const connectionErrors = result.errorCodes['-1'] ?? 0;
   return {
     target,
-    mode: `${options.rate} req/s offered, evenly paced, ${options.connections} connections`,
+    mode: `${options.rate} req/s offered, evenly paced, ${options.connections} connections, ${warmUpSeconds === 0 ? 'cold (no warm-up)' : `after a ${warmUpSeconds} s ramp`}`,
     requestsPerSecond: result.answeredPerSecond,
     p50: result.p50,
     p99: result.p99,

@@ -91,11 +91,38 @@ function send(dueAt: number): void {
   request.end(body);
 }
 
-const intervalMs = 1000 / job.rate;
+/**
+ * The warm-up ramps the rate from a tenth of it to all of it, so a service that has just started (its
+ * code not yet compiled by V8, its caches empty) is not met at once by the full rate: a backlog built in
+ * a cold first second took the whole window to drain at 1,000 req/s, so the figures were the start's,
+ * not the steady state's (bench/RESULTS.md §1, 2026-11-27 16:05). `warmUpSeconds` 0 measures the cold
+ * start itself: the full rate from the first request, all of it counted.
+ */
+const warmUpMs = job.warmUpSeconds * 1000;
+const RAMP_FROM = 0.1;
+/** Requests due in the first `elapsedMs` of the run. */
+function dueBy(elapsedMs: number): number {
+  const perMs = job.rate / 1000;
+  if (elapsedMs >= warmUpMs)
+    return perMs * (RAMP_FROM * warmUpMs + ((1 - RAMP_FROM) * warmUpMs) / 2 + elapsedMs - warmUpMs);
+  return (
+    perMs * (RAMP_FROM * elapsedMs + ((1 - RAMP_FROM) * elapsedMs * elapsedMs) / (2 * warmUpMs))
+  );
+}
+/** When request `n` (from 0) is due, in ms after the start: dueBy's inverse. */
+function dueAtMs(n: number): number {
+  const perMs = job.rate / 1000;
+  const warmUpRequests = dueBy(warmUpMs);
+  if (n >= warmUpRequests) return warmUpMs + (n - warmUpRequests) / perMs;
+  // RAMP_FROM·t + (1 − RAMP_FROM)·t²/(2W) = n/perMs, solved for t ≥ 0.
+  const a = (1 - RAMP_FROM) / (2 * warmUpMs);
+  return (-RAMP_FROM + Math.sqrt(RAMP_FROM * RAMP_FROM + (4 * a * n) / perMs)) / (2 * a);
+}
+
 const pacer = setInterval(() => {
   const now = performance.now();
   // Everything due by now, so a late timer sends a few at once rather than fewer in all.
-  while (start + sent * intervalMs <= now && now <= windowEnd) send(start + sent * intervalMs);
+  while (sent < dueBy(now - start) && now <= windowEnd) send(start + dueAtMs(sent));
 }, 1);
 
 function report(): void {

@@ -1,6 +1,12 @@
 export * from './envelope.js';
 export * from './inbox.js';
 export * from './relay.js';
+export {
+  OutboxRelayThread,
+  serveRelayThread,
+  type OutboxRelayThreadOptions,
+  type RelayControl,
+} from './relay-thread.js';
 export { registerLagMetrics, type LagSources } from './lag-metrics.js';
 export { Lease } from './lease.js';
 export { logHandlerError } from './handler-errors.js';

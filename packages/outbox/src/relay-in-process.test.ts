@@ -138,4 +138,51 @@ describe('outbox relay on the in-process bus', () => {
       await sql.close();
     }
   });
+  it('given a linger, when appends arrive one by one, then they go out in fewer publications, every one of them', async () => {
+    const publicationsFor = async (lingerMs: number) => {
+      const sql = await createPgliteClient({});
+      const bus = createInProcessBus();
+      await bus.ensureTopics([{ name: 'things', partitions: 1 }]);
+      const received: string[] = [];
+      await bus.subscribe({
+        groupId: 'reader',
+        topics: ['things'],
+        handler: async (message) => void received.push(message.value),
+      });
+      const store = new EventStore(sql, { schema: 'relay_linger_test' });
+      await store.migrate();
+      let publications = 0;
+      const relay = new OutboxRelay({
+        store,
+        bus,
+        name: 'relay',
+        route: () => ({ topic: 'things', key: 'k' }),
+        lingerMs,
+        onPublished: () => void publications++,
+      });
+      await relay.start();
+      const APPENDS = 12;
+      for (let index = 0; index < APPENDS; index++) {
+        await store.append(`thing-${index}`, [{ type: 'ThingHappened', data: { index } }], {
+          expectedVersion: 'any',
+        });
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await eventually(async () => (received.length === APPENDS ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'every append published',
+      });
+      await relay.stop();
+      await sql.close();
+      return publications;
+    };
+    const atEveryAppend = await publicationsFor(0);
+    // 12 appends 10 ms apart (~150 ms in all) fit in a few rounds of 500 ms.
+    const lingering = await publicationsFor(500);
+    assert.ok(lingering <= 3, `publications with a linger: ${lingering}`);
+    assert.ok(
+      lingering < atEveryAppend,
+      `with a linger ${lingering}, at every append ${atEveryAppend}`,
+    );
+  });
 });

@@ -21,6 +21,12 @@ export interface OutboxRelayOptions {
   batchSize?: number;
   /** Fallback poll when no wake-up hint arrives. */
   pollIntervalMs?: number;
+  /**
+   * After a round that was not full, the next read starts at least this long after the last one began,
+   * so appends that arrive meanwhile go out in one publication. Default 0: at the next append. For a
+   * relay whose events no caller waits for (the gateway's, when single checks are decided at recording).
+   */
+  lingerMs?: number;
   leaseMs?: number;
   /**
    * How often the checkpoint is written while publishing (and at stop). Between writes it is kept in
@@ -226,6 +232,7 @@ export class OutboxRelay {
             await this.wakeup.wait(lookAgainAt - Date.now());
           continue;
         }
+        const readStartedAt = Date.now();
         const count = await this.publishOnce();
         if (count < this.batchSize) {
           // Idle: a checkpoint still only in memory is stored after the interval, not left behind.
@@ -240,6 +247,9 @@ export class OutboxRelay {
             Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs
           )
             await this.saveCheckpoint();
+          const lingerLeftMs = (this.options.lingerMs ?? 0) - (Date.now() - readStartedAt);
+          if (lingerLeftMs > 0 && this.running)
+            await new Promise((resolve) => setTimeout(resolve, lingerLeftMs));
         }
       } catch (error) {
         this.forgetPosition();
@@ -265,6 +275,6 @@ function isAfter(checkpoint: Checkpoint, other: Checkpoint): boolean {
 const STOP_SETTLE_MS = 2_000;
 
 /** A readiness check (packages/http ops routes) that fails until the relay has settled its lease. */
-export async function relayReadiness(relay: OutboxRelay): Promise<void> {
+export async function relayReadiness(relay: Pick<OutboxRelay, 'isReady'>): Promise<void> {
   if (!relay.isReady()) throw new Error('outbox relay has not settled its lease yet');
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RELEASE_VERSION } from '@vop/config';
 import {
-  routeIntegrationEvent,
   TOPIC_PARTITIONS,
   topicNames,
   type VerificationRequestedData,
@@ -12,11 +11,12 @@ import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
 import {
-  OutboxRelay,
+  OutboxRelayThread,
   migrateInbox,
   relayReadiness,
   registerLagMetrics,
   serviceHealth,
+  type RelayControl,
   type ServiceHealth,
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
@@ -40,6 +40,12 @@ import {
   subscribeToCoreBankingFeed,
 } from './accounts/core-banking/feed-consumer.js';
 import { gatewayEdge, type GatewayEdgeOptions } from './edge.js';
+import {
+  DECIDED_AT_RECORDING_LINGER_MS,
+  GATEWAY_OUTBOX_RELAY_NAME,
+  gatewayRelay,
+} from './outbox/gateway-relay.js';
+import type { RelayThreadData } from './outbox/relay-thread-data.js';
 import { pageRoutes } from './pages/page-routes.js';
 import type { SandboxOptions } from './toolkit/sandbox.js';
 import { createTestToolkit } from './toolkit/toolkit.js';
@@ -80,7 +86,6 @@ import { CompletionWaiters } from './verifications/waiters.js';
 
 export const GATEWAY_SCHEMA = 'gateway';
 export const SERVICE_VERSION = RELEASE_VERSION;
-const OUTBOX_RELAY_NAME = 'gateway-outbox';
 
 export interface GatewayOptions {
   sql: SqlClient;
@@ -116,6 +121,11 @@ export interface GatewayOptions {
   importChunkRows?: number;
   /** Test deployments: the CA the test toolkit issues its certificates from (the edge must trust it). */
   testToolkit?: SandboxOptions;
+  /**
+   * Distributed run: the outbox relay on a thread of its own, with its own connections from the
+   * process's configuration (outbox/relay-thread.ts). Default: on this thread, with `sql` and `bus`.
+   */
+  relayOnThread?: boolean;
 }
 
 export interface Gateway {
@@ -137,14 +147,21 @@ export function createGateway(options: GatewayOptions): Gateway {
   const waiters = new CompletionWaiters({
     lookup: (ids) => findEndedVerifications(sql, schema, ids),
   });
-  const relay = new OutboxRelay({
-    store,
-    bus,
-    name: OUTBOX_RELAY_NAME,
-    instanceId: `gateway-${options.instanceId}`,
-    route: (event) => routeIntegrationEvent(topics, event),
-    onError: (error) => logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
-  });
+  const relaySettings = {
+    namespace,
+    instanceId: options.instanceId,
+    lingerMs:
+      (options.singleChecksDecidedBy ?? 'gateway') === 'gateway'
+        ? DECIDED_AT_RECORDING_LINGER_MS
+        : 0,
+  };
+  const relay: RelayControl = options.relayOnThread
+    ? new OutboxRelayThread({
+        entry: new URL('./outbox/relay-thread.js', import.meta.url),
+        workerData: { ...relaySettings, schema } satisfies RelayThreadData,
+        logger,
+      })
+    : gatewayRelay({ ...relaySettings, store, bus, logger });
   const subscriptions: Subscription[] = [];
   const clock = options.clock ?? (() => new Date());
   const newId = options.newId ?? randomUUID;
@@ -261,7 +278,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         ({ groupId }) => groupId === waitersGroupId(namespace, options.instanceId),
       ),
     ],
-    outboxes: [{ store, relayName: OUTBOX_RELAY_NAME }],
+    outboxes: [{ store, relayName: GATEWAY_OUTBOX_RELAY_NAME }],
   };
   if (options.metrics) {
     registerLagMetrics(options.metrics, healthSources);

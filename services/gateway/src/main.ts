@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { kafkaValueCodec, startWithRetry } from '@vop/lifecycle';
+import { startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
-import { createPostgresClient } from '@vop/event-store';
-import { createKafkaBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry, startTracing } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
+import { gatewayConnections } from './connections.js';
 import { createGateway } from './gateway.js';
 import { gatewaySecuritySettings } from './settings.js';
 import { startHttpsServer } from '@vop/http';
@@ -15,7 +14,8 @@ import type { AdminCertificateIdentity } from './security/client-certificate.js'
 const config = loadConfig();
 const tracing = startTracing({ service: 'gateway' });
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-const { databaseUrl, kafkaBrokers } = requireDistributed(config);
+// Fails at once, before any work, when the distributed settings are missing.
+requireDistributed(config);
 
 interface TlsMaterial {
   certPem: string;
@@ -69,16 +69,7 @@ function requireInternalSecret(settings: ServiceConfig): string {
 }
 
 const tls = await tlsMaterial();
-const sql = createPostgresClient({
-  connectionString: databaseUrl,
-  max: config.DATABASE_POOL_MAX,
-  applicationName: `vop-gateway-${config.VOP_INSTANCE_ID}`,
-});
-const bus = createKafkaBus({
-  brokers: kafkaBrokers,
-  clientId: `${config.KAFKA_CLIENT_ID}-gateway-${config.VOP_INSTANCE_ID}`,
-  ...kafkaValueCodec(config),
-});
+const { sql, bus } = gatewayConnections(config);
 const gateway = createGateway({
   sql,
   bus,
@@ -100,6 +91,7 @@ const gateway = createGateway({
   ...(tls.caKeyPem !== undefined && {
     testToolkit: { ca: { certPem: tls.caPem, keyPem: tls.caKeyPem } },
   }),
+  relayOnThread: true,
 });
 await startWithRetry({ start: () => gateway.start(), logger, what: 'gateway' });
 const server = await startHttpsServer({
