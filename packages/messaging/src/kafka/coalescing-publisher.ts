@@ -14,6 +14,32 @@ const MAX_REQUEST_BYTES = 512 * 1024;
 const MAX_REQUEST_MESSAGES = 2000;
 
 /**
+ * Errors after which an idempotent producer's sequence numbers no longer match the broker's (seen after
+ * a broker restart on a broker with thousands of partitions: kafkajs then failed every later send with
+ * OUT_OF_ORDER_SEQUENCE_NUMBER and matching's relay published nothing for 5 minutes). Only a new
+ * producer, with a new producer id, gets past them; what it re-sends, the idempotent consumers absorb.
+ */
+const BROKEN_SEQUENCE = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+]);
+
+/** Whether the error, or one it wraps (kafkajs wraps the last one after its retries), is one of those. */
+export function breaksProducerSequence(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { type, cause, originalError } = current as {
+      type?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+    };
+    if (typeof type === 'string' && BROKEN_SEQUENCE.has(type)) return true;
+    current = originalError ?? cause;
+  }
+  return false;
+}
+
+/**
  * Sends each publish at once when nothing is in flight (no linger), and folds the publishes that
  * arrive meanwhile into one request per topic. The idempotent producer sends one request at a time
  * per broker anyway, so under load this turns a queue of small requests into a few larger ones.
@@ -24,7 +50,11 @@ export class CoalescingPublisher {
   private queue: PendingPublish[] = [];
   private draining = false;
 
-  constructor(private readonly producer: () => Promise<Producer>) {}
+  /** `replaceProducer` drops the current producer; the next `producer()` call makes a new one. */
+  constructor(
+    private readonly producer: () => Promise<Producer>,
+    private readonly replaceProducer: () => Promise<void>,
+  ) {}
 
   publish(topic: string, messages: WireMessage[]): Promise<void> {
     if (messages.length === 0) return Promise.resolve();
@@ -49,6 +79,7 @@ export class CoalescingPublisher {
           });
           for (const pending of request) pending.resolve();
         } catch (error) {
+          if (breaksProducerSequence(error)) await this.replaceProducer().catch(() => undefined);
           for (const pending of request) pending.reject(error);
         }
       }

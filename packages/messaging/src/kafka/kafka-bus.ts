@@ -63,7 +63,14 @@ class KafkaBus implements Bus {
       logCreator: kafkaLogCreator,
       retry: { initialRetryTime: 100, maxRetryTime: 5_000, retries: 8 },
     });
-    this.publisher = new CoalescingPublisher(() => this.producer());
+    this.publisher = new CoalescingPublisher(
+      () => this.producer(),
+      async () => {
+        const current = this.producerConnection;
+        this.producerConnection = undefined;
+        await (await current?.catch(() => undefined))?.disconnect();
+      },
+    );
   }
 
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
