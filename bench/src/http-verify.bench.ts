@@ -144,7 +144,7 @@ async function loadPaced(
   const connectionErrors = result.errorCodes['-1'] ?? 0;
   return {
     target,
-    mode: `${options.rate} req/s offered, evenly paced, ${options.connections} connections, ${warmUpSeconds === 0 ? 'cold (no warm-up)' : `after a ${warmUpSeconds} s ramp`}`,
+    mode: pacedMode(options.rate, options.connections),
     requestsPerSecond: result.answeredPerSecond,
     p50: result.p50,
     p99: result.p99,
@@ -152,6 +152,11 @@ async function loadPaced(
     non2xx: result.errors - connectionErrors,
     paced: { sent: result.sent, answered: result.answered },
   };
+}
+
+function pacedMode(rate: number, connections: number): string {
+  const warmUp = warmUpSeconds === 0 ? 'cold (no warm-up)' : `after a ${warmUpSeconds} s ramp`;
+  return `${rate} req/s offered, evenly paced, ${connections} connections, ${warmUp}`;
 }
 
 /** The same load split evenly across several gateways at once; rates and counts add up. */
@@ -176,7 +181,7 @@ async function loadAcross(
     mode:
       options.rate === undefined
         ? `max, ${CONNECTIONS} connections`
-        : `${options.rate} req/s offered, evenly paced, ${PACED_CONNECTIONS} connections`,
+        : pacedMode(options.rate, PACED_CONNECTIONS),
     requestsPerSecond: sum((f) => f.requestsPerSecond),
     // Each generator's percentile; the worst gateway's is the honest one.
     p50: Math.max(...parts.map((f) => f.p50)),
