@@ -1,23 +1,17 @@
+import { errorChain } from '@vop/messaging';
+
 /**
  * Errors a service start may meet while its broker or database is still coming up, or restarting: worth
  * waiting out (docs/architecture.md, "Start-up and readiness"). Anything else (a bad setting, a schema
  * conflict, a bug) is not retried, so the process fails loudly instead of looping.
  */
 export function isTransientError(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { retriable, name, code } = current as {
-      retriable?: unknown;
-      name?: unknown;
-      code?: unknown;
-    };
+  for (const { retriable, name, code } of errorChain(error)) {
     // kafkajs marks retriable protocol errors (NOT_LEADER_FOR_PARTITION, LEADER_NOT_AVAILABLE, …).
     if (retriable === true) return true;
     if (typeof name === 'string' && TRANSIENT_KAFKA_ERRORS.has(name)) return true;
     if (typeof code === 'string' && (TRANSIENT_ERRNO.has(code) || isTransientSqlState(code)))
       return true;
-    current =
-      (current as { cause?: unknown; originalError?: unknown }).cause ??
-      (current as { originalError?: unknown }).originalError;
   }
   return false;
 }

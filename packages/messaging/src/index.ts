@@ -7,6 +7,7 @@ export {
   type InProcessBusOptions,
 } from './in-process/in-process-bus.js';
 export { partitionFor } from './partitioner.js';
+export { errorChain } from './kafka/error-chain.js';
 export { deliverTraced, publishTraced, TRACEPARENT_HEADER } from './message-tracing.js';
 export { PriorityGate } from './priority-gate.js';
 export { ContentionPacer, type ContentionPacerOptions } from './contention-pacer.js';

@@ -19,9 +19,14 @@ function afterRetries(type: string, code: number): Error {
   });
 }
 
-/** A stand-in for kafkajs's Producer: sends fail with `failWith` while it is set. */
-function producers(failWith: () => Error | undefined) {
+/**
+ * A publisher over stand-ins for kafkajs's Producer (sends fail with `failWith()` while it returns an
+ * error), counting the producers made and how often the publisher asked for a new one.
+ */
+function publisherOver(failWith: () => Error | undefined) {
   const made: { sent: number }[] = [];
+  let current: Promise<Producer> | undefined;
+  let replaced = 0;
   const make = (): Producer => {
     const state = { sent: 0 };
     made.push(state);
@@ -34,24 +39,22 @@ function producers(failWith: () => Error | undefined) {
       },
     } as unknown as Producer;
   };
-  return { made, make };
+  const publisher = new CoalescingPublisher(
+    () => (current ??= Promise.resolve(make())),
+    async () => {
+      replaced++;
+      current = undefined;
+    },
+  );
+  return { publisher, made, replaced: () => replaced };
 }
 
 describe('the coalescing publisher after a broken producer sequence', () => {
   it('given OUT_OF_ORDER_SEQUENCE_NUMBER after the retries, when a publish fails, then the next publish goes through a new producer', async () => {
     let failing: Error | undefined = afterRetries('OUT_OF_ORDER_SEQUENCE_NUMBER', 45);
-    const { made, make } = producers(() => failing);
-    let current: Promise<Producer> | undefined;
-    let replaced = 0;
-    const publisher = new CoalescingPublisher(
-      () => (current ??= Promise.resolve(make())),
-      async () => {
-        replaced++;
-        current = undefined;
-      },
-    );
+    const { publisher, made, replaced } = publisherOver(() => failing);
     await assert.rejects(publisher.publish('things', [{ key: 'k', value: 'v1' }]));
-    assert.equal(replaced, 1);
+    assert.equal(replaced(), 1);
     failing = undefined;
     await publisher.publish('things', [{ key: 'k', value: 'v2' }]);
     assert.equal(made.length, 2);
@@ -63,20 +66,11 @@ describe('the coalescing publisher after a broken producer sequence', () => {
 
   it('given an error that leaves the sequence intact (a missing topic), when a publish fails, then the producer is kept', async () => {
     let failing: Error | undefined = afterRetries('UNKNOWN_TOPIC_OR_PARTITION', 3);
-    const { made, make } = producers(() => failing);
-    let current: Promise<Producer> | undefined;
-    let replaced = 0;
-    const publisher = new CoalescingPublisher(
-      () => (current ??= Promise.resolve(make())),
-      async () => {
-        replaced++;
-        current = undefined;
-      },
-    );
+    const { publisher, made, replaced } = publisherOver(() => failing);
     await assert.rejects(publisher.publish('missing', [{ key: 'k', value: 'v1' }]));
     failing = undefined;
     await publisher.publish('things', [{ key: 'k', value: 'v2' }]);
-    assert.equal(replaced, 0);
+    assert.equal(replaced(), 0);
     assert.equal(made.length, 1);
   });
 

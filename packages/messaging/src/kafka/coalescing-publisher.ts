@@ -1,4 +1,5 @@
 import type { Producer } from 'kafkajs';
+import { errorChain } from './error-chain.js';
 import { approximateSize, toKafkaMessage, type WireMessage } from './kafka-message.js';
 
 interface PendingPublish {
@@ -27,15 +28,8 @@ const BROKEN_SEQUENCE = new Set([
 
 /** Whether the error, or one it wraps (kafkajs wraps the last one after its retries), is one of those. */
 export function breaksProducerSequence(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const { type, cause, originalError } = current as {
-      type?: unknown;
-      cause?: unknown;
-      originalError?: unknown;
-    };
+  for (const { type } of errorChain(error))
     if (typeof type === 'string' && BROKEN_SEQUENCE.has(type)) return true;
-    current = originalError ?? cause;
-  }
   return false;
 }
 
