@@ -14,7 +14,15 @@ export interface RelayControl {
 const FromRelayThread = z.discriminatedUnion('type', [
   z.object({ type: z.literal('started') }),
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('failed'), message: z.string() }),
+  // What a start's retry policy reads (packages/lifecycle isTransientError): a database or broker still
+  // coming up is waited out, as when the relay started on the main thread.
+  z.object({
+    type: z.literal('failed'),
+    message: z.string(),
+    name: z.string().optional(),
+    code: z.string().optional(),
+    retriable: z.boolean().optional(),
+  }),
   z.object({ type: z.literal('stopped') }),
 ]);
 type FromRelayThread = z.infer<typeof FromRelayThread>;
@@ -98,7 +106,10 @@ export class OutboxRelayThread implements RelayControl {
           this.restartDelayMs = FIRST_RESTART_DELAY_MS;
           resolve();
         } else if (message.type === 'ready') this.ready = true;
-        else if (message.type === 'failed') refuse(new Error(message.message));
+        else if (message.type === 'failed') {
+          const { message: text, type: _type, ...fields } = message;
+          refuse(Object.assign(new Error(text), fields));
+        }
       });
       worker.on('error', (error) => {
         logger.error({ err: error }, 'outbox relay thread failed');
@@ -146,7 +157,7 @@ export async function serveRelayThread(
     built = await build();
     await built.relay.start();
   } catch (error) {
-    send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+    send(failure(error));
     await built?.close().catch(() => undefined);
     process.exit(1);
   }
@@ -168,4 +179,16 @@ export async function serveRelayThread(
       process.exit(0);
     })();
   });
+}
+
+/** The 'failed' message for an error: its message and the fields a retry policy reads. */
+function failure(error: unknown): FromRelayThread {
+  const { name, code, retriable } = (error ?? {}) as Record<string, unknown>;
+  return {
+    type: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof name === 'string' && { name }),
+    ...(typeof code === 'string' && { code }),
+    ...(typeof retriable === 'boolean' && { retriable }),
+  };
 }
