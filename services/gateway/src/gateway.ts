@@ -150,8 +150,9 @@ export function createGateway(options: GatewayOptions): Gateway {
   const relaySettings = {
     namespace,
     instanceId: options.instanceId,
+    // Distributed only: embedded, a burst's webhooks arrived later with it (gateway-relay.ts says why).
     lingerMs:
-      (options.singleChecksDecidedBy ?? 'gateway') === 'gateway'
+      options.relayOnThread === true && (options.singleChecksDecidedBy ?? 'gateway') === 'gateway'
         ? DECIDED_AT_RECORDING_LINGER_MS
         : 0,
   };
