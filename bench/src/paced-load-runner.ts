@@ -100,22 +100,20 @@ function send(dueAt: number): void {
  */
 const warmUpMs = job.warmUpSeconds * 1000;
 const RAMP_FROM = 0.1;
+const perMs = job.rate / 1000;
+/** Requests sent in the warm-up: its mean rate is halfway between RAMP_FROM and the full rate. */
+const warmUpRequests = perMs * warmUpMs * ((1 + RAMP_FROM) / 2);
+/** The ramp's t² coefficient: RAMP_FROM·t + a·t² requests per `perMs` in the first t ms. */
+const a = warmUpMs === 0 ? 0 : (1 - RAMP_FROM) / (2 * warmUpMs);
 /** Requests due in the first `elapsedMs` of the run. */
 function dueBy(elapsedMs: number): number {
-  const perMs = job.rate / 1000;
-  if (elapsedMs >= warmUpMs)
-    return perMs * (RAMP_FROM * warmUpMs + ((1 - RAMP_FROM) * warmUpMs) / 2 + elapsedMs - warmUpMs);
-  return (
-    perMs * (RAMP_FROM * elapsedMs + ((1 - RAMP_FROM) * elapsedMs * elapsedMs) / (2 * warmUpMs))
-  );
+  if (elapsedMs >= warmUpMs) return warmUpRequests + perMs * (elapsedMs - warmUpMs);
+  return perMs * (RAMP_FROM * elapsedMs + a * elapsedMs * elapsedMs);
 }
 /** When request `n` (from 0) is due, in ms after the start: dueBy's inverse. */
 function dueAtMs(n: number): number {
-  const perMs = job.rate / 1000;
-  const warmUpRequests = dueBy(warmUpMs);
   if (n >= warmUpRequests) return warmUpMs + (n - warmUpRequests) / perMs;
-  // RAMP_FROM·t + (1 − RAMP_FROM)·t²/(2W) = n/perMs, solved for t ≥ 0.
-  const a = (1 - RAMP_FROM) / (2 * warmUpMs);
+  // RAMP_FROM·t + a·t² = n/perMs, solved for t ≥ 0.
   return (-RAMP_FROM + Math.sqrt(RAMP_FROM * RAMP_FROM + (4 * a * n) / perMs)) / (2 * a);
 }
 

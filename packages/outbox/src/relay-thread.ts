@@ -23,7 +23,6 @@ const FromRelayThread = z.discriminatedUnion('type', [
     code: z.string().optional(),
     retriable: z.boolean().optional(),
   }),
-  z.object({ type: z.literal('stopped') }),
 ]);
 type FromRelayThread = z.infer<typeof FromRelayThread>;
 
@@ -33,7 +32,6 @@ const FIRST_RESTART_DELAY_MS = 100;
 const LAST_RESTART_DELAY_MS = 5_000;
 /** A relay stops within its own settle wait (2 s) and a checkpoint write; then the thread is ended. */
 const STOP_WAIT_MS = 10_000;
-const READY_POLL_MS = 25;
 
 export interface OutboxRelayThreadOptions {
   /** The thread's module: it builds the relay with connections of its own and calls `serveRelayThread`. */
@@ -164,20 +162,14 @@ export async function serveRelayThread(
   const { relay, close } = built;
   send({ type: 'started' });
   // The relay turns ready once, when its first lease decision is made, and stays so until it stops.
-  const readiness = setInterval(() => {
-    if (!relay.isReady()) return;
-    clearInterval(readiness);
-    send({ type: 'ready' });
-  }, READY_POLL_MS);
+  void relay.whenFirstReady().then(() => send({ type: 'ready' }));
   port.on('message', (raw: unknown) => {
     if (!ToRelayThread.safeParse(raw).success) return;
-    clearInterval(readiness);
-    void (async () => {
-      await relay.stop();
-      await close();
-      send({ type: 'stopped' });
-      process.exit(0);
-    })();
+    // The parent waits for the thread to end, not for a message.
+    void relay
+      .stop()
+      .then(close)
+      .then(() => process.exit(0));
   });
 }
 

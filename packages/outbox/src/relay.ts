@@ -82,6 +82,8 @@ export class OutboxRelay {
   private readonly checkpointIntervalMs: number;
   /** Whether the first lease decision is made: this relay publishes, or a live holder does. */
   private settledLeadership = false;
+  private markSettled!: () => void;
+  private readonly leadershipSettled = new Promise<void>((resolve) => (this.markSettled = resolve));
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
@@ -123,6 +125,11 @@ export class OutboxRelay {
    */
   isReady(): boolean {
     return this.running && this.settledLeadership;
+  }
+
+  /** Resolves when the relay is first ready (`isReady`); never, if it stops before. */
+  whenFirstReady(): Promise<void> {
+    return this.leadershipSettled;
   }
 
   /** Publishes one batch and waits until it is settled; returns how many events it published. */
@@ -221,6 +228,7 @@ export class OutboxRelay {
           leader = await this.lease.acquire();
           if (leader) leaseRenewedAt = Date.now();
           this.settledLeadership = true;
+          this.markSettled();
           // Another relay may have moved the checkpoint while this one did not hold the lease.
           if (!wasLeader || !leader) this.forgetPosition();
         }
