@@ -14,6 +14,7 @@ import {
 } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
+import { serveDirectRoutes, type DirectRoute } from './direct-routes.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
 import { refuseDeepJson, refuseUnsafeStrings, tooDeep } from './hostile-input.js';
 import { requestFamily } from './request-family.js';
@@ -29,6 +30,8 @@ export interface HttpAppOptions {
   largeBodyPaths?: Record<string, string>;
   /** Families owned by another service, forwarded with the body still unread (see forward.ts). */
   forwarders?: RequestHandler[];
+  /** Routes (also mounted in `routers`) served past Express's router at their exact path (direct-routes.ts). */
+  directRoutes?: DirectRoute[];
 }
 
 /** On every answer, errors included. A JSON API embeds nothing and is framed by no one. */
@@ -103,9 +106,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(httpTracingMiddleware());
+  // The edge before the body, in order: what every request passes, a direct route's too.
+  const edge: RequestHandler[] = [httpTracingMiddleware()];
   if (options.logger.isLevelEnabled('debug'))
-    app.use((req, res, next) => {
+    edge.push((req, res, next) => {
       // 'finish' runs outside the request's context: its trace ids are written explicitly.
       res.once('finish', () =>
         options.logger.debug(
@@ -120,7 +124,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       );
       next();
     });
-  app.use((req, res, next) => {
+  edge.push((req, res, next) => {
     res.locals.respondingPsp = options.respondingPsp;
     const family = requestFamily(req, res);
     const timer = setTimeout(() => {
@@ -137,10 +141,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     next();
   });
-  app.use(schemeTimingHeaders);
-  for (const handler of options.beforeRoutes ?? []) app.use(handler);
-  app.use(requireJsonBody);
-  for (const forwarder of options.forwarders ?? []) app.use(forwarder);
+  edge.push(schemeTimingHeaders, ...(options.beforeRoutes ?? []), requireJsonBody);
+  edge.push(...(options.forwarders ?? []));
+  for (const handler of edge) app.use(handler);
   for (const [largePath, limit] of Object.entries(options.largeBodyPaths ?? {}))
     for (const base of BASE_PATHS)
       app.use(
@@ -154,10 +157,12 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     verify: refuseDeepJson,
   });
   // Families that stream their body (uploads) read it in their own router.
-  app.use((req, res, next) =>
-    requestFamily(req, res).streamedBody === true ? next() : parseJson(req, res, next),
-  );
-  app.use(refuseUnsafeStrings);
+  const readBody: RequestHandler[] = [
+    (req, res, next) =>
+      requestFamily(req, res).streamedBody === true ? next() : parseJson(req, res, next),
+    refuseUnsafeStrings,
+  ];
+  for (const handler of readBody) app.use(handler);
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
 
@@ -191,5 +196,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     sendError(req, res, errors.internal());
   };
   app.use(handleError);
+  const directRoutes = options.directRoutes ?? [];
+  for (const route of directRoutes)
+    if (options.largeBodyPaths?.[route.path] !== undefined)
+      throw new Error(`${route.path} has a body limit of its own: serve it through Express`);
+  if (directRoutes.length > 0)
+    serveDirectRoutes(app, { chain: [...edge, ...readBody], handleError, routes: directRoutes });
   return app;
 }

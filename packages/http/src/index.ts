@@ -2,6 +2,7 @@ export { servedApiDocument } from './api-document.js';
 export { authorizeByFamily, isAdmin, refusalFor } from './access.js';
 export { createHttpApp, SECURITY_HEADERS, sendError, type HttpAppOptions } from './app.js';
 export { BASE_PATHS, canonicalPath } from './base-paths.js';
+export type { DirectRoute } from './direct-routes.js';
 export { serverClassesFor, type ServerClasses } from './express-prototypes.js';
 export { ApiError, errors, toErrorBody, type ErrorBody, type ErrorContext } from './errors.js';
 export { forwardToOwner, type ForwardOptions } from './forward.js';

@@ -86,6 +86,14 @@ export function trackMatchedRoute(req: HttpRequestLike): void {
   });
 }
 
+/**
+ * For a route found without Express's router (packages/http/src/direct-routes.ts): its template, set
+ * before the edge's middlewares run, so trackMatchedRoute leaves the request's shape alone.
+ */
+export function labelMatchedRoute(req: HttpRequestLike, label: string): void {
+  (req as Tracked)[MATCHED_ROUTE] = { label };
+}
+
 /** The whole template of the route that handled the request (see trackMatchedRoute), else routeLabel. */
 export function matchedRouteLabel(
   req: HttpRequestLike,

@@ -17,6 +17,7 @@ export type {
 export {
   CLIENT_CLOSED_REQUEST,
   httpMetricsMiddleware,
+  labelMatchedRoute,
   matchedRouteLabel,
   routeLabel,
   UNMATCHED_ROUTE,

@@ -318,6 +318,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     beforeRoutes: edge.beforeRoutes,
     // The pages first: the HTML view of /admin/stats is the gateway's, its JSON the owner's.
     forwarders: [pageRoutes({ testPage: environment === 'test' }), ...edge.forwarders],
+    directRoutes: verifications.direct,
     routers: [
       // The single checks first: their paths are no other router's (see verificationRoutes).
       verifications.scheme,

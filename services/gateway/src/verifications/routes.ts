@@ -16,10 +16,11 @@ import {
   parseParam,
   principalOf,
   requestMetadata,
+  type DirectRoute,
   type Principal,
 } from '@vop/http';
 import { revealMatchedName } from '@vop/personal-data';
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { RequesterCheck } from '../scheme-directory/requester-check.js';
 import { epcHeaderRefusal } from './epc-request-headers.js';
 import {
@@ -51,11 +52,13 @@ const unknownVerification = () =>
 /**
  * `scheme`: the inter-PSP single checks (/vop/verify, /vop/v1/payee-verifications), no other router's
  * paths, so the gateway mounts it before every other router: the hot route is found without walking
- * the routes of every family before it. `others`: the request/result family (POST /verify comes after
- * families C and D, which share the path).
+ * the routes of every family before it. `direct`: the same two at their root paths, for the edge to
+ * serve past Express's router (packages/http/src/direct-routes.ts). `others`: the request/result
+ * family (POST /verify comes after families C and D, which share the path).
  */
 export function verificationRoutes(options: VerificationRoutesOptions): {
   scheme: Router;
+  direct: DirectRoute[];
   others: Router;
 } {
   const { store, cipher, requesters } = options;
@@ -79,7 +82,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
     return requesters?.isOurBic(partyAgentBic) ?? true;
   }
 
-  scheme.post('/vop/verify', async (req, res) => {
+  const verifyScheme: RequestHandler = async (req, res) => {
     admitCertificate(res);
     const body = parseBody(SchemeVerifyRequest, req.body);
     const identification = body.party.identification;
@@ -99,11 +102,12 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
     });
     const completed = await verifyNow(res, request, requestMetadata(req));
     res.json(renderSchemeResponse(completed));
-  });
+  };
+  scheme.post('/vop/verify', verifyScheme);
 
   // EPC inter-PSP API v1.1.1: the headers, then the body, then the requester's BIC; errors in the
   // VerificationOfPayeeError structure (the epc row of the route-family table).
-  scheme.post('/vop/v1/payee-verifications', async (req, res) => {
+  const verifyEpc: RequestHandler = async (req, res) => {
     admitCertificate(res);
     const headerRefusal = epcHeaderRefusal((name) => req.get(name), options.clock());
     if (headerRefusal) throw headerRefusal;
@@ -128,7 +132,8 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
     });
     const completed = await verifyNow(res, request, requestMetadata(req));
     res.json(renderEpcResponse(completed, name !== undefined, identification !== undefined));
-  });
+  };
+  scheme.post('/vop/v1/payee-verifications', verifyEpc);
 
   router.post('/verify', async (req, res) => {
     const body = parseBody(VerifyRequest, req.body);
@@ -172,5 +177,9 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
     res.json(renderRequestResultResponse(revealed, requestedAt));
   });
 
-  return { scheme, others: router };
+  const direct: DirectRoute[] = [
+    { method: 'POST', path: '/vop/verify', handler: verifyScheme },
+    { method: 'POST', path: '/vop/v1/payee-verifications', handler: verifyEpc },
+  ];
+  return { scheme, direct, others: router };
 }
