@@ -30,7 +30,10 @@ export interface HttpAppOptions {
   largeBodyPaths?: Record<string, string>;
   /** Families owned by another service, forwarded with the body still unread (see forward.ts). */
   forwarders?: RequestHandler[];
-  /** Routes (also mounted in `routers`) served past Express's router at their exact path (direct-routes.ts). */
+  /**
+   * Routes (also mounted in `routers`) served past Express's router at their exact path, through the
+   * edge and the body reading but not the forwarders (direct-routes.ts).
+   */
   directRoutes?: DirectRoute[];
 }
 
@@ -142,8 +145,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     next();
   });
   edge.push(schemeTimingHeaders, ...(options.beforeRoutes ?? []), requireJsonBody);
-  edge.push(...(options.forwarders ?? []));
   for (const handler of edge) app.use(handler);
+  for (const forwarder of options.forwarders ?? []) app.use(forwarder);
   for (const [largePath, limit] of Object.entries(options.largeBodyPaths ?? {}))
     for (const base of BASE_PATHS)
       app.use(
@@ -201,6 +204,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     if (options.largeBodyPaths?.[route.path] !== undefined)
       throw new Error(`${route.path} has a body limit of its own: serve it through Express`);
   if (directRoutes.length > 0)
+    // Without the forwarders: a direct route is one of this app's own, which no forwarder takes (they
+    // take the families other services own, and the gateway's pages, which are GETs).
     serveDirectRoutes(app, { chain: [...edge, ...readBody], handleError, routes: directRoutes });
   return app;
 }

@@ -16,7 +16,7 @@ interface Answer {
  * Given an app whose POST /vop/verify is also a direct route, when the same requests arrive at the
  * root path (served past the router) and under /v1 (served by Express), then both answer alike: the
  * edge's middlewares in order, the same body, the same errors in the scheme format, the same metric
- * label; only the router's own middleware is passed by the direct route.
+ * label; only the router's own middleware and the forwarders are passed by the direct route.
  */
 describe('direct routes: the edge and the handler without Express router', () => {
   const labels: string[] = [];
@@ -56,6 +56,13 @@ describe('direct routes: the edge and the handler without Express router', () =>
       logger: createLogger({ service: 'spec', level: 'silent' }),
       respondingPsp: 'VOPBDEFFXXX',
       beforeRoutes: [labelOnFinish, step('first'), refuseMarked, step('second')],
+      // A forwarder takes other services' families; it passes this one on, and is not asked directly.
+      forwarders: [
+        (_req, res, next) => {
+          res.setHeader('X-Asked-Forwarder', 'yes');
+          next();
+        },
+      ],
       routers: [router],
       directRoutes: [{ method: 'POST', path: '/vop/verify', handler: verify }],
     });
@@ -100,6 +107,8 @@ describe('direct routes: the edge and the handler without Express router', () =>
     }
     assert.equal(direct.headers.get('x-through-router'), null);
     assert.equal(throughExpress.headers.get('x-through-router'), 'yes');
+    assert.equal(direct.headers.get('x-asked-forwarder'), null);
+    assert.equal(throughExpress.headers.get('x-asked-forwarder'), 'yes');
     assert.deepEqual(labels, ['/vop/verify', '/v1/vop/verify']);
   });
 
