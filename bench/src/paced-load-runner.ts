@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
 import { z } from '@vop/contracts';
 import { RunnerJob, type RunnerFigures } from './paced-load-contract.js';
 
@@ -24,15 +24,15 @@ const bodies = z
 const [ca, cert, key] = await Promise.all(
   [job.caPath, job.certPath, job.keyPath].map((file) => readFile(file)),
 );
-const agent = new https.Agent({
-  keepAlive: true,
-  maxSockets: job.connections,
-  maxFreeSockets: job.connections,
-  ca,
-  cert,
-  key,
-});
 const target = new URL(job.url);
+// undici, not node:https: at 1,000 req/s node:https's client took 33-43 % of a core on a 2-core box
+// that the service under test shares (bench/RESULTS.md §1, 2026-11-27 20:25).
+const pool = new Pool(target.origin, {
+  connections: job.connections,
+  pipelining: 1,
+  keepAliveTimeout: 60_000,
+  connect: { ca, cert, key },
+});
 
 const start = performance.now();
 const windowStart = start + job.warmUpSeconds * 1000;
@@ -74,21 +74,18 @@ function send(dueAt: number): void {
     answers.push([dueAt - windowStart, now - dueAt]);
     if (status >= 400) countError(String(status));
   };
-  const request = https.request(
-    target,
-    {
+  pool
+    .request({
+      path: target.pathname,
       method: 'POST',
-      agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-    },
-    (response) => {
-      response.on('end', () => settle(response.statusCode));
-      response.on('error', () => settle(undefined));
-      response.resume();
-    },
-  );
-  request.on('error', () => settle(undefined));
-  request.end(body);
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    .then(async (response) => {
+      await response.body.dump();
+      settle(response.statusCode);
+    })
+    .catch(() => settle(undefined));
 }
 
 /**
