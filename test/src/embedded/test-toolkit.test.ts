@@ -335,6 +335,26 @@ describe('test toolkit: scheme suite, data, load, certificates, reset (test depl
     assert.deepEqual(noReload.body, { status: 'reset', accountsRemoved: data.accounts.length });
     const bad = await embedded.client.post('/test/environment/reset', { resetDatabase: 'yes' });
     assert.equal(bad.status, 400);
+    // Two resets at once (a client that gave up on a long one sends another): both answer, and
+    // together they remove each test account once.
+    const generated = await embedded.client.post('/test/data/generate', {
+      count: 40,
+      scenarios: ['exact_match'],
+    });
+    assert.equal(generated.status, 201, generated.text);
+    const together = await Promise.all(
+      [1, 2].map(() =>
+        embedded.client.post('/test/environment/reset', {
+          resetDatabase: true,
+          reloadTestData: false,
+        }),
+      ),
+    );
+    for (const answer of together) assert.equal(answer.status, 200, answer.text);
+    assert.equal(
+      together.reduce((sum, answer) => sum + Number(answer.body.accountsRemoved), 0),
+      40,
+    );
   });
 });
 

@@ -9,6 +9,7 @@ import {
 import type { DataScenario } from '@vop/contracts';
 import { composeIBAN } from 'ibantools';
 import { handleAccountCommand } from '../accounts/command-handler.js';
+import { AccountNotFoundError } from '../accounts/decider.js';
 import { findExpiredTestAccounts, findLiveAccountIdByIban } from '../accounts/read-model.js';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
 import { testExecutionFailed } from './test-execution-failed.js';
@@ -83,12 +84,18 @@ export async function removeTestAccounts(
     );
     if (ids.length === 0) return removed;
     for (const accountId of ids) {
-      await handleAccountCommand(
-        writes.store,
-        { type: 'DeleteAccount', accountId, now: writes.clock().toISOString() },
-        metadata,
-      );
-      removed++;
+      try {
+        await handleAccountCommand(
+          writes.store,
+          { type: 'DeleteAccount', accountId, now: writes.clock().toISOString() },
+          metadata,
+        );
+        removed++;
+      } catch (error) {
+        // Removed meanwhile by another reset (a client that gave up on a long one and sent another)
+        // or by its owner: it is gone either way, and not this reset's to count.
+        if (!(error instanceof AccountNotFoundError)) throw error;
+      }
     }
   }
 }
