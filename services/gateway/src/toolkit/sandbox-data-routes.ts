@@ -23,6 +23,15 @@ export function sandboxDataRoutes(
   onReferenceDataLoaded: () => void,
 ): Router {
   const router = Router();
+  // Loads and resets one at a time in this process: two at once both found the same accounts to
+  // remove, or none of a reference account to open, and the second answered 500 (a client that gave
+  // up on a long reset sends the next at once, as schemathesis's did in CI).
+  let previous: Promise<unknown> = Promise.resolve();
+  const oneAtATime = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = previous.then(work, work);
+    previous = next.catch(() => undefined);
+    return next;
+  };
 
   router.post('/test/data/generate', async (req, res) => {
     const body = parseBody(GenerateDataRequest, req.body);
@@ -68,7 +77,9 @@ export function sandboxDataRoutes(
 
   router.post('/test/data/load', async (req, res) => {
     const body = parseBody(DataLoadRequest, req.body);
-    const loaded = await loadReferenceAccounts(writes, body.version, requestMetadata(req));
+    const loaded = await oneAtATime(() =>
+      loadReferenceAccounts(writes, body.version, requestMetadata(req)),
+    );
     onReferenceDataLoaded();
     res.json(loaded);
   });
@@ -76,10 +87,12 @@ export function sandboxDataRoutes(
   router.post('/test/environment/reset', async (req, res) => {
     const body = parseBody(EnvironmentResetRequest, req.body);
     const metadata = requestMetadata(req);
-    const accountsRemoved = body.resetDatabase ? await removeTestAccounts(writes, metadata) : 0;
-    const reloaded = body.reloadTestData
-      ? await loadReferenceAccounts(writes, LATEST_VERSION, metadata)
-      : undefined;
+    const { accountsRemoved, reloaded } = await oneAtATime(async () => ({
+      accountsRemoved: body.resetDatabase ? await removeTestAccounts(writes, metadata) : 0,
+      reloaded: body.reloadTestData
+        ? await loadReferenceAccounts(writes, LATEST_VERSION, metadata)
+        : undefined,
+    }));
     if (reloaded) onReferenceDataLoaded();
     res.json({ status: 'reset', accountsRemoved, ...(reloaded && { reloaded }) });
   });
