@@ -14,3 +14,4 @@ export {
   type PgliteThreadClientOptions,
 } from './pglite-thread-client.js';
 export { writeTogether, type WriteStatement } from './write-together.js';
+export { SerialQueue } from './serial-queue.js';

@@ -1,6 +1,7 @@
 import { loadReferenceData, REFERENCE_DATA_VERSIONS } from '@vop/conformance';
 import { DataLoadRequest, EnvironmentResetRequest, GenerateDataRequest } from '@vop/contracts';
 import { parseBody, requestMetadata } from '@vop/http';
+import { SerialQueue } from '@vop/event-store';
 import { Router } from 'express';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { testAccountId } from '../accounts/sandbox-routes.js';
@@ -26,12 +27,7 @@ export function sandboxDataRoutes(
   // Loads and resets one at a time in this process: two at once both found the same accounts to
   // remove, or none of a reference account to open, and the second answered 500 (a client that gave
   // up on a long reset sends the next at once, as schemathesis's did in CI).
-  let previous: Promise<unknown> = Promise.resolve();
-  const oneAtATime = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = previous.then(work, work);
-    previous = next.catch(() => undefined);
-    return next;
-  };
+  const loadsAndResets = new SerialQueue();
 
   router.post('/test/data/generate', async (req, res) => {
     const body = parseBody(GenerateDataRequest, req.body);
@@ -77,7 +73,7 @@ export function sandboxDataRoutes(
 
   router.post('/test/data/load', async (req, res) => {
     const body = parseBody(DataLoadRequest, req.body);
-    const loaded = await oneAtATime(() =>
+    const loaded = await loadsAndResets.run(() =>
       loadReferenceAccounts(writes, body.version, requestMetadata(req)),
     );
     onReferenceDataLoaded();
@@ -87,7 +83,7 @@ export function sandboxDataRoutes(
   router.post('/test/environment/reset', async (req, res) => {
     const body = parseBody(EnvironmentResetRequest, req.body);
     const metadata = requestMetadata(req);
-    const { accountsRemoved, reloaded } = await oneAtATime(async () => ({
+    const { accountsRemoved, reloaded } = await loadsAndResets.run(async () => ({
       accountsRemoved: body.resetDatabase ? await removeTestAccounts(writes, metadata) : 0,
       reloaded: body.reloadTestData
         ? await loadReferenceAccounts(writes, LATEST_VERSION, metadata)
