@@ -4,43 +4,70 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
+/** Two rounds at once: one being written while the next is prepared (bench/RESULTS.md §1, 2026-11-27 22:40). */
+export const DEFAULT_ROUNDS_IN_FLIGHT = 2;
+
 /**
- * Group commit: items submitted in one turn of the event loop, or while a flush is running, are written
- * together by the next flush, so under load many requests share one transaction. The flush starts with
- * setImmediate, after the requests that arrived with this one were read (PGlite answers within
- * microtasks, so starting at once would commit one request at a time).
+ * Group commit: items submitted in one turn of the event loop, or while the rounds in flight are full,
+ * are written together by the next flush, so under load many requests share one statement. A flush
+ * starts with setImmediate, after the requests that arrived with this one were read (PGlite answers
+ * within microtasks, so starting at once would commit one request at a time).
+ *
+ * Up to `maxInFlight` flushes run at once. With one, the thread that prepares a round sat idle while
+ * the round's statement ran, with every connection's request waiting for it; a second round is
+ * prepared meanwhile. Rounds are independent (each is its own streams and rows), so their order does
+ * not matter; a failed round rejects only its own items.
  */
 export class GroupCommit<T> {
   private queue: Pending<T>[] = [];
-  private flushing = false;
+  private scheduled = false;
+  private inFlight = 0;
 
   constructor(
     private readonly flush: (items: T[]) => Promise<void>,
     private readonly maxBatch = 256,
-  ) {}
+    private readonly maxInFlight = DEFAULT_ROUNDS_IN_FLIGHT,
+  ) {
+    if (!Number.isInteger(maxInFlight) || maxInFlight < 1)
+      throw new Error('maxInFlight must be an integer >= 1');
+  }
 
   submit(item: T): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        setImmediate(() => void this.drain());
-      }
+      this.schedule();
     });
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      try {
-        await this.flush(batch.map((pending) => pending.item));
-        for (const pending of batch) pending.resolve();
-      } catch (error) {
-        for (const pending of batch) pending.reject(error);
-      }
-      // Let requests that arrived during the flush join the next batch.
-      if (this.queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.start();
+    });
+  }
+
+  private start(): void {
+    if (this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.inFlight += 1;
+    const settled = (outcome: (pending: Pending<T>) => void) => () => {
+      this.inFlight -= 1;
+      for (const pending of batch) outcome(pending);
+      this.schedule();
+    };
+    let flushing: Promise<void>;
+    try {
+      flushing = this.flush(batch.map((pending) => pending.item));
+    } catch (error) {
+      flushing = Promise.reject(error);
     }
-    this.flushing = false;
+    flushing.then(
+      settled((pending) => pending.resolve()),
+      (error: unknown) => settled((pending) => pending.reject(error))(),
+    );
+    // Items that arrived in the same turn beyond maxBatch, or a slot still free.
+    this.schedule();
   }
 }

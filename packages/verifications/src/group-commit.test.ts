@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { GroupCommit } from './group-commit.js';
+
+/** A flush the test ends by hand: each call is a round, resolved or failed when the test says so. */
+function controlledFlush() {
+  const rounds: { items: number[]; finish: () => void; fail: (error: Error) => void }[] = [];
+  const flush = (items: number[]) =>
+    new Promise<void>((resolve, reject) => {
+      rounds.push({ items, finish: resolve, fail: reject });
+    });
+  return { rounds, flush };
+}
+
+describe('GroupCommit', () => {
+  it('writes the items submitted in one turn as one round', async () => {
+    const { rounds, flush } = controlledFlush();
+    const commit = new GroupCommit(flush);
+    const done = [1, 2, 3].map((item) => commit.submit(item));
+    await nextTurn();
+    assert.deepEqual(
+      rounds.map((round) => round.items),
+      [[1, 2, 3]],
+    );
+    rounds[0]!.finish();
+    await Promise.all(done);
+  });
+
+  it('prepares a second round while the first is written, and a third only when one ends', async () => {
+    const { rounds, flush } = controlledFlush();
+    const commit = new GroupCommit(flush, 256, 2);
+    const first = commit.submit(1);
+    await nextTurn();
+    const second = [commit.submit(2), commit.submit(3)];
+    await nextTurn();
+    const third = [commit.submit(4), commit.submit(5)];
+    await nextTurn();
+    await nextTurn();
+    assert.deepEqual(
+      rounds.map((round) => round.items),
+      [[1], [2, 3]],
+      'two rounds in flight, the items after them wait',
+    );
+
+    rounds[1]!.finish();
+    await Promise.all(second);
+    await nextTurn();
+    assert.deepEqual(
+      rounds.map((round) => round.items),
+      [[1], [2, 3], [4, 5]],
+      'the waiting items share the round that starts when one ends',
+    );
+    rounds[0]!.finish();
+    rounds[2]!.finish();
+    await Promise.all([first, ...third]);
+  });
+
+  it('with one round in flight, everything submitted meanwhile waits for it', async () => {
+    const { rounds, flush } = controlledFlush();
+    const commit = new GroupCommit(flush, 256, 1);
+    const first = commit.submit(1);
+    await nextTurn();
+    const later = [commit.submit(2), commit.submit(3)];
+    await nextTurn();
+    assert.equal(rounds.length, 1);
+    rounds[0]!.finish();
+    await first;
+    await nextTurn();
+    assert.deepEqual(
+      rounds.map((round) => round.items),
+      [[1], [2, 3]],
+    );
+    rounds[1]!.finish();
+    await Promise.all(later);
+  });
+
+  it('a failed round rejects only its own items', async () => {
+    const { rounds, flush } = controlledFlush();
+    const commit = new GroupCommit(flush, 256, 2);
+    const failing = [commit.submit(1), commit.submit(2)];
+    await nextTurn();
+    const succeeding = commit.submit(3);
+    await nextTurn();
+    rounds[0]!.fail(new Error('statement refused'));
+    rounds[1]!.finish();
+    for (const result of await Promise.allSettled(failing))
+      assert.deepEqual(
+        result.status === 'rejected' ? (result.reason as Error).message : result.status,
+        'statement refused',
+      );
+    await succeeding;
+  });
+
+  it('a flush that throws before returning a promise rejects its round and frees its slot', async () => {
+    let calls = 0;
+    const commit = new GroupCommit<number>(
+      (items) => {
+        calls += 1;
+        if (items.includes(1)) throw new Error('thrown at once');
+        return Promise.resolve();
+      },
+      256,
+      1,
+    );
+    await assert.rejects(commit.submit(1), /thrown at once/);
+    await commit.submit(2);
+    assert.equal(calls, 2);
+  });
+
+  it('splits a turn larger than maxBatch into rounds of at most maxBatch', async () => {
+    const { rounds, flush } = controlledFlush();
+    const commit = new GroupCommit(flush, 2, 2);
+    const done = [1, 2, 3, 4, 5].map((item) => commit.submit(item));
+    await nextTurn();
+    await nextTurn();
+    assert.deepEqual(
+      rounds.map((round) => round.items),
+      [
+        [1, 2],
+        [3, 4],
+      ],
+    );
+    rounds[0]!.finish();
+    await nextTurn();
+    await nextTurn();
+    assert.deepEqual(rounds[2]?.items, [5]);
+    rounds[1]!.finish();
+    rounds[2]!.finish();
+    await Promise.all(done);
+  });
+
+  it('refuses a limit of rounds that is not a positive integer', () => {
+    assert.throws(() => new GroupCommit(() => Promise.resolve(), 256, 0), /maxInFlight/);
+  });
+});
