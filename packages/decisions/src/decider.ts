@@ -163,7 +163,8 @@ async function revealAccounts(
 ): Promise<Map<string, MatchingAccount>> {
   const list = [...accounts.values()];
   const encrypted = list.flatMap((account) => [account.name, ...account.alternateNames]);
-  const plain = await cipher.decryptMany(encrypted);
+  // The projection's names are read for every check: kept opened while their keys are live (field-cipher.ts).
+  const plain = await cipher.decryptMany(encrypted, undefined, { keepOpened: true });
   const revealed = new Map<string, MatchingAccount>();
   let offset = 0;
   for (const account of list) {

@@ -5,6 +5,7 @@ import { assertValidSubjectId } from './subject-id.js';
 import type { SubjectKeyState, SubjectKeyStore } from './subject-key-store.js';
 import {
   associatedData,
+  type EncryptedValue,
   formatValue,
   IV_BYTES,
   parseValue,
@@ -13,6 +14,13 @@ import {
 } from './value-format.js';
 
 const ALGORITHM = 'aes-256-gcm';
+/** Holder names kept opened (`keepOpened`): a million accounts need not all be; the ones checked often are. */
+const MAX_KEPT_OPENED = 20_000;
+
+/** A value to decrypt: kept opened (plaintext), or its parts to open. */
+type OpeningValue =
+  | { value: string; subjectId: string; plaintext: string; parts?: undefined }
+  | { value: string; subjectId: string; plaintext?: undefined; parts: EncryptedValue };
 
 /** The fields after decryption: a shredded string becomes undefined, a shredded array becomes []. */
 export type DecryptedFields<T, K extends keyof T> = {
@@ -25,7 +33,22 @@ export type DecryptedFields<T, K extends keyof T> = {
  * Kafka messages.
  */
 export class FieldCipher {
-  constructor(private readonly keys: SubjectKeyStore) {}
+  /**
+   * Values opened with `keepOpened`, by value: their plain text and subject. Used only while the
+   * subject's key is still live in the key store (checked on every call), so an erasure reaches them
+   * as it reaches the cached key.
+   */
+  private readonly opened = new Map<string, { subjectId: string; plaintext: string }>();
+
+  constructor(
+    private readonly keys: SubjectKeyStore,
+    private readonly maxKeptOpened = MAX_KEPT_OPENED,
+  ) {}
+
+  /** How many values are kept opened (`keepOpened` of decryptMany). */
+  get keptOpened(): number {
+    return this.opened.size;
+  }
 
   /** Throws SubjectKeyDestroyedError when the subject was erased. */
   async encrypt(subjectId: string, plaintext: string, tx?: SqlExecutor): Promise<string> {
@@ -49,25 +72,50 @@ export class FieldCipher {
    * Decrypts many values with one key lookup for all their subjects; results in input order. A value that
    * is not encrypted (written before encryption, or empty) comes back unchanged, as in decryptFields; a
    * malformed `pd1:` value throws.
+   *
+   * `keepOpened`: for values read again and again (the account projection's holder names, decrypted for
+   * every check: an AES-GCM open and the value's parsing each time, bench/RESULTS.md §1, 2026-11-27
+   * 22:50): their plain text is kept, at most `maxKeptOpened` values, and given back only while the
+   * key store still holds the subject's key as live, which is what opening them again would need.
    */
-  async decryptMany(values: readonly string[], tx?: SqlExecutor): Promise<(string | undefined)[]> {
-    const parsed = values.map((value) => {
+  async decryptMany(
+    values: readonly string[],
+    tx?: SqlExecutor,
+    options: { keepOpened?: boolean } = {},
+  ): Promise<(string | undefined)[]> {
+    const entries = values.map((value): OpeningValue | undefined => {
+      const kept = options.keepOpened === true ? this.opened.get(value) : undefined;
+      if (kept !== undefined)
+        return { value, subjectId: kept.subjectId, plaintext: kept.plaintext };
       const parts = parseValue(value);
       if (parts === undefined && value.startsWith(`${VALUE_PREFIX}:`))
         throw new TypeError('Malformed encrypted personal-data value');
-      return parts;
+      return parts === undefined ? undefined : { value, subjectId: parts.subjectId, parts };
     });
-    const subjects = parsed.filter((parts) => parts !== undefined).map((parts) => parts.subjectId);
+    const subjects = entries.filter((entry) => entry !== undefined).map((entry) => entry.subjectId);
     const keys =
       subjects.length === 0
         ? new Map<string, SubjectKeyState>()
         : await this.keys.lookup(subjects, tx);
-    return parsed.map((parts, index) => {
-      if (parts === undefined) return values[index];
-      const known = keys.get(parts.subjectId);
-      if (known === undefined || known.state === 'destroyed') return undefined;
-      return open(known.key, parts);
+    return entries.map((entry, index) => {
+      if (entry === undefined) return values[index];
+      const known = keys.get(entry.subjectId);
+      if (known === undefined || known.state === 'destroyed') {
+        this.opened.delete(entry.value);
+        return undefined;
+      }
+      if (entry.plaintext !== undefined) return entry.plaintext;
+      const plaintext = open(known.key, entry.parts);
+      if (options.keepOpened === true) this.keepOpened(entry.value, entry.subjectId, plaintext);
+      return plaintext;
     });
+  }
+
+  private keepOpened(value: string, subjectId: string, plaintext: string): void {
+    this.opened.set(value, { subjectId, plaintext });
+    // Insertion order is age: the oldest goes first.
+    if (this.opened.size > this.maxKeptOpened)
+      this.opened.delete(this.opened.keys().next().value as string);
   }
 
   isEncrypted(value: unknown): value is string {
@@ -216,7 +264,7 @@ function seal(subjectId: string, key: Buffer, plaintext: string): string {
   return formatValue({ subjectId, iv, ciphertext, tag: cipher.getAuthTag() });
 }
 
-function open(key: Buffer, parts: NonNullable<ReturnType<typeof parseValue>>): string {
+function open(key: Buffer, parts: EncryptedValue): string {
   try {
     const decipher = createDecipheriv(ALGORITHM, key, parts.iv, { authTagLength: TAG_BYTES });
     decipher.setAAD(associatedData(parts.subjectId));

@@ -200,6 +200,49 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       );
     });
 
+    it('keepOpened keeps values opened while their keys are live; an erasure reaches them when heard of', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const [erased, kept] = [subject(), subject()];
+      const values = [await cipher.encrypt(erased, 'Erika'), await cipher.encrypt(kept, 'Hans')];
+      const read = () => cipher.decryptMany(values, undefined, { keepOpened: true });
+      assert.deepEqual(await read(), ['Erika', 'Hans']);
+      assert.equal(cipher.keptOpened, 2);
+      assert.deepEqual(await read(), ['Erika', 'Hans'], 'given back from what was kept');
+      assert.equal(cipher.keptOpened, 2, 'kept once each');
+      // Another process's erasure: the value kept opened reads as erased once the destroy is heard of.
+      await new SubjectKeyStore(context.otherClient(), { schema: store.schema }).destroy(erased);
+      await eventually(async () => ((await read())[0] === undefined ? true : undefined), {
+        what: 'the erasure heard of',
+      });
+      assert.deepEqual(await read(), [undefined, 'Hans']);
+      assert.equal(cipher.keptOpened, 1, "the erased holder's name is no longer kept");
+    });
+
+    it('keepOpened keeps at most its limit of values, and without it nothing is kept', async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store, 2);
+      const subjectId = subject();
+      const values = await Promise.all(
+        ['A', 'B', 'C'].map((name) => cipher.encrypt(subjectId, name)),
+      );
+      assert.deepEqual(await cipher.decryptMany(values), ['A', 'B', 'C']);
+      assert.equal(cipher.keptOpened, 0);
+      assert.deepEqual(await cipher.decryptMany(values, undefined, { keepOpened: true }), [
+        'A',
+        'B',
+        'C',
+      ]);
+      assert.equal(cipher.keptOpened, 2);
+      // The evicted one is opened again; the limit still holds.
+      assert.deepEqual(await cipher.decryptMany(values, undefined, { keepOpened: true }), [
+        'A',
+        'B',
+        'C',
+      ]);
+      assert.equal(cipher.keptOpened, 2);
+    });
+
     it('encryptFields/decryptFields handle strings and string arrays; shredded fields become undefined and []', async () => {
       const store = await freshStore();
       const cipher = new FieldCipher(store);
