@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { ensureDevPki } from '@vop/pki';
 import {
@@ -18,6 +19,7 @@ import {
 import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { processCpuMs } from './process-cpu.js';
 import { PACED_CONNECTIONS, pacedLoad } from './paced-load.js';
 import { schemeRequestBody } from './scheme-request.js';
 
@@ -82,6 +84,45 @@ interface Figures {
   non2xx: number;
   /** Paced rows: requests sent in the measured window, and how many of them were answered at all. */
   paced?: { sent: number; answered: number };
+  /** Requests sent over the whole row (a paced row's warm-up included): what the CPU below served. */
+  requests: number;
+  /** CPU ms per request of each service process over the whole row (`measureCpu`). */
+  cpuMsPerRequest?: Record<string, number>;
+}
+
+/** A process counts as idle below this share of a core (timers, polls, its relays' idle rounds). */
+const IDLE_SHARE_OF_A_CORE = 0.05;
+
+/**
+ * A row's figures with each service process's CPU time per request (/proc, every thread), from the
+ * row's start until the processes are idle again: the work a row leaves behind (the embedded read
+ * models' backlog, the relays' last rounds) is the row's, not the next row's. Compared within one
+ * run, it is less noisy on a shared machine than the rates.
+ */
+async function measureCpu(
+  services: ServiceProcess[],
+  row: () => Promise<Figures>,
+): Promise<Figures> {
+  const cpu = () => services.map((service) => processCpuMs(service.child.pid ?? 0));
+  const before = cpu();
+  const figures = await row();
+  let after = cpu();
+  for (let waited = 0; waited < 60_000; waited += 1000) {
+    await delay(1000);
+    const now = cpu();
+    const busiest = Math.max(...now.map((ms, index) => ms - (after[index] ?? 0)));
+    after = now;
+    if (busiest < 1000 * IDLE_SHARE_OF_A_CORE) break;
+  }
+  return {
+    ...figures,
+    cpuMsPerRequest: Object.fromEntries(
+      services.map((service, index) => [
+        service.name,
+        ((after[index] ?? 0) - (before[index] ?? 0)) / Math.max(figures.requests, 1),
+      ]),
+    ),
+  };
 }
 
 const verifyBodies = Array.from({ length: ACCOUNTS }, (_, index) =>
@@ -122,6 +163,7 @@ async function load(
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    requests: result.requests.total,
   };
 }
 
@@ -151,6 +193,7 @@ async function loadPaced(
     errors: connectionErrors,
     non2xx: result.errors - connectionErrors,
     paced: { sent: result.sent, answered: result.answered },
+    requests: result.sentInAll,
   };
 }
 
@@ -188,6 +231,7 @@ async function loadAcross(
     p99: Math.max(...parts.map((f) => f.p99)),
     errors: sum((f) => f.errors),
     non2xx: sum((f) => f.non2xx),
+    requests: sum((f) => f.requests),
     ...(options.rate !== undefined && {
       paced: { sent: sum((f) => f.paced?.sent ?? 0), answered: sum((f) => f.paced?.answered ?? 0) },
     }),
@@ -282,10 +326,14 @@ async function run(): Promise<void> {
       await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'),
     );
     figures.push(
-      await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }),
+      await measureCpu([embedded], () =>
+        load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }),
+      ),
     );
     figures.push(
-      await load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
+      await measureCpu([embedded], () =>
+        load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
+      ),
     );
     await embedded.stop();
   }
@@ -346,8 +394,12 @@ async function run(): Promise<void> {
     for (const url of urls) await waitReady(url, tls);
     await seedAccounts(urls[0] as string, tls, await clientTlsFrom(pki.dir, 'admin'));
     const target = `distributed (${instances} gateway${instances > 1 ? 's' : ''}, ${instances} matching, Kafka, PostgreSQL 15)`;
-    if (!flags['paced-only']) figures.push(await loadAcross(target, urls, { tls }));
-    figures.push(await loadAcross(target, urls, { tls, rate: distributedRate }));
+    const services = [...processes];
+    if (!flags['paced-only'])
+      figures.push(await measureCpu(services, () => loadAcross(target, urls, { tls })));
+    figures.push(
+      await measureCpu(services, () => loadAcross(target, urls, { tls, rate: distributedRate })),
+    );
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();
@@ -370,6 +422,15 @@ const lines = [
       `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
   ),
 ];
+const cpuLines = figures
+  .filter((f) => f.cpuMsPerRequest !== undefined)
+  .map(
+    (f) =>
+      `- ${f.target}, ${f.mode}: ${Object.entries(f.cpuMsPerRequest ?? {})
+        .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
+        .join(', ')} (${f.requests} requests)`,
+  );
 process.stdout.write(
-  `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n${context.footer()}\n`,
+  `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n` +
+    `\nCPU ms per request of each service process over its row (every thread, the warm-up included):\n${cpuLines.join('\n')}\n${context.footer()}\n`,
 );

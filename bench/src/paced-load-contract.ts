@@ -21,6 +21,8 @@ export type RunnerJob = z.infer<typeof RunnerJob>;
 export const RunnerFigures = z.object({
   /** Sent in the window. */
   sent: z.number(),
+  /** Sent in all, the warm-up's included. */
+  sentInAll: z.number(),
   /** Of those, answered (p50/p99/max are theirs). */
   answered: z.number(),
   elapsedSeconds: z.number(),

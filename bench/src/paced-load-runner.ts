@@ -138,6 +138,7 @@ function report(): void {
   process.stdout.write(
     `${JSON.stringify({
       sent: sentInWindow,
+      sentInAll: sent,
       answered: latencies.length,
       elapsedSeconds: (windowEnd - windowStart) / 1000,
       errors: Object.values(errorCodes).reduce((total, count) => total + count, 0),

@@ -19,6 +19,8 @@ export interface PacedLoad {
   sent: number;
   /** Of those, answered (at the latest 30 s after the window closed); p50/p99/max are theirs. */
   answered: number;
+  /** Sent in all, the warm-up's included. */
+  sentInAll: number;
   /** Answers that arrived while the window was open, per second: the rate served. */
   answeredPerSecond: number;
   errors: number;
@@ -81,6 +83,7 @@ export async function pacedLoad(options: {
     const figures = RunnerFigures.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
     return {
       sent: figures.sent,
+      sentInAll: figures.sentInAll,
       answered: figures.answered,
       answeredPerSecond: Math.round(figures.arrivedInWindow / figures.elapsedSeconds),
       errors: figures.errors,

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { eventually, freePort, germanIban, httpsClient, startServiceProcess } from '@vop/testing';
 import { clientTlsFrom } from './client-tls.js';
+import { processCpuMs } from './process-cpu.js';
 import { runContext } from './run-context.js';
 import { schemeRequestBody } from './scheme-request.js';
 
@@ -100,11 +101,7 @@ const load = (seconds: number) =>
     requests: [{ setupRequest: (request) => ({ ...request, body: body(counter++ % ACCOUNTS) }) }],
     tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
   });
-/** utime + stime of the service process, in ms (clock ticks of 10 ms). */
-const cpuMs = (): number => {
-  const fields = readFileSync(`/proc/${service.child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
-  return (Number(fields?.[11]) + Number(fields?.[12])) * 10;
-};
+const cpuMs = (): number => processCpuMs(service.child.pid ?? 0);
 await load(2);
 const [cpuBefore, startedAt] = [cpuMs(), Date.now()];
 const result = await load(duration);
