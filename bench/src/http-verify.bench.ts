@@ -394,7 +394,10 @@ async function run(): Promise<void> {
     for (const url of urls) await waitReady(url, tls);
     await seedAccounts(urls[0] as string, tls, await clientTlsFrom(pki.dir, 'admin'));
     const target = `distributed (${instances} gateway${instances > 1 ? 's' : ''}, ${instances} matching, Kafka, PostgreSQL 15)`;
-    const services = [...processes];
+    // The distributed processes (the bare endpoint's has ended).
+    const services = processes.filter(
+      (service) => service.child.exitCode === null && service.child.signalCode === null,
+    );
     if (!flags['paced-only'])
       figures.push(await measureCpu(services, () => loadAcross(target, urls, { tls })));
     figures.push(

@@ -4,19 +4,17 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
-/** Two rounds at once: one being written while the next is prepared (bench/RESULTS.md §1, 2026-11-27 22:40). */
-export const DEFAULT_ROUNDS_IN_FLIGHT = 2;
-
 /**
  * Group commit: items submitted in one turn of the event loop, or while the rounds in flight are full,
  * are written together by the next flush, so under load many requests share one statement. A flush
  * starts with setImmediate, after the requests that arrived with this one were read (PGlite answers
  * within microtasks, so starting at once would commit one request at a time).
  *
- * Up to `maxInFlight` flushes run at once. With one, the thread that prepares a round sat idle while
- * the round's statement ran, with every connection's request waiting for it; a second round is
- * prepared meanwhile. Rounds are independent (each is its own streams and rows), so their order does
- * not matter; a failed round rejects only its own items.
+ * Up to `maxInFlight` flushes run at once (default one). With one, the thread that prepares a round
+ * can sit idle while the round's statement runs, every connection's request waiting for it; with two,
+ * the next round is prepared meanwhile, but rounds are smaller and each costs its statement (where to
+ * use which: packages/verifications/src/recorder.ts). Rounds are independent (each is its own streams
+ * and rows), so their order does not matter; a failed round rejects only its own items.
  */
 export class GroupCommit<T> {
   private queue: Pending<T>[] = [];
@@ -26,7 +24,7 @@ export class GroupCommit<T> {
   constructor(
     private readonly flush: (items: T[]) => Promise<void>,
     private readonly maxBatch = 256,
-    private readonly maxInFlight = DEFAULT_ROUNDS_IN_FLIGHT,
+    private readonly maxInFlight = 1,
   ) {
     if (!Number.isInteger(maxInFlight) || maxInFlight < 1)
       throw new Error('maxInFlight must be an integer >= 1');

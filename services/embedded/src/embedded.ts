@@ -130,6 +130,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
     matcher,
+    // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
+    recordingRoundsInFlight: 2,
     security: gatewaySecuritySettings(config),
     // The families other services own run in this process, behind the same edge.
     serviceRouters: [

@@ -126,6 +126,8 @@ export interface GatewayOptions {
    * process's configuration (outbox/relay-thread.ts). Default: on this thread, with `sql` and `bus`.
    */
   relayOnThread?: boolean;
+  /** Rounds of single checks recorded at once (packages/verifications/src/recorder.ts); default 1. */
+  recordingRoundsInFlight?: number;
 }
 
 export interface Gateway {
@@ -234,6 +236,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         for (const end of ends) waiters.notify(end);
       },
       clock,
+      ...(options.recordingRoundsInFlight !== undefined && {
+        roundsInFlight: options.recordingRoundsInFlight,
+      }),
     }),
     waiters,
     cipher: personalData.cipher,
