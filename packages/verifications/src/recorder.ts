@@ -57,46 +57,43 @@ const MAX_ROUND = 256;
 export function verificationRecorder(options: VerificationRecorderOptions): RecordVerification {
   const { store, cipher, inline, decider, onEnds } = options;
   const clock = options.clock ?? (() => new Date());
-  const commit = new GroupCommit<VerificationRequest>(
-    async (plainRequests) => {
-      // Outside the transaction, so the day's key is served from the key cache.
-      const requests: RecordedRequest[] = await Promise.all(
-        plainRequests.map(async ({ data, metadata }) => ({
-          eventId: randomUUID(),
-          data: await protectTypedName(cipher, data),
-          metadata: { ...metadata, schemaVersion: String(VERIFICATION_EVENT_VERSION) },
-        })),
-      );
-      const now = clock();
-      const decided = await decider?.prepare(
-        requests.map((request) => requestEnvelope(request, now)),
-        plainRequests.map(({ data }) => data.name),
-      );
-      const ends: VerificationTerminal[] = [];
-      // One statement for the round, no BEGIN and COMMIT: on PostgreSQL one round trip instead of five,
-      // and on PGlite's thread nothing waits for this one between the writes (write-together.ts). A
-      // request decided here is one stream with its end: both are recorded, or neither.
-      const writes: WriteStatement[] = [
-        store.startStreamsWrite(
-          requests.map((request) => {
-            const end = decided?.get(request.eventId);
-            if (end !== undefined) ends.push(...end.ends);
-            return requestStream(request, end);
-          }),
+  const recordRound = async (plainRequests: VerificationRequest[]): Promise<void> => {
+    // Outside the transaction, so the day's key is served from the key cache.
+    const requests: RecordedRequest[] = await Promise.all(
+      plainRequests.map(async ({ data, metadata }) => ({
+        eventId: randomUUID(),
+        data: await protectTypedName(cipher, data),
+        metadata: { ...metadata, schemaVersion: String(VERIFICATION_EVENT_VERSION) },
+      })),
+    );
+    const now = clock();
+    const decided = await decider?.prepare(
+      requests.map((request) => requestEnvelope(request, now)),
+      plainRequests.map(({ data }) => data.name),
+    );
+    const ends: VerificationTerminal[] = [];
+    // One statement for the round, no BEGIN and COMMIT: on PostgreSQL one round trip instead of five,
+    // and on PGlite's thread nothing waits for this one between the writes (write-together.ts). A
+    // request decided here is one stream with its end: both are recorded, or neither.
+    const writes: WriteStatement[] = [
+      store.startStreamsWrite(
+        requests.map((request) => {
+          const end = decided?.get(request.eventId);
+          if (end !== undefined) ends.push(...end.ends);
+          return requestStream(request, end);
+        }),
+      ),
+    ];
+    if (inline !== undefined)
+      writes.push(
+        inline(
+          requests.map(({ data }) => data),
+          ends,
         ),
-      ];
-      if (inline !== undefined)
-        writes.push(
-          inline(
-            requests.map(({ data }) => data),
-            ends,
-          ),
-        );
-      await writeTogether(store.sql, writes);
-      if (ends.length > 0) onEnds?.(ends);
-    },
-    MAX_ROUND,
-    options.roundsInFlight,
-  );
+      );
+    await writeTogether(store.sql, writes);
+    if (ends.length > 0) onEnds?.(ends);
+  };
+  const commit = new GroupCommit(recordRound, MAX_ROUND, options.roundsInFlight);
   return (request) => commit.submit(request);
 }
