@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, randomFillSync } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { SqlExecutor } from '@vop/event-store';
 import { TamperedValueError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
@@ -38,12 +39,14 @@ export class FieldCipher {
    * subject's key is still live in the key store (checked on every call), so an erasure reaches them
    * as it reaches the cached key.
    */
-  private readonly opened = new Map<string, { subjectId: string; plaintext: string }>();
+  private readonly opened: LRUCache<string, { subjectId: string; plaintext: string }>;
 
   constructor(
     private readonly keys: SubjectKeyStore,
-    private readonly maxKeptOpened = MAX_KEPT_OPENED,
-  ) {}
+    maxKeptOpened = MAX_KEPT_OPENED,
+  ) {
+    this.opened = new LRUCache({ max: maxKeptOpened });
+  }
 
   /** How many values are kept opened (`keepOpened` of decryptMany). */
   get keptOpened(): number {
@@ -75,7 +78,7 @@ export class FieldCipher {
    *
    * `keepOpened`: for values read again and again (the account projection's holder names, decrypted for
    * every check: an AES-GCM open and the value's parsing each time, bench/RESULTS.md §1, 2026-11-27
-   * 22:26): their plain text is kept, at most `maxKeptOpened` values, and given back only while the
+   * 22:26): their plain text is kept, the `maxKeptOpened` used last, and given back only while the
    * key store still holds the subject's key as live, which is what opening them again would need.
    */
   async decryptMany(
@@ -106,16 +109,10 @@ export class FieldCipher {
       }
       if (entry.plaintext !== undefined) return entry.plaintext;
       const plaintext = open(known.key, entry.parts);
-      if (options.keepOpened === true) this.keepOpened(entry.value, entry.subjectId, plaintext);
+      if (options.keepOpened === true)
+        this.opened.set(entry.value, { subjectId: entry.subjectId, plaintext });
       return plaintext;
     });
-  }
-
-  private keepOpened(value: string, subjectId: string, plaintext: string): void {
-    this.opened.set(value, { subjectId, plaintext });
-    // Insertion order is age: the oldest goes first.
-    if (this.opened.size > this.maxKeptOpened)
-      this.opened.delete(this.opened.keys().next().value as string);
   }
 
   isEncrypted(value: unknown): value is string {

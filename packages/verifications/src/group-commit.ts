@@ -50,20 +50,17 @@ export class GroupCommit<T> {
     if (this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.maxBatch);
     this.inFlight += 1;
-    const settled = (outcome: (pending: Pending<T>) => void) => () => {
+    const settle = (outcome: (pending: Pending<T>) => void) => {
       this.inFlight -= 1;
       for (const pending of batch) outcome(pending);
       this.schedule();
     };
-    let flushing: Promise<void>;
-    try {
-      flushing = this.flush(batch.map((pending) => pending.item));
-    } catch (error) {
-      flushing = Promise.reject(error);
-    }
-    flushing.then(
-      settled((pending) => pending.resolve()),
-      (error: unknown) => settled((pending) => pending.reject(error))(),
+    // The executor turns a flush that throws before returning its promise into a rejection.
+    void new Promise<void>((resolve) =>
+      resolve(this.flush(batch.map((pending) => pending.item))),
+    ).then(
+      () => settle((pending) => pending.resolve()),
+      (error: unknown) => settle((pending) => pending.reject(error)),
     );
     // Items that arrived in the same turn beyond maxBatch, or a slot still free.
     this.schedule();
