@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { PreparedStatements } from './pglite-prepared.js';
 import {
   serializeError,
   type PgliteReply,
@@ -26,12 +27,13 @@ const units: Unit[] = [];
 const transactions = new Map<number, Extract<Unit, { kind: 'transaction' }>>();
 let running = false;
 let db: PGlite;
+let prepared: PreparedStatements;
 
 async function execute(request: PgliteRequest): Promise<PgliteReply> {
   try {
     switch (request.op) {
       case 'query': {
-        const result = await db.query(request.text, request.params);
+        const result = await prepared.query(request.text, request.params);
         // PGlite reports affectedRows for writes and 0 for SELECT; node-postgres counts returned rows for SELECT.
         const rowCount = Math.max(result.affectedRows ?? 0, result.rows.length);
         return { id: request.id, ok: true, rows: result.rows, rowCount };
@@ -113,6 +115,7 @@ function receive(request: PgliteRequest): void {
 
 try {
   db = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  prepared = new PreparedStatements(db);
   port.on('message', receive);
   port.postMessage({ ready: true } satisfies PgliteStartup);
 } catch (error) {

@@ -1,0 +1,130 @@
+import { parse, type PGlite, protocol, type Results } from '@electric-sql/pglite';
+import { LRUCache } from 'lru-cache';
+
+/** Statements kept prepared at once; the one used longest ago is closed first. */
+const MAX_PREPARED = 256;
+
+/** Only these are kept prepared; anything else (SET, LISTEN, a migration's DDL) runs as before. */
+const REUSABLE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+
+/**
+ * A statement that changes tables closes every kept statement first: a plan cached before a table
+ * changed could otherwise fail with "cached plan must not change result type" inside a caller's
+ * transaction.
+ */
+const SCHEMA_CHANGE = /^\s*(?:CREATE|ALTER|DROP|TRUNCATE|COMMENT|DO)\b/i;
+
+interface PreparedStatement {
+  name: string;
+  /** The parameters' types as the server inferred them, for serializing values as PGlite's query does. */
+  parameterTypes: number[];
+}
+
+const { serialize } = protocol;
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
+}
+
+/**
+ * PGlite's `query` with each statement text parsed and planned once, as a named prepared statement.
+ *
+ * Why: `query` parses, describes and plans the text on every call, in five calls into PGlite. On its
+ * thread under the embedded service, the recorder's round (one statement for a whole round of checks)
+ * took ~1.8 ms of which ~1.2 ms was that, paid once per round whatever its size: at 200 checks/s, with
+ * one or two checks a round, PGlite's thread was 75 % busy (bench/RESULTS.md §1, 2026-11-28).
+ *
+ * The values are serialized and the rows parsed exactly as `query` does (the types the server inferred
+ * for the parameters, PGlite's serializers and parsers), so callers see the same results and errors.
+ */
+export class PreparedStatements {
+  private readonly statements: LRUCache<string, PreparedStatement>;
+  /** Statements to close, sent ahead of the next message (LRUCache's dispose cannot wait on PGlite). */
+  private readonly closing: string[] = [];
+  private counter = 0;
+
+  constructor(
+    private readonly db: PGlite,
+    max = MAX_PREPARED,
+  ) {
+    this.statements = new LRUCache({
+      max,
+      dispose: (statement) => this.closing.push(statement.name),
+    });
+  }
+
+  /** How many statements are kept prepared (the specs read it). */
+  get size(): number {
+    return this.statements.size;
+  }
+
+  async query<R>(text: string, params: readonly unknown[] = []): Promise<Results<R>> {
+    if (!REUSABLE.test(text)) {
+      if (SCHEMA_CHANGE.test(text)) this.statements.clear();
+      await this.flushClosing();
+      return this.db.query<R>(text, [...params]);
+    }
+    try {
+      const statement = this.statements.get(text) ?? (await this.prepare(text));
+      const values = params.map((param, index) => {
+        if (param === null || param === undefined) return null;
+        const serializer = this.db.serializers[statement.parameterTypes[index] ?? 0];
+        return serializer ? serializer(param) : String(param);
+      });
+      const messages = await this.db.execProtocolStream(
+        concat([
+          ...this.takeClosing(),
+          serialize.bind({ statement: statement.name, values }),
+          serialize.describe({ type: 'P' }),
+          serialize.execute({}),
+          serialize.sync(),
+        ]),
+        { syncToFs: false },
+      );
+      await this.db.syncToFs();
+      return parse.parseResults(messages, this.db.parsers)[0] as Results<R>;
+    } catch (error) {
+      // As PGlite's query reports it (makePGliteError): the statement's text on the error.
+      if (error instanceof Error) Object.assign(error, { query: text });
+      throw error;
+    }
+  }
+
+  private async prepare(text: string): Promise<PreparedStatement> {
+    const name = `vop_prepared_${++this.counter}`;
+    const messages = await this.db.execProtocolStream(
+      concat([
+        ...this.takeClosing(),
+        serialize.parse({ name, text, types: [] }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    const statement = {
+      name,
+      parameterTypes: parse.parseDescribeStatementResults(messages),
+    };
+    this.statements.set(text, statement);
+    return statement;
+  }
+
+  private takeClosing(): Uint8Array[] {
+    const closes = this.closing.map((name) => serialize.close({ type: 'S', name }));
+    this.closing.length = 0;
+    return closes;
+  }
+
+  private async flushClosing(): Promise<void> {
+    if (this.closing.length === 0) return;
+    await this.db.execProtocolStream(concat([...this.takeClosing(), serialize.sync()]), {
+      syncToFs: false,
+    });
+  }
+}
