@@ -21,6 +21,8 @@ interface PreparedStatement {
 }
 
 const { serialize } = protocol;
+/** Names unique in the process: two instances over one PGlite (the specs) never collide. */
+let statementsNamed = 0;
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -47,7 +49,6 @@ export class PreparedStatements {
   private readonly statements: LRUCache<string, PreparedStatement>;
   /** Statements to close, sent ahead of the next message (LRUCache's dispose cannot wait on PGlite). */
   private readonly closing: string[] = [];
-  private counter = 0;
 
   constructor(
     private readonly db: PGlite,
@@ -97,7 +98,7 @@ export class PreparedStatements {
   }
 
   private async prepare(text: string): Promise<PreparedStatement> {
-    const name = `vop_prepared_${++this.counter}`;
+    const name = `vop_prepared_${++statementsNamed}`;
     const messages = await this.db.execProtocolStream(
       concat([
         ...this.takeClosing(),

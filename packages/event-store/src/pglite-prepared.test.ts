@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
+import { PreparedStatements } from './pglite-prepared.js';
+
+describe('PreparedStatements (PGlite statements parsed and planned once)', () => {
+  let db: PGlite;
+  before(async () => {
+    db = await PGlite.create({});
+    await db.exec(`
+      CREATE TABLE kinds (
+        id integer PRIMARY KEY, big bigint, amount numeric, at timestamptz, doc jsonb,
+        tags text[], raw bytea, flag boolean, label text UNIQUE
+      )`);
+  });
+  after(() => db.close());
+
+  const insert = `INSERT INTO kinds (id, big, amount, at, doc, tags, raw, flag, label)
+                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`;
+  const row = (id: number, label: string | null) => [
+    id,
+    9_007_199_254_740_000n,
+    '12.50',
+    new Date('2026-11-28T01:02:03.456Z'),
+    JSON.stringify({ id, nested: [1, 'two'] }),
+    ['a', 'b c', 'd"e'],
+    Buffer.from([0, 1, 254, 255]),
+    id % 2 === 0,
+    label,
+  ];
+
+  it('given the same statements, when run prepared and through PGlite query, then rows and counts are the same', async () => {
+    const prepared = new PreparedStatements(db);
+    const viaPrepared = await prepared.query(insert, row(1, 'one'));
+    const viaQuery = await db.query(insert, row(2, 'two'));
+    const {
+      id: _a,
+      flag: _b,
+      label: _c,
+      ...preparedRest
+    } = viaPrepared.rows[0] as Record<string, unknown>;
+    const {
+      id: _d,
+      flag: _e,
+      label: _f,
+      ...queryRest
+    } = viaQuery.rows[0] as Record<string, unknown>;
+    assert.deepEqual(preparedRest, { ...queryRest, doc: { id: 1, nested: [1, 'two'] } });
+    assert.equal(viaPrepared.affectedRows, viaQuery.affectedRows);
+    assert.deepEqual(viaPrepared.fields, viaQuery.fields);
+
+    const select =
+      'SELECT id, big, at, doc, tags, raw, label FROM kinds WHERE id = ANY($1::int[]) ORDER BY id';
+    assert.deepEqual(
+      (await prepared.query(select, [[1, 2]])).rows,
+      (await db.query(select, [[1, 2]])).rows,
+    );
+    await db.exec('DELETE FROM kinds');
+  });
+
+  it('given a statement run again with other values, then it is prepared once and each run sees its own values', async () => {
+    const prepared = new PreparedStatements(db);
+    const select = 'SELECT $1::integer + 1 AS next, $2::text AS label';
+    assert.deepEqual((await prepared.query(select, [1, 'a'])).rows, [{ next: 2, label: 'a' }]);
+    assert.deepEqual((await prepared.query(select, [41, null])).rows, [{ next: 42, label: null }]);
+    assert.equal(prepared.size, 1);
+  });
+
+  it('given a failing statement, then its error carries the fields and the text, and the next statement runs', async () => {
+    const prepared = new PreparedStatements(db);
+    await prepared.query(insert, row(3, 'same'));
+    const failed = await prepared.query(insert, row(4, 'same')).catch((error: unknown) => error);
+    assert.ok(failed instanceof Error);
+    const fields = failed as Error & { code?: string; constraint?: string; query?: string };
+    assert.equal(fields.code, '23505');
+    assert.equal(fields.constraint, 'kinds_label_key');
+    assert.equal(fields.query, insert);
+    assert.equal(
+      (await prepared.query('SELECT count(*)::integer AS count FROM kinds')).rows[0]?.[
+        'count' as never
+      ],
+      1,
+    );
+    await assert.rejects(prepared.query('SELEC nothing'), { code: '42601' });
+    assert.deepEqual((await prepared.query('SELECT 1 AS one')).rows, [{ one: 1 }]);
+    await db.exec('DELETE FROM kinds');
+  });
+
+  it('given a transaction that rolls back, then its prepared write is undone and the statement still runs after', async () => {
+    const prepared = new PreparedStatements(db);
+    await db.exec('BEGIN');
+    await prepared.query(insert, row(5, 'rolled back'));
+    await db.exec('ROLLBACK');
+    assert.equal((await db.query('SELECT * FROM kinds')).rows.length, 0);
+    await prepared.query(insert, row(6, 'kept'));
+    assert.deepEqual((await db.query('SELECT id FROM kinds')).rows, [{ id: 6 }]);
+    await db.exec('DELETE FROM kinds');
+  });
+
+  it('given a table changed after a statement was prepared, then the statement answers with the new shape', async () => {
+    const prepared = new PreparedStatements(db);
+    await prepared.query('CREATE TABLE reshaped (id integer)');
+    await prepared.query('INSERT INTO reshaped VALUES ($1)', [1]);
+    assert.deepEqual((await prepared.query('SELECT * FROM reshaped')).rows, [{ id: 1 }]);
+    await prepared.query("ALTER TABLE reshaped ADD COLUMN label text DEFAULT 'added'");
+    assert.equal(prepared.size, 0);
+    await db.exec('BEGIN');
+    assert.deepEqual((await prepared.query('SELECT * FROM reshaped')).rows, [
+      { id: 1, label: 'added' },
+    ]);
+    await db.exec('COMMIT');
+  });
+
+  it('given more statement texts than its bound, then it keeps the ones used last and still runs the others', async () => {
+    const own = await PGlite.create({});
+    try {
+      const prepared = new PreparedStatements(own, 2);
+      const texts = [1, 2, 3].map((n) => `SELECT ${n} + $1::integer AS n`);
+      for (const text of texts) await prepared.query(text, [0]);
+      assert.equal(prepared.size, 2);
+      // The first text was closed when the third came, and comes back prepared anew.
+      assert.deepEqual((await prepared.query(texts[0]!, [10])).rows, [{ n: 11 }]);
+      assert.equal(prepared.size, 2);
+      // Closes are sent ahead of the next message: after this one, PGlite holds only the two kept.
+      const kept = await prepared.query<{ count: number }>(
+        'SELECT count(*)::integer AS count FROM pg_prepared_statements',
+      );
+      assert.equal(kept.rows[0]?.count, 2);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('given a statement that is not kept (SET, SHOW), then it runs through PGlite query as before', async () => {
+    const prepared = new PreparedStatements(db);
+    await prepared.query("SET application_name = 'prepared-spec'");
+    assert.deepEqual((await prepared.query('SHOW application_name')).rows, [
+      { application_name: 'prepared-spec' },
+    ]);
+    assert.equal(prepared.size, 0);
+  });
+});
