@@ -22,10 +22,10 @@ describe('PreparedStatements (PGlite statements parsed and planned once)', () =>
     9_007_199_254_740_000n,
     '12.50',
     new Date('2026-11-28T01:02:03.456Z'),
-    JSON.stringify({ id, nested: [1, 'two'] }),
+    JSON.stringify({ nested: [1, 'two'] }),
     ['a', 'b c', 'd"e'],
     Buffer.from([0, 1, 254, 255]),
-    id % 2 === 0,
+    true,
     label,
   ];
 
@@ -33,19 +33,13 @@ describe('PreparedStatements (PGlite statements parsed and planned once)', () =>
     const prepared = new PreparedStatements(db);
     const viaPrepared = await prepared.query(insert, row(1, 'one'));
     const viaQuery = await db.query(insert, row(2, 'two'));
-    const {
-      id: _a,
-      flag: _b,
-      label: _c,
-      ...preparedRest
-    } = viaPrepared.rows[0] as Record<string, unknown>;
-    const {
-      id: _d,
-      flag: _e,
-      label: _f,
-      ...queryRest
-    } = viaQuery.rows[0] as Record<string, unknown>;
-    assert.deepEqual(preparedRest, { ...queryRest, doc: { id: 1, nested: [1, 'two'] } });
+    // Apart from the key and the unique label, the rows hold the same values of every type.
+    const comparable = (result: { rows: unknown[] }) => ({
+      ...(result.rows[0] as Record<string, unknown>),
+      id: 0,
+      label: '',
+    });
+    assert.deepEqual(comparable(viaPrepared), comparable(viaQuery));
     assert.equal(viaPrepared.affectedRows, viaQuery.affectedRows);
     assert.deepEqual(viaPrepared.fields, viaQuery.fields);
 

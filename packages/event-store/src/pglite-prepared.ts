@@ -44,6 +44,10 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  *
  * The values are serialized and the rows parsed exactly as `query` does (the types the server inferred
  * for the parameters, PGlite's serializers and parsers), so callers see the same results and errors.
+ *
+ * On PostgreSQL node-postgres keeps a named statement per connection and cannot close one, so
+ * statement-names.ts caps how many texts get names. Here there is one backend and this class sends the
+ * Parse and the Close itself, so it keeps the texts used last instead.
  */
 export class PreparedStatements {
   private readonly statements: LRUCache<string, PreparedStatement>;
