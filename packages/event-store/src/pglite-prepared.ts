@@ -24,16 +24,6 @@ const { serialize } = protocol;
 /** Names unique in the process: two instances over one PGlite (the specs) never collide. */
 let statementsNamed = 0;
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
-}
-
 /**
  * PGlite's `query` with each statement text parsed and planned once, as a named prepared statement.
  *
@@ -51,7 +41,10 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  */
 export class PreparedStatements {
   private readonly statements: LRUCache<string, PreparedStatement>;
-  /** Statements to close, sent ahead of the next message (LRUCache's dispose cannot wait on PGlite). */
+  /**
+   * Statements to close, sent ahead of the next prepared run (LRUCache's dispose cannot wait on PGlite).
+   * A dropped statement is never run again (names are not reused), so closing it can wait.
+   */
   private readonly closing: string[] = [];
 
   constructor(
@@ -72,7 +65,6 @@ export class PreparedStatements {
   async query<R>(text: string, params: readonly unknown[] = []): Promise<Results<R>> {
     if (!REUSABLE.test(text)) {
       if (SCHEMA_CHANGE.test(text)) this.statements.clear();
-      await this.flushClosing();
       return this.db.query<R>(text, [...params]);
     }
     try {
@@ -83,7 +75,7 @@ export class PreparedStatements {
         return serializer ? serializer(param) : String(param);
       });
       const messages = await this.db.execProtocolStream(
-        concat([
+        Buffer.concat([
           ...this.takeClosing(),
           serialize.bind({ statement: statement.name, values }),
           serialize.describe({ type: 'P' }),
@@ -104,7 +96,7 @@ export class PreparedStatements {
   private async prepare(text: string): Promise<PreparedStatement> {
     const name = `vop_prepared_${++statementsNamed}`;
     const messages = await this.db.execProtocolStream(
-      concat([
+      Buffer.concat([
         ...this.takeClosing(),
         serialize.parse({ name, text, types: [] }),
         serialize.describe({ type: 'S', name }),
@@ -124,12 +116,5 @@ export class PreparedStatements {
     const closes = this.closing.map((name) => serialize.close({ type: 'S', name }));
     this.closing.length = 0;
     return closes;
-  }
-
-  private async flushClosing(): Promise<void> {
-    if (this.closing.length === 0) return;
-    await this.db.execProtocolStream(concat([...this.takeClosing(), serialize.sync()]), {
-      syncToFs: false,
-    });
   }
 }

@@ -29,7 +29,7 @@ describe('GroupCommit', () => {
 
   it('prepares a second round while the first is written, and a third only when one ends', async () => {
     const { rounds, flush } = controlledFlush();
-    const commit = new GroupCommit(flush, 256, 2);
+    const commit = new GroupCommit(flush, { maxInFlight: 2 });
     const first = commit.submit(1);
     await nextTurn();
     const second = [commit.submit(2), commit.submit(3)];
@@ -58,7 +58,7 @@ describe('GroupCommit', () => {
 
   it('with one round in flight, everything submitted meanwhile waits for it', async () => {
     const { rounds, flush } = controlledFlush();
-    const commit = new GroupCommit(flush, 256, 1);
+    const commit = new GroupCommit(flush, { maxInFlight: 1 });
     const first = commit.submit(1);
     await nextTurn();
     const later = [commit.submit(2), commit.submit(3)];
@@ -77,7 +77,7 @@ describe('GroupCommit', () => {
 
   it('a failed round rejects only its own items', async () => {
     const { rounds, flush } = controlledFlush();
-    const commit = new GroupCommit(flush, 256, 2);
+    const commit = new GroupCommit(flush, { maxInFlight: 2 });
     const failing = [commit.submit(1), commit.submit(2)];
     await nextTurn();
     const succeeding = commit.submit(3);
@@ -100,8 +100,7 @@ describe('GroupCommit', () => {
         if (items.includes(1)) throw new Error('thrown at once');
         return Promise.resolve();
       },
-      256,
-      1,
+      { maxInFlight: 1 },
     );
     await assert.rejects(commit.submit(1), /thrown at once/);
     await commit.submit(2);
@@ -110,7 +109,7 @@ describe('GroupCommit', () => {
 
   it('splits a turn larger than maxBatch into rounds of at most maxBatch', async () => {
     const { rounds, flush } = controlledFlush();
-    const commit = new GroupCommit(flush, 2, 2);
+    const commit = new GroupCommit(flush, { maxBatch: 2, maxInFlight: 2 });
     const done = [1, 2, 3, 4, 5].map((item) => commit.submit(item));
     await nextTurn();
     await nextTurn();
@@ -131,6 +130,9 @@ describe('GroupCommit', () => {
   });
 
   it('refuses a limit of rounds that is not a positive integer', () => {
-    assert.throws(() => new GroupCommit(() => Promise.resolve(), 256, 0), /maxInFlight/);
+    assert.throws(
+      () => new GroupCommit(() => Promise.resolve(), { maxInFlight: 0 }),
+      /maxInFlight/,
+    );
   });
 });

@@ -20,13 +20,17 @@ export class GroupCommit<T> {
   private queue: Pending<T>[] = [];
   private scheduled = false;
   private inFlight = 0;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
 
+  /** `maxBatch`: items in one flush at most (default 256); `maxInFlight`: flushes at once (default 1). */
   constructor(
     private readonly flush: (items: T[]) => Promise<void>,
-    private readonly maxBatch = 256,
-    private readonly maxInFlight = 1,
+    limits: { maxBatch?: number | undefined; maxInFlight?: number | undefined } = {},
   ) {
-    if (!Number.isInteger(maxInFlight) || maxInFlight < 1)
+    this.maxBatch = limits.maxBatch ?? 256;
+    this.maxInFlight = limits.maxInFlight ?? 1;
+    if (!Number.isInteger(this.maxInFlight) || this.maxInFlight < 1)
       throw new Error('maxInFlight must be an integer >= 1');
   }
 

@@ -44,9 +44,6 @@ export interface VerificationRecorderOptions {
 
 export type RecordVerification = (request: VerificationRequest) => Promise<void>;
 
-/** Requests in one round at most (one statement). */
-const MAX_ROUND = 256;
-
 /**
  * Records verification requests as events (an outbox relay publishes them; see
  * packages/contracts/src/events/topics.ts for the topic and key); concurrent requests share one
@@ -94,6 +91,6 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
     await writeTogether(store.sql, writes);
     if (ends.length > 0) onEnds?.(ends);
   };
-  const commit = new GroupCommit(recordRound, MAX_ROUND, options.roundsInFlight);
+  const commit = new GroupCommit(recordRound, { maxInFlight: options.roundsInFlight });
   return (request) => commit.submit(request);
 }

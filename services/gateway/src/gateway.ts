@@ -236,9 +236,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         for (const end of ends) waiters.notify(end);
       },
       clock,
-      ...(options.recordingRoundsInFlight !== undefined && {
-        roundsInFlight: options.recordingRoundsInFlight,
-      }),
+      roundsInFlight: options.recordingRoundsInFlight,
     }),
     waiters,
     cipher: personalData.cipher,
