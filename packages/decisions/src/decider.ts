@@ -6,7 +6,12 @@ import {
   type VerificationTerminal,
 } from '@vop/contracts';
 import { writeTogether, type EventStore, type NewEvent } from '@vop/event-store';
-import { type FieldCipher, protectMatchedName } from '@vop/personal-data';
+import {
+  accountSubject,
+  type FieldCipher,
+  isSealedUnder,
+  protectMatchedName,
+} from '@vop/personal-data';
 import {
   decideVerification,
   evolveVerification,
@@ -72,7 +77,7 @@ export function createVerificationDecider(options: {
     const names =
       typedNames ?? (await cipher.decryptMany(requests.map(({ request }) => request.name ?? '')));
     const ibans = requests.map(({ request }) => request.iban);
-    const accounts = await revealAccounts(
+    const { accounts, sealedNames } = await revealAccounts(
       cipher,
       accountCache === undefined
         ? await loadAccounts(ibans)
@@ -113,12 +118,18 @@ export function createVerificationDecider(options: {
           failedAt: clock().toISOString(),
         };
       }
-      if (command.type === 'CompleteVerification')
-        command.completion = await protectMatchedName(
-          cipher,
-          command.completion,
-          account?.accountId,
-        );
+      if (command.type === 'CompleteVerification') {
+        const { matchedName } = command.completion;
+        // The disclosed name is one of the holder's names, which the projection holds sealed under the
+        // holder's key, as protectMatchedName would seal it: that value is disclosed, not a new one. It
+        // costs no encryption, and the answer opens it from the values kept opened (field-cipher.ts).
+        const sealed =
+          matchedName === undefined ? undefined : sealedNames.get(request.iban)?.get(matchedName);
+        command.completion =
+          sealed === undefined
+            ? await protectMatchedName(cipher, command.completion, account?.accountId)
+            : { ...command.completion, matchedName: sealed };
+      }
       const ends = decideVerification(command, requested).filter(
         (event): event is VerificationTerminal => event.type !== 'VerificationRequested',
       );
@@ -156,19 +167,33 @@ function completionStreams(
     .filter((stream): stream is CompletionStream => stream !== undefined);
 }
 
-/** Holder names in plain text for matching; an erased holder (key destroyed) reads as an account no longer active. */
+/**
+ * Holder names in plain text for matching; an erased holder (key destroyed) reads as an account no longer
+ * active. `sealedNames`: per IBAN, each plain name's value as the projection holds it, when encrypted.
+ */
 async function revealAccounts(
   cipher: FieldCipher,
   accounts: Map<string, MatchingAccount>,
-): Promise<Map<string, MatchingAccount>> {
+): Promise<{
+  accounts: Map<string, MatchingAccount>;
+  sealedNames: Map<string, Map<string, string>>;
+}> {
   const list = [...accounts.values()];
   const encrypted = list.flatMap((account) => [account.name, ...account.alternateNames]);
   // The projection's names are read for every check: kept opened while their keys are live (field-cipher.ts).
   const plain = await cipher.decryptMany(encrypted, undefined, { keepOpened: true });
   const revealed = new Map<string, MatchingAccount>();
+  const sealedNames = new Map<string, Map<string, string>>();
   let offset = 0;
   for (const account of list) {
     const names = plain.slice(offset, offset + 1 + account.alternateNames.length);
+    const sealed = new Map<string, string>();
+    for (const [index, name] of names.entries()) {
+      const value = encrypted[offset + index];
+      if (name !== undefined && isSealedUnder(value, accountSubject(account.accountId)))
+        sealed.set(name, value);
+    }
+    sealedNames.set(account.iban, sealed);
     offset += names.length;
     const [name, ...alternateNames] = names;
     revealed.set(
@@ -184,5 +209,5 @@ async function revealAccounts(
           },
     );
   }
-  return revealed;
+  return { accounts: revealed, sealedNames };
 }

@@ -236,6 +236,11 @@ export function isEncrypted(value: unknown): value is string {
   return parseValue(value) !== undefined;
 }
 
+/** True for a well-formed `pd1:` value sealed under `subjectId`'s key. */
+export function isSealedUnder(value: unknown, subjectId: string): value is string {
+  return parseValue(value)?.subjectId === subjectId;
+}
+
 /**
  * IVs cut from one buffer of random bytes refilled when used up: a `randomBytes(12)` per value was one
  * call into OpenSSL's generator (and a `getpid`) each, several per verification. Every IV is still

@@ -7,6 +7,7 @@ export {
 export {
   FieldCipher,
   isEncrypted,
+  isSealedUnder,
   type DecryptedFields,
   type SubjectSealer,
 } from './field-cipher.js';

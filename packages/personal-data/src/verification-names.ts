@@ -23,13 +23,17 @@ export async function protectMatchedName(
   return { ...completed, matchedName };
 }
 
-/** The disclosed holder name in plain text; gone (undefined) once the holder was erased. */
+/**
+ * The disclosed holder name in plain text; gone (undefined) once the holder was erased. Kept opened: a
+ * decider discloses the value the account projection holds (packages/decisions/src/decider.ts), which
+ * it opened already to match against.
+ */
 export async function revealMatchedName(
   cipher: FieldCipher,
   completed: VerificationCompletedData,
 ): Promise<VerificationCompletedData> {
   if (completed.matchedName === undefined) return completed;
   const { matchedName: encrypted, ...rest } = completed;
-  const matchedName = await cipher.decrypt(encrypted);
+  const [matchedName] = await cipher.decryptMany([encrypted], undefined, { keepOpened: true });
   return matchedName === undefined ? rest : { ...rest, matchedName };
 }
