@@ -3,7 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { IntegrationEnvelope } from '@vop/contracts';
 import { createPgliteClient, EventStore, type SqlClient } from '@vop/event-store';
 import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
-import { createPersonalData, FieldCipher, protectTypedName } from '@vop/personal-data';
+import {
+  accountEventProtector,
+  createPersonalData,
+  FieldCipher,
+  protectTypedName,
+  revealMatchedName,
+} from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
 import { verificationStreamId } from '@vop/verifications';
 import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
@@ -21,7 +27,7 @@ const matcher: NameMatcher = {
   },
 };
 
-function requestEnvelope(verificationId: string, name: string): IntegrationEnvelope {
+function requestEnvelope(verificationId: string, name: string, iban = IBAN): IntegrationEnvelope {
   return {
     eventId: verificationId.replace(/^.{8}/, 'eeeeeeee'),
     type: 'VerificationRequested',
@@ -31,7 +37,7 @@ function requestEnvelope(verificationId: string, name: string): IntegrationEnvel
     data: {
       verificationId,
       family: 'request-result',
-      iban: IBAN,
+      iban,
       name,
       participant: 'P1',
       requestedAt: '2026-03-02T10:00:00.000Z',
@@ -149,5 +155,53 @@ describe('matching: deciding delivered verification requests', () => {
       (decrypted.get(encrypted.eventId)?.ends[0]?.data as { outcome: string }).outcome,
       'MTCH',
     );
+  });
+
+  it("given an account whose names the projection holds sealed, when a match is decided by transliteration, then the disclosed name is the projection's sealed value, opened for the answer without a new encryption", async () => {
+    /** A cipher that counts what it seals. */
+    class CountingCipher extends FieldCipher {
+      sealed = 0;
+      override encrypt(...args: Parameters<FieldCipher['encrypt']>) {
+        this.sealed++;
+        return super.encrypt(...args);
+      }
+    }
+    const keys = createPersonalData(sql).keys;
+    const cipher = new CountingCipher(keys);
+    const iban = germanIban(8);
+    const opened = {
+      type: 'AccountOpened' as const,
+      data: {
+        accountId: '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a02',
+        iban,
+        name: 'Jürgen Groß',
+        holderType: 'person' as const,
+        alternateNames: ['Jürgen Gross-Weber'],
+        status: 'active' as const,
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    };
+    const stored = await sql.transaction(async (tx) => {
+      const protectedEvent = await accountEventProtector(cipher)(opened, tx);
+      await projectAccountEvent(tx, SCHEMA, protectedEvent, 1);
+      return protectedEvent.data as typeof opened.data;
+    });
+    const decider = createVerificationDecider({ store, matcher, cipher, clock: () => decidedAt });
+    const id = '1a000000-0000-4000-8000-000000000005';
+    const envelope = requestEnvelope(id, 'Jurgen Gross', iban);
+    const sealedBefore = cipher.sealed;
+
+    const prepared = await decider.prepare([envelope]);
+    const end = prepared.get(envelope.eventId)?.ends[0];
+    assert.equal(end?.type, 'VerificationCompleted');
+    const completed = end.data as Parameters<typeof revealMatchedName>[1];
+    assert.equal(completed.outcome, 'MTCH');
+    assert.equal(completed.matchedName, stored.name, "the projection's sealed value");
+    assert.equal(cipher.sealed, sealedBefore, 'nothing was sealed');
+    assert.equal((await revealMatchedName(cipher, completed)).matchedName, 'Jürgen Groß');
+
+    // Erased: the disclosed value opens to nothing, as a newly sealed one would.
+    await keys.destroy(`account-${opened.data.accountId}`);
+    assert.equal((await revealMatchedName(cipher, completed)).matchedName, undefined);
   });
 });
