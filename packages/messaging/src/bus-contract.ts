@@ -632,7 +632,34 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       );
     });
 
-    it('refuses a subscription without exactly one handler or with a bad maxBatchSize', async () => {
+    it('with lingerMs, hands what was published during the linger over in one delivery', async () => {
+      const topic = unique('batch-linger');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const received = new BatchRecorder();
+      await subscribe({
+        groupId: unique('group'),
+        topics: [topic],
+        // Long beside the three publications below, so they all fall inside it.
+        lingerMs: 1_500,
+        batchHandler: received.batchHandler,
+      });
+
+      await bus.publish(topic, [{ key: 'linger-key', value: 'first' }]);
+      await waitFor(() => received.batches.length >= 1, 'the first message');
+      for (const value of ['second', 'third', 'fourth'])
+        await bus.publish(topic, [{ key: 'linger-key', value }]);
+      await waitFor(
+        () => received.batches.flat().length >= 4,
+        'the three messages published during the linger',
+      );
+
+      assert.deepEqual(
+        received.batches.map((batch) => batch.map((message) => message.value)),
+        [['first'], ['second', 'third', 'fourth']],
+      );
+    });
+
+    it('refuses a subscription without exactly one handler or with a bad maxBatchSize or lingerMs', async () => {
       const topic = unique('batch-options');
       const groupId = unique('group');
       const handler = async (): Promise<void> => undefined;
@@ -659,6 +686,23 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
         await assert.rejects(
           bus.subscribe({ groupId, topics: [topic], batchHandler, maxBatchSize }),
           /maxBatchSize must be a positive integer/,
+        );
+      }
+      // @ts-expect-error: lingerMs belongs to batchHandler
+      const lingeringHandler: SubscribeOptions = {
+        groupId,
+        topics: [topic],
+        handler,
+        lingerMs: 10,
+      };
+      await assert.rejects(
+        bus.subscribe(lingeringHandler),
+        /lingerMs applies only with batchHandler/,
+      );
+      for (const lingerMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await assert.rejects(
+          bus.subscribe({ groupId, topics: [topic], batchHandler, lingerMs }),
+          /lingerMs must be a number of milliseconds >= 0/,
         );
       }
     });

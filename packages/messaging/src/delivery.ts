@@ -10,6 +10,8 @@ export const DEFAULT_MAX_BATCH_SIZE = 500;
 export interface Delivery {
   readonly deliver: BatchHandler;
   readonly maxBatchSize: number;
+  /** `lingerMs` of a batch subscription (0: deliver at once). */
+  readonly lingerMs: number;
 }
 
 /** Checks that exactly one handler is given (callers may bypass the types) and builds the delivery. */
@@ -23,8 +25,10 @@ export function deliveryFor(options: SubscribeOptions): Delivery {
     if (typeof options.handler !== 'function') throw new TypeError('handler must be a function');
     if (options.maxBatchSize !== undefined)
       throw new TypeError('maxBatchSize applies only with batchHandler');
+    if (options.lingerMs !== undefined)
+      throw new TypeError('lingerMs applies only with batchHandler');
     const handler = options.handler;
-    return { deliver: (messages) => handler(messages[0]!), maxBatchSize: 1 };
+    return { deliver: (messages) => handler(messages[0]!), maxBatchSize: 1, lingerMs: 0 };
   }
   if (typeof options.batchHandler !== 'function')
     throw new TypeError('batchHandler must be a function');
@@ -32,7 +36,10 @@ export function deliveryFor(options: SubscribeOptions): Delivery {
   if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1) {
     throw new RangeError(`maxBatchSize must be a positive integer, got ${maxBatchSize}`);
   }
-  return { deliver: options.batchHandler, maxBatchSize };
+  const lingerMs = options.lingerMs ?? 0;
+  if (!Number.isFinite(lingerMs) || lingerMs < 0)
+    throw new RangeError(`lingerMs must be a number of milliseconds >= 0, got ${lingerMs}`);
+  return { deliver: options.batchHandler, maxBatchSize, lingerMs };
 }
 
 /** Tells `onHandlerError` about a failed delivery, naming the batch's first message. */

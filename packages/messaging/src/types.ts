@@ -74,6 +74,7 @@ export interface MessageSubscribeOptions extends CommonSubscribeOptions {
   handler: MessageHandler;
   batchHandler?: never;
   maxBatchSize?: never;
+  lingerMs?: never;
 }
 
 /** One handler call per batch: for consumers that apply many messages in one transaction. */
@@ -95,6 +96,14 @@ export interface BatchSubscribeOptions extends CommonSubscribeOptions {
    * by partition, so one partition's failing message never holds the others back. Default false.
    */
   mergePartitions?: boolean;
+  /**
+   * Lets messages gather for read models nobody waits on (analytics): each delivery costs the
+   * subscriber a transaction whatever its size. In process, a partition is delivered to it at most once
+   * per `lingerMs` (the first message after a quiet spell at once, a backlog that fills deliveries
+   * without a wait); on Kafka the broker holds each fetch until `lingerMs` passed or a fetch's worth
+   * (1 MiB) arrived. Default 0: at once.
+   */
+  lingerMs?: number;
   handler?: never;
 }
 

@@ -38,7 +38,16 @@ export interface AnalyticsServiceOptions {
   /** consumer_lag of the projection's group; analytics has no outbox. */
   metrics?: ServiceMetrics;
   clock?: () => Date;
+  /**
+   * How long deliveries gather before the projection takes them (default 250 ms; `lingerMs` of
+   * packages/messaging/src/types.ts). Each delivery is a transaction whatever its size, and embedded
+   * the relay published after almost every round of single checks: analytics took two transactions of
+   * five statements per round (bench/RESULTS.md §1, 2026-11-28 05:00). Its figures are read by people.
+   */
+  deliveryLingerMs?: number;
 }
+
+export const ANALYTICS_DELIVERY_LINGER_MS = 250;
 
 export interface AnalyticsService {
   /** The routes of the families this service owns, served behind the gateway's edge. */
@@ -112,6 +121,7 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
           fromBeginning: true,
           topics: consumed,
           partitionsConsumedConcurrently: 4,
+          lingerMs: options.deliveryLingerMs ?? ANALYTICS_DELIVERY_LINGER_MS,
           onHandlerError: logHandlerError(logger, PROJECTION_CONSUMER),
           batchHandler: idempotentBatchHandler({
             sql,

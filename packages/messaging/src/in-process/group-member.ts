@@ -8,6 +8,7 @@ export class GroupMember {
   readonly topics: ReadonlySet<string>;
   readonly slots: SlotLimiter;
   readonly maxBatchSize: number;
+  readonly lingerMs: number;
   closed = false;
   private readonly deliver: Delivery['deliver'];
   private inFlight = 0;
@@ -26,6 +27,7 @@ export class GroupMember {
     this.slots = new SlotLimiter(concurrency);
     this.deliver = delivery.deliver;
     this.maxBatchSize = delivery.maxBatchSize;
+    this.lingerMs = delivery.lingerMs;
   }
 
   /** Runs the handler on a batch, counting it as in flight so `whenIdle` can wait for it. */

@@ -280,16 +280,23 @@ class MemoryBus implements InProcessBus {
       for (;;) {
         const owner = cursor.owner;
         if (!owner || this.closed || !cursor.hasBacklog) return;
+        // A lingering subscriber gets what arrived during its linger in one delivery (a retry does not wait).
+        const lingered = cursor.deliveredAt + owner.lingerMs - performance.now();
+        if (owner !== retryOwner && lingered > 0) {
+          await abortableDelay(lingered, this.shutdown.signal);
+          continue;
+        }
         if (!owner.slots.tryAcquire()) await owner.slots.acquire();
         if (cursor.owner !== owner) {
           owner.slots.release();
           continue;
         }
         // Read only now, so a batch takes in whatever arrived while waiting for the slot.
-        const batch = cursor.log.readFrom(
-          cursor.committed,
-          owner === retryOwner ? retrySize : Math.min(owner.maxBatchSize, this.maxDeliverySize),
-        );
+        const size =
+          owner === retryOwner ? retrySize : Math.min(owner.maxBatchSize, this.maxDeliverySize);
+        const batch = cursor.log.readFrom(cursor.committed, size);
+        // A full delivery leaves a backlog behind: the next one goes at once, lingering or not.
+        cursor.deliveredAt = batch.length < size ? performance.now() : Number.NEGATIVE_INFINITY;
         let handled = false;
         try {
           await owner.handle(batch);

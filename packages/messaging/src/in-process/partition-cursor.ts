@@ -14,6 +14,8 @@ export class PartitionCursor {
   owner: GroupMember | undefined;
   /** True while a delivery loop runs for this partition: there is never more than one. */
   pumping = false;
+  /** When the last delivery of this partition was read (performance.now()), for `lingerMs`. */
+  deliveredAt = Number.NEGATIVE_INFINITY;
   private waits: Array<{ target: number; waiter: SettleWaiter }> = [];
 
   constructor(

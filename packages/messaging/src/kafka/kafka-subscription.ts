@@ -31,6 +31,9 @@ export interface KafkaSubscriptionSettings {
  */
 const COMMIT_INTERVAL_MS = 500;
 
+/** A lingering subscription's fetch is answered at its linger or once this much arrived (types.ts `lingerMs`). */
+const LINGERING_FETCH_MIN_BYTES = 1024 * 1024;
+
 /**
  * A long poll: the broker answers a fetch as soon as one byte is there (minBytes 1), so this bounds only
  * an idle consumer's fetches (4 a second instead of 50 at 20 ms; every consumer of every process
@@ -118,8 +121,12 @@ export class KafkaSubscription implements Subscription {
       rebalanceTimeout: 30_000,
       // Also how soon a member blocked on a failing message notices a rebalance.
       heartbeatInterval: 500,
-      maxWaitTimeInMs: FETCH_MAX_WAIT_MS,
-      minBytes: 1,
+      ...(this.delivery.lingerMs > 0
+        ? {
+            maxWaitTimeInMs: Math.ceil(this.delivery.lingerMs),
+            minBytes: LINGERING_FETCH_MIN_BYTES,
+          }
+        : { maxWaitTimeInMs: FETCH_MAX_WAIT_MS, minBytes: 1 }),
       allowAutoTopicCreation: false,
       retry: { initialRetryTime: 100, maxRetryTime: 5_000, retries: 10 },
     });
