@@ -187,11 +187,11 @@ async function revealAccounts(
   let offset = 0;
   for (const account of list) {
     const names = plain.slice(offset, offset + 1 + account.alternateNames.length);
+    const subject = accountSubject(account.accountId);
     const sealed = new Map<string, string>();
     for (const [index, name] of names.entries()) {
       const value = encrypted[offset + index];
-      if (name !== undefined && isSealedUnder(value, accountSubject(account.accountId)))
-        sealed.set(name, value);
+      if (name !== undefined && isSealedUnder(value, subject)) sealed.set(name, value);
     }
     sealedNames.set(account.iban, sealed);
     offset += names.length;

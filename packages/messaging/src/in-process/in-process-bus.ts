@@ -281,9 +281,9 @@ class MemoryBus implements InProcessBus {
         const owner = cursor.owner;
         if (!owner || this.closed || !cursor.hasBacklog) return;
         // A lingering subscriber gets what arrived during its linger in one delivery (a retry does not wait).
-        const lingered = cursor.deliveredAt + owner.lingerMs - performance.now();
-        if (owner !== retryOwner && lingered > 0) {
-          await abortableDelay(lingered, this.shutdown.signal);
+        const lingerLeft = cursor.deliveredAt + owner.lingerMs - performance.now();
+        if (owner !== retryOwner && lingerLeft > 0) {
+          await abortableDelay(lingerLeft, this.shutdown.signal);
           continue;
         }
         if (!owner.slots.tryAcquire()) await owner.slots.acquire();
