@@ -76,7 +76,7 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   const format = requestFamily(req, res).errorFormat;
   if (format !== 'scheme' && format !== 'epc') return next();
   if (format === 'epc') res.setHeader('X-Request-ID', echoedRequestId(req.get('x-request-id')));
-  const started = process.hrtime.bigint();
+  const started = performance.now();
   const writeHead = res.writeHead;
   res.writeHead = function patchedWriteHead(
     this: Response,
@@ -84,10 +84,7 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   ) {
     if (!this.headersSent) {
       this.setHeader('X-Response-Timestamp', new Date().toISOString());
-      this.setHeader(
-        'X-Processing-Time-Ms',
-        String(Number((process.hrtime.bigint() - started) / 1_000_000n)),
-      );
+      this.setHeader('X-Processing-Time-Ms', String(Math.trunc(performance.now() - started)));
     }
     return writeHead.apply(this, args);
   } as Response['writeHead'];
