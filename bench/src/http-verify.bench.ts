@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
@@ -20,13 +20,20 @@ import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { processCpuMs } from './process-cpu.js';
+import {
+  describeGc,
+  GC_DIR_VARIABLE,
+  gcOverRow,
+  readGcTotals,
+  type GcOverRow,
+} from './gc-totals.js';
 import { PACED_CONNECTIONS, pacedLoad } from './paced-load.js';
 import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * POST /vop/verify throughput and latency over keep-alive HTTPS, beside a bare node:https JSON endpoint
  * measured in the same run with the same load generators (autocannon in this process for the maximum rows,
- * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000] [--paced-only] [--timeline] [--warm-up 10]
+ * `paced-load.ts` evenly paced for the offered-rate rows; every server in a process of its own). Usage: node bench/dist/http-verify.bench.js [--distributed | --distributed-only] [--instances 1] [--duration 10] [--cpu-prof DIR] [--root OTHER_CHECKOUT] [--rate 1000] [--paced-only] [--timeline] [--warm-up 10] [--gc]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: flags } = parseArgs({
@@ -50,6 +57,8 @@ const { values: flags } = parseArgs({
     // Paced rows: seconds of warm-up before the window, ramped from a tenth of the rate (paced-load-runner.ts);
     // 0 measures a cold start at the full rate.
     'warm-up': { type: 'string', default: '10' },
+    // Every service process and thread counts its GC pauses and the bytes it allocates (gc-recorder.ts).
+    gc: { type: 'boolean', default: false },
   },
 });
 const duration = Number(flags.duration);
@@ -65,10 +74,17 @@ const withDistributed = flags.distributed || flags['distributed-only'];
 const withEmbedded = !flags['distributed-only'];
 const instances = Number(flags.instances);
 if (!Number.isInteger(instances) || instances < 1) throw new Error('--instances must be >= 1');
-const nodeArgs =
-  flags['cpu-prof'] === undefined
+const gcDir = flags.gc ? await mkdtemp(path.join(os.tmpdir(), 'vop-bench-gc-')) : undefined;
+// Inherited by every process started from here (processes.ts passes the environment on).
+if (gcDir !== undefined) process.env[GC_DIR_VARIABLE] = gcDir;
+const nodeArgs = [
+  ...(flags['cpu-prof'] === undefined
     ? []
-    : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`];
+    : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`]),
+  ...(gcDir === undefined
+    ? []
+    : [`--import=${pathToFileURL(path.join(repoRoot, 'bench/dist/gc-recorder.js')).href}`]),
+];
 const context = runContext();
 process.stdout.write(`${context.header}\n`);
 const ACCOUNTS = 1000;
@@ -88,6 +104,8 @@ interface Figures {
   requests: number;
   /** CPU ms per request of each service process over the whole row (`measureCpu`). */
   cpuMsPerRequest?: Record<string, number>;
+  /** With `--gc`: each service process's collections over the same span (gc-totals.ts). */
+  gc?: Record<string, GcOverRow>;
 }
 
 /** A process counts as idle below this share of a core (timers, polls, its relays' idle rounds). */
@@ -104,7 +122,9 @@ async function measureCpu(
   row: () => Promise<Figures>,
 ): Promise<Figures> {
   const cpu = () => services.map((service) => processCpuMs(service.child.pid ?? 0));
+  const gcTotals = () => (gcDir === undefined ? undefined : readGcTotals(gcDir));
   const before = cpu();
+  const gcBefore = gcTotals();
   const figures = await row();
   let after = cpu();
   for (let waited = 0; waited < 60_000; waited += 1000) {
@@ -114,8 +134,22 @@ async function measureCpu(
     after = now;
     if (busiest < 1000 * IDLE_SHARE_OF_A_CORE) break;
   }
+  // The recorders write every second: one more second, so the last of the row is in their files.
+  if (gcDir !== undefined) await delay(1100);
+  const gcAfter = gcTotals();
+  const gc =
+    gcAfter === undefined
+      ? undefined
+      : Object.fromEntries(
+          services.flatMap((service) => {
+            const pid = service.child.pid ?? 0;
+            const row = gcOverRow(gcBefore?.get(pid), gcAfter.get(pid), figures.requests);
+            return row === undefined ? [] : [[service.name, row] as const];
+          }),
+        );
   return {
     ...figures,
+    ...(gc !== undefined && { gc }),
     cpuMsPerRequest: Object.fromEntries(
       services.map((service, index) => [
         service.name,
@@ -413,6 +447,7 @@ try {
 } finally {
   for (const process of processes.splice(0)) await process.stop();
   await rm(dataDir, { recursive: true, force: true });
+  if (gcDir !== undefined) await rm(gcDir, { recursive: true, force: true });
 }
 
 const bareRps = figures[0]?.requestsPerSecond ?? 1;
@@ -432,7 +467,17 @@ const cpuLines = figures
         .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
         .join(', ')} (${f.requests} requests)`,
   );
+const gcLines = figures
+  .filter((f) => f.gc !== undefined)
+  .flatMap((f) => [
+    `- ${f.target}, ${f.mode}:`,
+    ...Object.entries(f.gc ?? {}).map(([name, row]) => `  - ${describeGc(name, row)}`),
+  ]);
 process.stdout.write(
   `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n` +
-    `\nCPU ms per request of each service process over its row (every thread, the warm-up included):\n${cpuLines.join('\n')}\n${context.footer()}\n`,
+    `\nCPU ms per request of each service process over its row (every thread, the warm-up included):\n${cpuLines.join('\n')}\n` +
+    (gcLines.length === 0
+      ? ''
+      : `\nGC of each service process over the same span (every thread; pauses are wall time):\n${gcLines.join('\n')}\n`) +
+    `${context.footer()}\n`,
 );

@@ -23,30 +23,12 @@ export async function writeTogether(
   writes: readonly WriteStatement[],
 ): Promise<number[]> {
   if (writes.length === 0) return [];
-  const params: unknown[] = [];
-  const ctes = writes.map((write, index) => {
-    const offset = params.length;
-    params.push(...write.params);
-    // Parameters are renumbered after the writes before this one.
-    const text = write.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    return `w${index} AS (${text})`;
-  });
-  const counts = writes.map((_, index) => `(SELECT count(*) FROM w${index})::integer AS c${index}`);
+  const params: unknown[] = writes.flatMap((write) => write.params);
   // PostgreSQL: the wake-up is sent with the statement's commit. PGlite's is in-process (below).
-  const notifies =
-    sql.kind === 'postgres'
-      ? writes.flatMap((write, index) => {
-          if (write.notify === undefined) return [];
-          params.push(write.notify);
-          return [
-            `(SELECT count(*) FROM (SELECT pg_notify($${params.length}, '') FROM w${index} LIMIT 1) AS n)::integer AS n${index}`,
-          ];
-        })
-      : [];
-  const { rows } = await sql.query<Record<string, number>>(
-    `WITH ${ctes.join(', ')} SELECT ${[...counts, ...notifies].join(', ')}`,
-    params,
-  );
+  const notifying = sql.kind === 'postgres';
+  if (notifying)
+    for (const write of writes) if (write.notify !== undefined) params.push(write.notify);
+  const { rows } = await sql.query<Record<string, number>>(combinedText(writes, notifying), params);
   const row = rows[0] ?? {};
   const touched = writes.map((_, index) => Number(row[`c${index}`] ?? 0));
   if (sql.kind === 'pglite') {
@@ -58,4 +40,62 @@ export async function writeTogether(
     for (const channel of channels) await sql.notify(channel);
   }
   return touched;
+}
+
+/** A combined statement's text, for writes of these texts, numbers of parameters and wake-ups. */
+interface Layout {
+  texts: readonly string[];
+  paramCounts: readonly number[];
+  notifies: readonly boolean[];
+  text: string;
+}
+
+/** Layouts built lately: the recorder's rounds repeat a few (bench/RESULTS.md §1, 2026-11-28 08:31). */
+const layouts: Layout[] = [];
+const KEPT_LAYOUTS = 16;
+
+/**
+ * The text of the statement for `writes`: the same for writes of the same texts and numbers of
+ * parameters, so it is built once. Building it (a renumbering pass over each write's text, the CTEs
+ * joined) for every round was ~4 % of what the gateway's request thread allocated per check.
+ */
+function combinedText(writes: readonly WriteStatement[], notifying: boolean): string {
+  const notifies = writes.map((write) => notifying && write.notify !== undefined);
+  const known = layouts.find(
+    (layout) =>
+      layout.texts.length === writes.length &&
+      writes.every(
+        (write, index) =>
+          layout.texts[index] === write.text &&
+          layout.paramCounts[index] === write.params.length &&
+          layout.notifies[index] === notifies[index],
+      ),
+  );
+  if (known !== undefined) return known.text;
+  let offset = 0;
+  const ctes = writes.map((write, index) => {
+    // Parameters are renumbered after the writes before this one.
+    const before = offset;
+    offset += write.params.length;
+    const text = write.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + before}`);
+    return `w${index} AS (${text})`;
+  });
+  const counts = writes.map((_, index) => `(SELECT count(*) FROM w${index})::integer AS c${index}`);
+  // The channels follow every write's parameters, in the writes' order.
+  const wakeUps = notifies.flatMap((wakes, index) =>
+    wakes
+      ? [
+          `(SELECT count(*) FROM (SELECT pg_notify($${++offset}, '') FROM w${index} LIMIT 1) AS n)::integer AS n${index}`,
+        ]
+      : [],
+  );
+  const text = `WITH ${ctes.join(', ')} SELECT ${[...counts, ...wakeUps].join(', ')}`;
+  layouts.unshift({
+    texts: writes.map((write) => write.text),
+    paramCounts: writes.map((write) => write.params.length),
+    notifies,
+    text,
+  });
+  layouts.length = Math.min(layouts.length, KEPT_LAYOUTS);
+  return text;
 }

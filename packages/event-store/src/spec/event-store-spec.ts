@@ -10,7 +10,7 @@ import {
   type RecordedEvent,
   type SqlClient,
 } from '../types.js';
-import { writeTogether } from '../write-together.js';
+import { writeTogether, type WriteStatement } from '../write-together.js';
 import { waitUntil } from './wait-until.js';
 
 export interface EventStoreSpecTarget {
@@ -320,6 +320,55 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       } finally {
         for (const stop of stops) await stop();
       }
+    });
+
+    it('numbers each statement after its own writes: the same writes again, in another order, with more parameters', async () => {
+      const store = await freshStore();
+      const table = `${store.schema}.numbers_written`;
+      await store.sql.query(`CREATE TABLE ${table} (id integer PRIMARY KEY, label text NOT NULL)`);
+      const labelled = (ids: number[], label: string): WriteStatement => ({
+        text: `INSERT INTO ${table} SELECT unnest($1::integer[]), $2 RETURNING id`,
+        params: [ids, label],
+      });
+      const streams = (id: string): WriteStatement =>
+        store.startStreamsWrite([{ streamId: id, events: [{ type: 'Requested', data: id }] }]);
+      assert.deepEqual(
+        await writeTogether(store.sql, [streams('n-1'), labelled([1, 2], 'a')]),
+        [1, 2],
+      );
+      assert.deepEqual(
+        await writeTogether(store.sql, [streams('n-2'), labelled([3], 'b')]),
+        [1, 1],
+      );
+      assert.deepEqual(
+        await writeTogether(store.sql, [labelled([4, 5, 6], 'c'), streams('n-3')]),
+        [3, 1],
+      );
+      // A text of one parameter more beside the same stream write: numbered for its own parameters.
+      const widened: WriteStatement = {
+        text: `INSERT INTO ${table} SELECT unnest($1::integer[]), $2 || $3 RETURNING id`,
+        params: [[7], 'd', '!'],
+      };
+      assert.deepEqual(await writeTogether(store.sql, [streams('n-4'), widened]), [1, 1]);
+      const { rows } = await store.sql.query<{ id: number; label: string }>(
+        `SELECT id, label FROM ${table} ORDER BY id`,
+      );
+      assert.deepEqual(
+        rows.map((row) => [row.id, row.label]),
+        [
+          [1, 'a'],
+          [2, 'a'],
+          [3, 'b'],
+          [4, 'c'],
+          [5, 'c'],
+          [6, 'c'],
+          [7, 'd!'],
+        ],
+      );
+      assert.deepEqual(
+        (await store.readAll({ after: START, limit: 10 })).events.map((event) => event.data),
+        ['n-1', 'n-2', 'n-3', 'n-4'],
+      );
     });
 
     it('writes nothing when one write fails: a stream that exists refuses the whole statement', async () => {
