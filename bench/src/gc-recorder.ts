@@ -1,16 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { GCProfiler } from 'node:v8';
 import { threadId } from 'node:worker_threads';
 import { GC_DIR_VARIABLE, PAUSE_BUCKETS_MS, type GcTotals } from './gc-totals.js';
 
 /**
  * Loaded into every service process and thread with `--import` when the benchmark runs with `--gc`
- * (http-verify.bench.ts): counts each GC pause and the bytes allocated between collections, and writes
- * the running totals to `$VOP_BENCH_GC_DIR/<pid>-<thread>.json` every second, for the benchmark to
- * take differences over a row (gc-totals.ts). Bytes allocated per request do not move with the
- * machine's speed, so two builds compare on them where CPU time per request is noisy.
+ * (http-verify.bench.ts): from V8's GCProfiler, counts each collection's pause and the bytes allocated
+ * between collections, and writes the running totals to `$VOP_BENCH_GC_DIR/<pid>-<thread>.json` every
+ * second, for the benchmark to take differences over a row (gc-totals.ts). Bytes per request move with
+ * the machine's speed too (larger rounds on a slower machine), so builds compare in alternating pairs.
  */
 const directory = process.env[GC_DIR_VARIABLE];
 if (directory !== undefined) {
@@ -25,25 +24,6 @@ if (directory !== undefined) {
     allocatedBytes: 0,
   };
   const file = path.join(directory, `${process.pid}-${threadId}.json`);
-
-  // Pauses as the runtime reports them: wall time of the thread, so a busy box stretches them too.
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === 1 /* NODE_PERFORMANCE_GC_MINOR */) {
-        totals.scavenges++;
-        totals.scavengeMs += entry.duration;
-      } else if (kind === 4 /* NODE_PERFORMANCE_GC_MAJOR */) {
-        totals.markCompacts++;
-        totals.markCompactMs += entry.duration;
-      }
-      PAUSE_BUCKETS_MS.forEach((bound, index) => {
-        if (entry.duration >= bound) totals.pausesAtLeastMs[index]!++;
-      });
-    }
-  }).observe({ entryTypes: ['gc'] });
-
-  // Allocated = what the heap held before each collection less what it held after the one before.
   let heldAfterLast: number | undefined;
   let profiler = new GCProfiler();
   profiler.start();
@@ -52,14 +32,24 @@ if (directory !== undefined) {
     profiler = new GCProfiler();
     profiler.start();
     for (const collection of statistics) {
+      // The pause as the runtime measures it: wall time of the thread, so a busy box stretches it too.
+      const pauseMs = collection.cost / 1000;
+      if (collection.gcType === 'Scavenge') {
+        totals.scavenges++;
+        totals.scavengeMs += pauseMs;
+      } else if (collection.gcType === 'MarkSweepCompact') {
+        totals.markCompacts++;
+        totals.markCompactMs += pauseMs;
+      }
+      PAUSE_BUCKETS_MS.forEach((bound, index) => {
+        if (pauseMs >= bound) totals.pausesAtLeastMs[index]!++;
+      });
+      // Allocated: what the heap held before this collection less what it held after the one before.
       const before = collection.beforeGC.heapStatistics.usedHeapSize;
       if (heldAfterLast !== undefined) totals.allocatedBytes += Math.max(0, before - heldAfterLast);
       heldAfterLast = collection.afterGC.heapStatistics.usedHeapSize;
     }
-    writeFileSync(
-      file,
-      JSON.stringify({ ...totals, at: performance.timeOrigin + performance.now() }),
-    );
+    writeFileSync(file, JSON.stringify(totals));
   };
   setInterval(flush, 1000).unref();
 }

@@ -102,7 +102,7 @@ interface Figures {
   paced?: { sent: number; answered: number };
   /** Requests sent over the whole row (a paced row's warm-up included): what the CPU below served. */
   requests: number;
-  /** CPU ms per request of each service process over the whole row (`measureCpu`). */
+  /** CPU ms per request of each service process over the whole row (`measureServices`). */
   cpuMsPerRequest?: Record<string, number>;
   /** With `--gc`: each service process's collections over the same span (gc-totals.ts). */
   gc?: Record<string, GcOverRow>;
@@ -115,9 +115,10 @@ const IDLE_SHARE_OF_A_CORE = 0.05;
  * A row's figures with each service process's CPU time per request (/proc, every thread), from the
  * row's start until the processes are idle again: the work a row leaves behind (the embedded read
  * models' backlog, the relays' last rounds) is the row's, not the next row's. Compared within one
- * run, it is less noisy on a shared machine than the rates.
+ * run, it is less noisy on a shared machine than the rates. With `--gc`, their collections over the
+ * same span too (gc-totals.ts).
  */
-async function measureCpu(
+async function measureServices(
   services: ServiceProcess[],
   row: () => Promise<Figures>,
 ): Promise<Figures> {
@@ -360,12 +361,12 @@ async function run(): Promise<void> {
       await clientTlsFrom(path.join(dataDir, 'embedded/pki'), 'admin'),
     );
     figures.push(
-      await measureCpu([embedded], () =>
+      await measureServices([embedded], () =>
         load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls }),
       ),
     );
     figures.push(
-      await measureCpu([embedded], () =>
+      await measureServices([embedded], () =>
         load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
       ),
     );
@@ -389,7 +390,7 @@ async function run(): Promise<void> {
       DATABASE_POOL_MAX: '20',
       VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
     };
-    // The distributed processes are the ones started from here on (measureCpu reads them).
+    // The distributed processes are the ones started from here on (measureServices reads them).
     const firstDistributed = processes.length;
     const matchingPorts = await Promise.all(Array.from({ length: instances }, () => freePort()));
     const gatewayPorts = await Promise.all(Array.from({ length: instances }, () => freePort()));
@@ -432,9 +433,11 @@ async function run(): Promise<void> {
     const target = `distributed (${instances} gateway${instances > 1 ? 's' : ''}, ${instances} matching, Kafka, PostgreSQL 15)`;
     const services = processes.slice(firstDistributed);
     if (!flags['paced-only'])
-      figures.push(await measureCpu(services, () => loadAcross(target, urls, { tls })));
+      figures.push(await measureServices(services, () => loadAcross(target, urls, { tls })));
     figures.push(
-      await measureCpu(services, () => loadAcross(target, urls, { tls, rate: distributedRate })),
+      await measureServices(services, () =>
+        loadAcross(target, urls, { tls, rate: distributedRate }),
+      ),
     );
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();

@@ -55,12 +55,13 @@ const layouts: Layout[] = [];
 const KEPT_LAYOUTS = 16;
 
 /**
- * The text of the statement for `writes`: the same for writes of the same texts and numbers of
- * parameters, so it is built once. Building it (a renumbering pass over each write's text, the CTEs
- * joined) for every round was ~4 % of what the gateway's request thread allocated per check.
+ * The text of the statement for `writes`: the same for writes of the same texts, numbers of parameters
+ * and wake-ups, so it is built once. Building it (a renumbering pass over each write's text, the CTEs
+ * joined) for every round was ~4 % of what the gateway's request thread allocated per check. Keyed by
+ * comparing the texts, not by a key string: one would be as long as the statement, built every round.
  */
 function combinedText(writes: readonly WriteStatement[], notifying: boolean): string {
-  const notifies = writes.map((write) => notifying && write.notify !== undefined);
+  const wakes = (write: WriteStatement) => notifying && write.notify !== undefined;
   const known = layouts.find(
     (layout) =>
       layout.texts.length === writes.length &&
@@ -68,10 +69,11 @@ function combinedText(writes: readonly WriteStatement[], notifying: boolean): st
         (write, index) =>
           layout.texts[index] === write.text &&
           layout.paramCounts[index] === write.params.length &&
-          layout.notifies[index] === notifies[index],
+          layout.notifies[index] === wakes(write),
       ),
   );
   if (known !== undefined) return known.text;
+  const notifies = writes.map(wakes);
   let offset = 0;
   const ctes = writes.map((write, index) => {
     // Parameters are renumbered after the writes before this one.
@@ -82,8 +84,8 @@ function combinedText(writes: readonly WriteStatement[], notifying: boolean): st
   });
   const counts = writes.map((_, index) => `(SELECT count(*) FROM w${index})::integer AS c${index}`);
   // The channels follow every write's parameters, in the writes' order.
-  const wakeUps = notifies.flatMap((wakes, index) =>
-    wakes
+  const wakeUps = notifies.flatMap((wakesHere, index) =>
+    wakesHere
       ? [
           `(SELECT count(*) FROM (SELECT pg_notify($${++offset}, '') FROM w${index} LIMIT 1) AS n)::integer AS n${index}`,
         ]

@@ -50,35 +50,27 @@ export const tooDeep = () =>
   });
 
 /**
- * Whether any string (or key) in `value` holds an unsafe character. It allocates nothing: every
- * request's body passes it, and building the path as it walked (a key array per level, `Object.entries`
- * per object) was ~5 % of what the gateway's request thread allocated per check (bench/RESULTS.md §1,
- * 2026-11-28 07:25). The path is found only for a body that holds one (`unsafeStringPath`).
+ * The path of the first string (or key) holding an unsafe character, if any. Depth is bounded by
+ * refuseDeepJson. Every request's body passes it, so a clean body allocates nothing: the path is built
+ * on the way back from a find. Built on the way down (a key array per level, `Object.entries` per
+ * object), it was ~5 % of what the gateway's request thread allocated per check (bench/RESULTS.md §1,
+ * 2026-11-28 07:25).
  */
-export function holdsUnsafeString(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return hasUnsafeCharacter(value);
-  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return false;
+export function unsafeStringPath(value: unknown, depth = 0): string[] | undefined {
+  if (typeof value === 'string') return hasUnsafeCharacter(value) ? [] : undefined;
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH) return undefined;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++)
-      if (holdsUnsafeString(value[index], depth + 1)) return true;
-    return false;
+    for (let index = 0; index < value.length; index++) {
+      const found = unsafeStringPath(value[index], depth + 1);
+      if (found) return [String(index), ...found];
+    }
+    return undefined;
   }
   for (const key in value) {
     if (!Object.hasOwn(value, key)) continue;
-    if (hasUnsafeCharacter(key)) return true;
-    if (holdsUnsafeString((value as Record<string, unknown>)[key], depth + 1)) return true;
-  }
-  return false;
-}
-
-/** The path of the first string (or key) holding an unsafe character, if any. Depth is bounded by refuseDeepJson. */
-export function unsafeStringPath(value: unknown, path: string[] = []): string[] | undefined {
-  if (typeof value === 'string') return hasUnsafeCharacter(value) ? path : undefined;
-  if (value === null || typeof value !== 'object' || path.length > MAX_JSON_DEPTH) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    if (hasUnsafeCharacter(key)) return [...path, key];
-    const found = unsafeStringPath(child, [...path, key]);
-    if (found) return found;
+    if (hasUnsafeCharacter(key)) return [key];
+    const found = unsafeStringPath((value as Record<string, unknown>)[key], depth + 1);
+    if (found) return [key, ...found];
   }
   return undefined;
 }
@@ -103,13 +95,9 @@ export const refuseUnsafeStrings: RequestHandler = (req, _res, next) => {
     );
   }
   if (hasUnsafeCharacter(path)) return next(unsafe('path'));
-  if (holdsUnsafeString(req.query)) {
-    const inQuery = unsafeStringPath(req.query) ?? [];
-    return next(unsafe(inQuery.join('.') || 'query'));
-  }
-  if (holdsUnsafeString(req.body)) {
-    const inBody = unsafeStringPath(req.body) ?? [];
-    return next(unsafe(inBody.join('.') || 'body'));
-  }
+  const inQuery = unsafeStringPath(req.query);
+  if (inQuery) return next(unsafe(inQuery.join('.') || 'query'));
+  const inBody = unsafeStringPath(req.body);
+  if (inBody) return next(unsafe(inBody.join('.') || 'body'));
   next();
 };
