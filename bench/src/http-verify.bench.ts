@@ -19,7 +19,7 @@ import {
 import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
-import { processCpuMs } from './process-cpu.js';
+import { type CpuWaitMs, processCpuMs, processCpuWaitMs } from './process-cpu.js';
 import {
   describeGc,
   GC_DIR_VARIABLE,
@@ -104,6 +104,8 @@ interface Figures {
   requests: number;
   /** CPU ms per request of each service process over the whole row (`measureServices`). */
   cpuMsPerRequest?: Record<string, number>;
+  /** Ms each service process's threads waited for a CPU per request over the same span (`measureServices`). */
+  cpuWaitMsPerRequest?: Record<string, CpuWaitMs>;
   /** With `--gc`: each service process's collections over the same span (gc-totals.ts). */
   gc?: Record<string, GcOverRow>;
 }
@@ -115,16 +117,19 @@ const IDLE_SHARE_OF_A_CORE = 0.05;
  * A row's figures with each service process's CPU time per request (/proc, every thread), from the
  * row's start until the processes are idle again: the work a row leaves behind (the embedded read
  * models' backlog, the relays' last rounds) is the row's, not the next row's. Compared within one
- * run, it is less noisy on a shared machine than the rates. With `--gc`, their collections over the
- * same span too (gc-totals.ts).
+ * run, it is less noisy on a shared machine than the rates. Also the time their threads waited for a
+ * CPU per request (runnable, not running), the main thread apart: where a busy box makes its tail.
+ * With `--gc`, their collections over the same span too (gc-totals.ts).
  */
 async function measureServices(
   services: ServiceProcess[],
   row: () => Promise<Figures>,
 ): Promise<Figures> {
   const cpu = () => services.map((service) => processCpuMs(service.child.pid ?? 0));
+  const cpuWait = () => services.map((service) => processCpuWaitMs(service.child.pid ?? 0));
   const gcTotals = () => (gcDir === undefined ? undefined : readGcTotals(gcDir));
   const before = cpu();
+  const waitBefore = cpuWait();
   const gcBefore = gcTotals();
   const figures = await row();
   let after = cpu();
@@ -135,6 +140,8 @@ async function measureServices(
     after = now;
     if (busiest < 1000 * IDLE_SHARE_OF_A_CORE) break;
   }
+  const waitAfter = cpuWait();
+  const requests = Math.max(figures.requests, 1);
   // The recorders write every second: one more second, so the last of the row is in their files.
   if (gcDir !== undefined) await delay(1100);
   const gcAfter = gcTotals();
@@ -154,8 +161,21 @@ async function measureServices(
     cpuMsPerRequest: Object.fromEntries(
       services.map((service, index) => [
         service.name,
-        ((after[index] ?? 0) - (before[index] ?? 0)) / Math.max(figures.requests, 1),
+        ((after[index] ?? 0) - (before[index] ?? 0)) / requests,
       ]),
+    ),
+    cpuWaitMsPerRequest: Object.fromEntries(
+      services.flatMap((service, index) => {
+        const [start, end] = [waitBefore[index], waitAfter[index]];
+        if (start === undefined || end === undefined) return [];
+        const perRequest = (ms: number) => ms / requests;
+        return [
+          [
+            service.name,
+            { all: perRequest(end.all - start.all), main: perRequest(end.main - start.main) },
+          ],
+        ];
+      }),
     ),
   };
 }
@@ -470,6 +490,14 @@ const cpuLines = figures
         .map(([name, ms]) => `${name} ${ms.toFixed(3)}`)
         .join(', ')} (${f.requests} requests)`,
   );
+const waitLines = figures
+  .filter((f) => Object.keys(f.cpuWaitMsPerRequest ?? {}).length > 0)
+  .map(
+    (f) =>
+      `- ${f.target}, ${f.mode}: ${Object.entries(f.cpuWaitMsPerRequest ?? {})
+        .map(([name, ms]) => `${name} ${ms.all.toFixed(3)} (main thread ${ms.main.toFixed(3)})`)
+        .join(', ')}`,
+  );
 const gcLines = figures
   .filter((f) => f.gc !== undefined)
   .flatMap((f) => [
@@ -479,6 +507,9 @@ const gcLines = figures
 process.stdout.write(
   `\nPOST /vop/verify, keep-alive HTTPS (TLS 1.3), ${duration} s per row, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}\n${lines.join('\n')}\n` +
     `\nCPU ms per request of each service process over its row (every thread, the warm-up included):\n${cpuLines.join('\n')}\n` +
+    (waitLines.length === 0
+      ? ''
+      : `\nMs waited for a CPU per request (runnable, not running) over the same span, every thread:\n${waitLines.join('\n')}\n`) +
     (gcLines.length === 0
       ? ''
       : `\nGC of each service process over the same span (every thread; pauses are wall time):\n${gcLines.join('\n')}\n`) +

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU time (user + system, every thread) a process has used so far, in ms, from /proc (clock ticks of
@@ -7,4 +7,37 @@ import { readFileSync } from 'node:fs';
 export function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
   return (Number(fields?.[11]) + Number(fields?.[12])) * 10;
+}
+
+export interface CpuWaitMs {
+  /** Every thread of the process that is still running. */
+  all: number;
+  /** The main thread alone (its thread id is the process id). */
+  main: number;
+}
+
+/**
+ * Time a process's threads have waited for a CPU so far (runnable, not running), in ms, from each
+ * thread's /proc schedstat (nanoseconds). On a shared box this is what turns into latency: a request
+ * waits while the thread that would serve it waits its turn. Threads that ended are not counted;
+ * undefined where the kernel keeps no schedstat.
+ */
+export function processCpuWaitMs(pid: number): CpuWaitMs | undefined {
+  const waitedMs = (tid: string): number => {
+    const fields = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
+    return Number(fields[1]) / 1e6;
+  };
+  try {
+    let all = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        all += waitedMs(tid);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return { all, main: waitedMs(String(pid)) };
+  } catch {
+    return undefined;
+  }
 }
