@@ -39,6 +39,19 @@ describe('loadConfig', () => {
     assert.equal(config.VOP_BATCH_PACING, false);
     assert.equal(config.VOP_SINGLE_CHECKS_DECIDED_BY, 'gateway');
     assert.equal(config.VOP_BATCH_ENTRIES_DECIDED_BY, 'batch');
+    assert.equal(config.VOP_RECORDING_GATHER_MS, 5);
+  });
+
+  it('given a gathering time for the recording rounds, then it is read; outside 0-1000 ms it names the variable', () => {
+    assert.equal(loadConfig({ VOP_RECORDING_GATHER_MS: '0' }).VOP_RECORDING_GATHER_MS, 0);
+    for (const value of ['-1', '1001', 'soon'])
+      assert.throws(
+        () => loadConfig({ VOP_RECORDING_GATHER_MS: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.issues.some((issue) => issue.startsWith('VOP_RECORDING_GATHER_MS')),
+        value,
+      );
   });
 
   it('given a role per process, then it is read; an unknown role or nice names the variable', () => {

@@ -151,6 +151,12 @@ export const ServiceConfig = z.object({
    */
   VOP_SINGLE_CHECKS_DECIDED_BY: z.enum(['gateway', 'matching']).default('gateway'),
   /**
+   * The distributed gateway: the least ms between the starts of two rounds of single checks recorded
+   * (one statement each). Under load the checks of several turns share a round; a check after a quiet
+   * spell goes at once. 0: a round per turn. bench/RESULTS.md §1, 2026-11-28 10:43.
+   */
+  VOP_RECORDING_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
+  /**
    * Where batch entries are decided: `batch` (in the transaction that fans them out, against the batch
    * service's own copy of the accounts; answered there) or `matching` (each entry travels over Kafka to
    * matching's batch role and its end back to the batch service's progress).

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { GroupCommit } from './group-commit.js';
 
@@ -134,5 +134,83 @@ describe('GroupCommit', () => {
       () => new GroupCommit(() => Promise.resolve(), { maxInFlight: 0 }),
       /maxInFlight/,
     );
+  });
+
+  describe('with gatherMs', () => {
+    // Only setTimeout is mocked: the turns the tests await (setImmediate) are real, and the gathering
+    // timer fires only when a test moves the mocked clock on.
+    beforeEach(() => mock.timers.enable({ apis: ['setTimeout'] }));
+    afterEach(() => mock.timers.reset());
+    const passMs = (ms: number) => mock.timers.tick(ms);
+
+    it('starts a round after a quiet spell at once', async () => {
+      const { rounds, flush } = controlledFlush();
+      const commit = new GroupCommit(flush, { gatherMs: 60_000 });
+      const done = commit.submit(1);
+      await nextTurn();
+      assert.deepEqual(
+        rounds.map((round) => round.items),
+        [[1]],
+      );
+      rounds[0]!.finish();
+      await done;
+    });
+
+    it('gathers the items of later turns until gatherMs after the previous round started', async () => {
+      const { rounds, flush } = controlledFlush();
+      const commit = new GroupCommit(flush, { gatherMs: 60_000 });
+      const first = commit.submit(1);
+      await nextTurn();
+      rounds[0]!.finish();
+      await first;
+      const later = [commit.submit(2)];
+      await nextTurn();
+      later.push(commit.submit(3));
+      await nextTurn();
+      later.push(commit.submit(4));
+      await nextTurn();
+      assert.equal(rounds.length, 1, 'the items of three turns wait, the round ended or not');
+
+      passMs(60_000);
+      await nextTurn();
+      assert.deepEqual(
+        rounds.map((round) => round.items),
+        [[1], [2, 3, 4]],
+        'they share one round once the time is up',
+      );
+      rounds[1]!.finish();
+      await Promise.all(later);
+    });
+
+    it('starts a full round without waiting out the gathering time', async () => {
+      const { rounds, flush } = controlledFlush();
+      const commit = new GroupCommit(flush, { gatherMs: 60_000, maxBatch: 2 });
+      const first = commit.submit(1);
+      await nextTurn();
+      rounds[0]!.finish();
+      await first;
+      const later = [commit.submit(2)];
+      await nextTurn();
+      assert.equal(rounds.length, 1, 'one item waits');
+      later.push(commit.submit(3), commit.submit(4));
+      await nextTurn();
+      assert.deepEqual(
+        rounds.map((round) => round.items),
+        [[1], [2, 3]],
+        'maxBatch items go at once; the rest waits',
+      );
+      rounds[1]!.finish();
+      await nextTurn();
+      assert.equal(rounds.length, 2, 'the rest waits for the gathering time after the full round');
+      passMs(60_000);
+      await nextTurn();
+      assert.deepEqual(rounds[2]?.items, [4]);
+      rounds[2]!.finish();
+      await Promise.all(later);
+    });
+
+    it('refuses a negative gathering time', () => {
+      assert.throws(() => new GroupCommit(() => Promise.resolve(), { gatherMs: -1 }), /gatherMs/);
+    });
   });
 });

@@ -22,16 +22,29 @@ export class GroupCommit<T> {
   private inFlight = 0;
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
+  private readonly gatherMs: number;
+  private lastStart = Number.NEGATIVE_INFINITY;
+  private gathering: NodeJS.Timeout | undefined;
 
-  /** `maxBatch`: items in one flush at most (default 256); `maxInFlight`: flushes at once (default 1). */
+  /**
+   * `maxBatch`: items in one flush at most (default 256); `maxInFlight`: flushes at once (default 1);
+   * `gatherMs`: the least time from one flush's start to the next one's (default 0).
+   */
   constructor(
     private readonly flush: (items: T[]) => Promise<void>,
-    limits: { maxBatch?: number | undefined; maxInFlight?: number | undefined } = {},
+    limits: {
+      maxBatch?: number | undefined;
+      maxInFlight?: number | undefined;
+      gatherMs?: number | undefined;
+    } = {},
   ) {
     this.maxBatch = limits.maxBatch ?? 256;
     this.maxInFlight = limits.maxInFlight ?? 1;
+    this.gatherMs = limits.gatherMs ?? 0;
     if (!Number.isInteger(this.maxInFlight) || this.maxInFlight < 1)
       throw new Error('maxInFlight must be an integer >= 1');
+    if (!Number.isFinite(this.gatherMs) || this.gatherMs < 0)
+      throw new Error('gatherMs must be a finite number >= 0');
   }
 
   submit(item: T): Promise<void> {
@@ -42,18 +55,33 @@ export class GroupCommit<T> {
   }
 
   private schedule(): void {
+    if (this.gathering !== undefined && this.queue.length >= this.maxBatch) {
+      // A full round does not wait out the gathering time.
+      clearTimeout(this.gathering);
+      this.gathering = undefined;
+      this.scheduled = false;
+    }
     if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.start();
-    });
+    const wait = this.lastStart + this.gatherMs - performance.now();
+    if (wait > 0 && this.queue.length < this.maxBatch)
+      this.gathering = setTimeout(() => {
+        this.gathering = undefined;
+        this.scheduled = false;
+        this.start();
+      }, wait);
+    else
+      setImmediate(() => {
+        this.scheduled = false;
+        this.start();
+      });
   }
 
   private start(): void {
     if (this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.maxBatch);
     this.inFlight += 1;
+    this.lastStart = performance.now();
     const settle = (outcome: (pending: Pending<T>) => void) => {
       this.inFlight -= 1;
       for (const pending of batch) outcome(pending);

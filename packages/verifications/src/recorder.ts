@@ -40,6 +40,11 @@ export interface VerificationRecorderOptions {
    * bound, and two smaller rounds cost it more per check (bench/RESULTS.md §1, 2026-11-27 22:26).
    */
   roundsInFlight?: number;
+  /**
+   * The least time between the starts of two rounds (default 0): under load the requests of several
+   * turns of the event loop share one statement (group-commit.ts).
+   */
+  roundGatherMs?: number;
 }
 
 export type RecordVerification = (request: VerificationRequest) => Promise<void>;
@@ -91,6 +96,9 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
     await writeTogether(store.sql, writes);
     if (ends.length > 0) onEnds?.(ends);
   };
-  const commit = new GroupCommit(recordRound, { maxInFlight: options.roundsInFlight });
+  const commit = new GroupCommit(recordRound, {
+    maxInFlight: options.roundsInFlight,
+    gatherMs: options.roundGatherMs,
+  });
   return (request) => commit.submit(request);
 }

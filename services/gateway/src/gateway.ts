@@ -128,6 +128,8 @@ export interface GatewayOptions {
   relayOnThread?: boolean;
   /** Rounds of single checks recorded at once (packages/verifications/src/recorder.ts); default 1. */
   recordingRoundsInFlight?: number;
+  /** The least time between the starts of two recording rounds (packages/verifications/src/recorder.ts). */
+  recordingRoundGatherMs?: number;
 }
 
 export interface Gateway {
@@ -237,6 +239,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       },
       clock,
       roundsInFlight: options.recordingRoundsInFlight,
+      roundGatherMs: options.recordingRoundGatherMs,
     }),
     waiters,
     cipher: personalData.cipher,

@@ -92,6 +92,7 @@ const gateway = createGateway({
     testToolkit: { ca: { certPem: tls.caPem, keyPem: tls.caKeyPem } },
   }),
   relayOnThread: true,
+  recordingRoundGatherMs: config.VOP_RECORDING_GATHER_MS,
 });
 await startWithRetry({ start: () => gateway.start(), logger, what: 'gateway' });
 const server = await startHttpsServer({
