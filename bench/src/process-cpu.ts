@@ -29,14 +29,17 @@ export function processCpuWaitMs(pid: number): CpuWaitMs | undefined {
   };
   try {
     let all = 0;
+    let main: number | undefined;
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
-        all += waitedMs(tid);
+        const waited = waitedMs(tid);
+        all += waited;
+        if (tid === String(pid)) main = waited;
       } catch {
         // The thread ended between the listing and the read.
       }
     }
-    return { all, main: waitedMs(String(pid)) };
+    return main === undefined ? undefined : { all, main };
   } catch {
     return undefined;
   }

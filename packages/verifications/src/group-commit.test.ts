@@ -13,16 +13,15 @@ function controlledFlush() {
   return { rounds, flush };
 }
 
+const itemsOf = (rounds: { items: number[] }[]) => rounds.map((round) => round.items);
+
 describe('GroupCommit', () => {
   it('writes the items submitted in one turn as one round', async () => {
     const { rounds, flush } = controlledFlush();
     const commit = new GroupCommit(flush);
     const done = [1, 2, 3].map((item) => commit.submit(item));
     await nextTurn();
-    assert.deepEqual(
-      rounds.map((round) => round.items),
-      [[1, 2, 3]],
-    );
+    assert.deepEqual(itemsOf(rounds), [[1, 2, 3]]);
     rounds[0]!.finish();
     await Promise.all(done);
   });
@@ -38,7 +37,7 @@ describe('GroupCommit', () => {
     await nextTurn();
     await nextTurn();
     assert.deepEqual(
-      rounds.map((round) => round.items),
+      itemsOf(rounds),
       [[1], [2, 3]],
       'two rounds in flight, the items after them wait',
     );
@@ -47,7 +46,7 @@ describe('GroupCommit', () => {
     await Promise.all(second);
     await nextTurn();
     assert.deepEqual(
-      rounds.map((round) => round.items),
+      itemsOf(rounds),
       [[1], [2, 3], [4, 5]],
       'the waiting items share the round that starts when one ends',
     );
@@ -67,10 +66,7 @@ describe('GroupCommit', () => {
     rounds[0]!.finish();
     await first;
     await nextTurn();
-    assert.deepEqual(
-      rounds.map((round) => round.items),
-      [[1], [2, 3]],
-    );
+    assert.deepEqual(itemsOf(rounds), [[1], [2, 3]]);
     rounds[1]!.finish();
     await Promise.all(later);
   });
@@ -113,13 +109,10 @@ describe('GroupCommit', () => {
     const done = [1, 2, 3, 4, 5].map((item) => commit.submit(item));
     await nextTurn();
     await nextTurn();
-    assert.deepEqual(
-      rounds.map((round) => round.items),
-      [
-        [1, 2],
-        [3, 4],
-      ],
-    );
+    assert.deepEqual(itemsOf(rounds), [
+      [1, 2],
+      [3, 4],
+    ]);
     rounds[0]!.finish();
     await nextTurn();
     await nextTurn();
@@ -143,26 +136,24 @@ describe('GroupCommit', () => {
     afterEach(() => mock.timers.reset());
     const passMs = (ms: number) => mock.timers.tick(ms);
 
-    it('starts a round after a quiet spell at once', async () => {
+    /** A commit whose first round, after a quiet spell, started at once and has ended. */
+    async function afterAQuietRound(limits: { gatherMs: number; maxBatch?: number }) {
       const { rounds, flush } = controlledFlush();
-      const commit = new GroupCommit(flush, { gatherMs: 60_000 });
-      const done = commit.submit(1);
+      const commit = new GroupCommit(flush, limits);
+      const first = commit.submit(1);
       await nextTurn();
-      assert.deepEqual(
-        rounds.map((round) => round.items),
-        [[1]],
-      );
+      assert.deepEqual(itemsOf(rounds), [[1]], 'an item after a quiet spell goes at once');
       rounds[0]!.finish();
-      await done;
+      await first;
+      return { rounds, commit };
+    }
+
+    it('starts a round after a quiet spell at once', async () => {
+      await afterAQuietRound({ gatherMs: 60_000 });
     });
 
     it('gathers the items of later turns until gatherMs after the previous round started', async () => {
-      const { rounds, flush } = controlledFlush();
-      const commit = new GroupCommit(flush, { gatherMs: 60_000 });
-      const first = commit.submit(1);
-      await nextTurn();
-      rounds[0]!.finish();
-      await first;
+      const { rounds, commit } = await afterAQuietRound({ gatherMs: 60_000 });
       const later = [commit.submit(2)];
       await nextTurn();
       later.push(commit.submit(3));
@@ -174,7 +165,7 @@ describe('GroupCommit', () => {
       passMs(60_000);
       await nextTurn();
       assert.deepEqual(
-        rounds.map((round) => round.items),
+        itemsOf(rounds),
         [[1], [2, 3, 4]],
         'they share one round once the time is up',
       );
@@ -183,22 +174,13 @@ describe('GroupCommit', () => {
     });
 
     it('starts a full round without waiting out the gathering time', async () => {
-      const { rounds, flush } = controlledFlush();
-      const commit = new GroupCommit(flush, { gatherMs: 60_000, maxBatch: 2 });
-      const first = commit.submit(1);
-      await nextTurn();
-      rounds[0]!.finish();
-      await first;
+      const { rounds, commit } = await afterAQuietRound({ gatherMs: 60_000, maxBatch: 2 });
       const later = [commit.submit(2)];
       await nextTurn();
       assert.equal(rounds.length, 1, 'one item waits');
       later.push(commit.submit(3), commit.submit(4));
       await nextTurn();
-      assert.deepEqual(
-        rounds.map((round) => round.items),
-        [[1], [2, 3]],
-        'maxBatch items go at once; the rest waits',
-      );
+      assert.deepEqual(itemsOf(rounds), [[1], [2, 3]], 'maxBatch items go at once; the rest waits');
       rounds[1]!.finish();
       await nextTurn();
       assert.equal(rounds.length, 2, 'the rest waits for the gathering time after the full round');

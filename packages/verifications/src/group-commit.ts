@@ -18,12 +18,14 @@ interface Pending<T> {
  */
 export class GroupCommit<T> {
   private queue: Pending<T>[] = [];
+  /** A round starts on the next turn. */
   private scheduled = false;
   private inFlight = 0;
   private readonly maxBatch: number;
   private readonly maxInFlight: number;
   private readonly gatherMs: number;
   private lastStart = Number.NEGATIVE_INFINITY;
+  /** A round starts when the gathering time is up. */
   private gathering: NodeJS.Timeout | undefined;
 
   /**
@@ -55,26 +57,23 @@ export class GroupCommit<T> {
   }
 
   private schedule(): void {
-    if (this.gathering !== undefined && this.queue.length >= this.maxBatch) {
-      // A full round does not wait out the gathering time.
-      clearTimeout(this.gathering);
-      this.gathering = undefined;
-      this.scheduled = false;
-    }
     if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
-    this.scheduled = true;
     const wait = this.lastStart + this.gatherMs - performance.now();
-    if (wait > 0 && this.queue.length < this.maxBatch)
-      this.gathering = setTimeout(() => {
+    if (wait > 0 && this.queue.length < this.maxBatch) {
+      this.gathering ??= setTimeout(() => {
         this.gathering = undefined;
-        this.scheduled = false;
         this.start();
       }, wait);
-    else
-      setImmediate(() => {
-        this.scheduled = false;
-        this.start();
-      });
+      return;
+    }
+    // A full round does not wait out the gathering time.
+    clearTimeout(this.gathering);
+    this.gathering = undefined;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.start();
+    });
   }
 
   private start(): void {
