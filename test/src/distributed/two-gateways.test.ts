@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createPostgresClient, type SqlClient } from '@vop/event-store';
 import { PRINCIPAL_HEADER, PRINCIPAL_SIGNATURE_HEADER, principalHeaders } from '@vop/http';
+import { loadReferenceData } from '@vop/conformance';
 import { ensureDevPki } from '@vop/pki';
 import {
   createTestDatabase,
@@ -370,5 +371,37 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       expectedWrites,
       'every forwarded management write is audited once at the edge',
     );
+  });
+  it('loads the reference data from both gateways at once: each answers, and each account is opened once', async () => {
+    const { accounts } = await loadReferenceData('1.0.0');
+    const ibans = accounts.map((account) => account.iban);
+    const [first, second] = clients as [HttpsClient, HttpsClient];
+    // A few rounds: each load checks an IBAN and then opens it, so two loads started together race
+    // on the same accounts (one process runs its own loads one at a time; two gateways did not).
+    for (let round = 0; round < 3; round++) {
+      const reset = await first.post('/test/environment/reset', {
+        resetDatabase: true,
+        reloadTestData: false,
+      });
+      assert.equal(reset.status, 200, reset.text);
+      const loads = await Promise.all(
+        [first, second].map((client) =>
+          client.post('/test/data/load', { dataSet: 'scheme_reference_data', version: '1.0.0' }),
+        ),
+      );
+      for (const load of loads) {
+        assert.equal(load.status, 200, load.text);
+        assert.equal(load.body.loaded + load.body.alreadyPresent, accounts.length);
+      }
+      assert.equal(
+        loads.reduce((sum, load) => sum + (load.body.loaded as number), 0),
+        accounts.length,
+      );
+      const live = await gatewayDb.query<{ count: string }>(
+        'SELECT count(*)::text AS count FROM gateway.accounts WHERE deleted_at IS NULL AND iban = ANY($1)',
+        [ibans],
+      );
+      assert.equal(live.rows[0]?.count, String(accounts.length));
+    }
   });
 });

@@ -10,7 +10,13 @@ import type { DataScenario } from '@vop/contracts';
 import { composeIBAN } from 'ibantools';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { AccountNotFoundError } from '../accounts/decider.js';
-import { findExpiredTestAccounts, findLiveAccountIdByIban } from '../accounts/read-model.js';
+import {
+  findExpiredTestAccounts,
+  findLiveAccountIdByIban,
+  isUniqueViolation,
+  LIVE_DOMESTIC_CONSTRAINT,
+  LIVE_IBAN_CONSTRAINT,
+} from '../accounts/read-model.js';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
 import { testExecutionFailed } from './test-execution-failed.js';
 
@@ -44,19 +50,26 @@ export async function loadReferenceAccounts(
       undefined
     )
       continue;
-    await handleAccountCommand(
-      writes.store,
-      {
-        type: 'OpenAccount',
-        accountId: writes.newId(),
-        fields: account,
-        now: writes.clock().toISOString(),
-      },
-      metadata,
-      { testAccount: true },
-      writes.protect,
-    );
-    loaded++;
+    try {
+      await handleAccountCommand(
+        writes.store,
+        {
+          type: 'OpenAccount',
+          accountId: writes.newId(),
+          fields: account,
+          now: writes.clock().toISOString(),
+        },
+        metadata,
+        { testAccount: true },
+        writes.protect,
+      );
+      loaded++;
+    } catch (error) {
+      // Opened meanwhile by a load in another gateway (this process runs its loads one at a time,
+      // sandbox-data-routes.ts): the read model's unique index refused the second, and the whole
+      // transaction with it. Present either way, and not this load's to count.
+      if (!openedMeanwhile(error)) throw error;
+    }
   }
   return {
     dataSet: data.dataSet,
@@ -65,6 +78,13 @@ export async function loadReferenceAccounts(
     loaded,
     alreadyPresent: data.accounts.length - loaded,
   };
+}
+
+function openedMeanwhile(error: unknown): boolean {
+  return (
+    isUniqueViolation(error, LIVE_IBAN_CONSTRAINT) ||
+    isUniqueViolation(error, LIVE_DOMESTIC_CONSTRAINT)
+  );
 }
 
 /** Deletes every live test account through the account decider; the bank's own records stay. */
