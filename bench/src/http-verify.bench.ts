@@ -99,7 +99,7 @@ interface Figures {
   errors: number;
   non2xx: number;
   /** Paced rows: requests sent in the measured window, and how many of them were answered at all. */
-  paced?: { sent: number; answered: number };
+  paced?: { sent: number; answered: number; clientStallMs: number };
   /** Requests sent over the whole row (a paced row's warm-up included): what the CPU below served. */
   requests: number;
   /** CPU ms per request of each service process over the whole row (`measureServices`). */
@@ -247,7 +247,7 @@ async function loadPaced(
     p99: result.p99,
     errors: connectionErrors,
     non2xx: result.errors - connectionErrors,
-    paced: { sent: result.sent, answered: result.answered },
+    paced: { sent: result.sent, answered: result.answered, clientStallMs: result.clientStallMs },
     requests: result.sentInAll,
   };
 }
@@ -288,7 +288,11 @@ async function loadAcross(
     non2xx: sum((f) => f.non2xx),
     requests: sum((f) => f.requests),
     ...(options.rate !== undefined && {
-      paced: { sent: sum((f) => f.paced?.sent ?? 0), answered: sum((f) => f.paced?.answered ?? 0) },
+      paced: {
+        sent: sum((f) => f.paced?.sent ?? 0),
+        answered: sum((f) => f.paced?.answered ?? 0),
+        clientStallMs: Math.max(...parts.map((f) => f.paced?.clientStallMs ?? 0)),
+      },
     }),
   };
 }
@@ -479,7 +483,7 @@ const lines = [
   `|---|---|---:|---:|---:|---:|---:|---:|`,
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
+      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered; the client stalled up to ${f.paced.clientStallMs} ms)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
   ),
 ];
 const cpuLines = figures

@@ -33,5 +33,10 @@ export const RunnerFigures = z.object({
   max: z.number(),
   /** Answers (to whatever was sent) that arrived while the window was open. */
   arrivedInWindow: z.number(),
+  /**
+   * The client's own event loop over the window: its longest delay, ms. A stall there delays what it
+   * sends and reads, and counts as latency the service did not cause.
+   */
+  clientStallMs: z.number(),
 });
 export type RunnerFigures = z.infer<typeof RunnerFigures>;

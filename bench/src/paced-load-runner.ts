@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { z } from '@vop/contracts';
 import { RunnerJob, type RunnerFigures } from './paced-load-contract.js';
@@ -36,6 +36,11 @@ const pool = new Pool(target.origin, {
 
 const start = performance.now();
 const windowStart = start + job.warmUpSeconds * 1000;
+// The client shares the box it measures: its own stalls (bench/RESULTS.md §1, 2026-11-28 13:44) are
+// reported beside the latencies they inflate. Its samples are the gaps between turns of a 10 ms timer.
+const LOOP_TIMER_MS = 10;
+const clientLoop = monitorEventLoopDelay({ resolution: LOOP_TIMER_MS });
+setTimeout(() => clientLoop.enable(), job.warmUpSeconds * 1000).unref();
 let windowEnd = Number.POSITIVE_INFINITY;
 let sent = 0;
 let sentInWindow = 0;
@@ -147,6 +152,9 @@ function report(): void {
       p99: pick(latencies, 99),
       max: pick(latencies, 100),
       arrivedInWindow,
+      // The longest gap (ns) less the timer's own 10 ms; 0 when the window closed before a sample.
+      clientStallMs:
+        clientLoop.count === 0 ? 0 : Math.max(0, Math.round(clientLoop.max / 1e6 - LOOP_TIMER_MS)),
     } satisfies RunnerFigures)}\n`,
   );
 }
@@ -157,6 +165,7 @@ async function finish(): Promise<void> {
   if (finishing) return;
   finishing = true;
   windowEnd = performance.now();
+  clientLoop.disable();
   clearInterval(pacer);
   const giveUpAt = windowEnd + GRACE_MS;
   while (settledInWindow < sentInWindow && performance.now() < giveUpAt)

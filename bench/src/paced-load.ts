@@ -29,6 +29,8 @@ export interface PacedLoad {
   p50: number;
   p99: number;
   max: number;
+  /** The client's longest event-loop delay in the window, ms (`RunnerFigures.clientStallMs`). */
+  clientStallMs: number;
 }
 
 /** The pool size of a paced client unless a caller says otherwise. */
@@ -91,6 +93,7 @@ export async function pacedLoad(options: {
       p50: figures.p50,
       p99: figures.p99,
       max: figures.max,
+      clientStallMs: figures.clientStallMs,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

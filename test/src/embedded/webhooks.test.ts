@@ -38,6 +38,9 @@ describe('embedded default: webhooks through the public edge', () => {
     const iban = germanIban(31_337);
     const account = await embedded.admin.post('/accounts', { iban, name: 'Greta Hook' });
     assert.equal(account.status, 201);
+    // The deciders' copies of the accounts follow the account events: a check sent before they have
+    // the account answers NOAP (docs/architecture.md, the account projection's rows in memory).
+    await accountsKnownToDeciders(embedded, [iban]);
     // The admin's own verification belongs to another principal: no webhook for it.
     await embedded.admin.post('/verify', { name: 'Greta Hook', iban });
     const receipt = await embedded.client.post('/verify', { name: 'Greta Hook', iban });
