@@ -372,6 +372,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
       'every forwarded management write is audited once at the edge',
     );
   });
+
   it('loads the reference data from both gateways at once: each answers, and each account is opened once', async () => {
     const { accounts } = await loadReferenceData('1.0.0');
     const ibans = accounts.map((account) => account.iban);
