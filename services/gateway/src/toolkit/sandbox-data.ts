@@ -11,11 +11,9 @@ import { composeIBAN } from 'ibantools';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { AccountNotFoundError } from '../accounts/decider.js';
 import {
+  duplicateAccountConflict,
   findExpiredTestAccounts,
   findLiveAccountIdByIban,
-  isUniqueViolation,
-  LIVE_DOMESTIC_CONSTRAINT,
-  LIVE_IBAN_CONSTRAINT,
 } from '../accounts/read-model.js';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
 import { testExecutionFailed } from './test-execution-failed.js';
@@ -66,9 +64,10 @@ export async function loadReferenceAccounts(
       loaded++;
     } catch (error) {
       // Opened meanwhile by a load in another gateway (this process runs its loads one at a time,
-      // sandbox-data-routes.ts): the read model's unique index refused the second, and the whole
-      // transaction with it. Present either way, and not this load's to count.
-      if (!openedMeanwhile(error)) throw error;
+      // sandbox-data-routes.ts): the read model's unique index refused the second open, and the
+      // whole transaction with it (the accounts routes' 409). Present either way, and not this
+      // load's to count.
+      if (duplicateAccountConflict(error) === undefined) throw error;
     }
   }
   return {
@@ -78,13 +77,6 @@ export async function loadReferenceAccounts(
     loaded,
     alreadyPresent: data.accounts.length - loaded,
   };
-}
-
-function openedMeanwhile(error: unknown): boolean {
-  return (
-    isUniqueViolation(error, LIVE_IBAN_CONSTRAINT) ||
-    isUniqueViolation(error, LIVE_DOMESTIC_CONSTRAINT)
-  );
 }
 
 /** Deletes every live test account through the account decider; the bank's own records stay. */
