@@ -28,13 +28,16 @@ function appFor(name: string): Express {
     app.post('/vop/verify', answer);
     return app;
   }
-  if (name === 'edge') {
+  if (name === 'edge' || name === 'edge-direct') {
     const router = Router();
     router.post('/vop/verify', answer);
     return createHttpApp({
       routers: [router],
       respondingPsp: 'VOPBDEFFXXX',
       logger: createLogger({ service: 'edge-bench', level: 'warn' }),
+      ...(name === 'edge-direct' && {
+        directRoutes: [{ method: 'POST', path: '/vop/verify', handler: answer }],
+      }),
     });
   }
   throw new Error(`unknown stack ${name}`);

@@ -32,7 +32,14 @@ if (!(duration > 0) || !Number.isInteger(rounds) || rounds < 1)
 const context = runContext();
 process.stdout.write(`${context.header}\n`);
 
-const STACKS = ['bare', 'express', 'express-born', 'edge', 'edge-born'] as const;
+const STACKS = [
+  'bare',
+  'express',
+  'express-born',
+  'edge',
+  'edge-born',
+  'edge-direct-born',
+] as const;
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-edge-bench-'));
 const pki = await ensureDevPki(dataDir);
 const tls = await clientTlsFrom(pki.dir);

@@ -15,6 +15,7 @@ import {
   httpsClient,
   startServiceProcess,
   type ServiceProcess,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
@@ -99,7 +100,7 @@ interface Figures {
   errors: number;
   non2xx: number;
   /** Paced rows: requests sent in the measured window, and how many of them were answered at all. */
-  paced?: { sent: number; answered: number; clientStallMs: number };
+  paced?: { sent: number; answered: number; clientStallMs: number; serviceP99: number | null };
   /** Requests sent over the whole row (a paced row's warm-up included): what the CPU below served. */
   requests: number;
   /** CPU ms per request of each service process over the whole row (`measureServices`). */
@@ -247,7 +248,12 @@ async function loadPaced(
     p99: result.p99,
     errors: connectionErrors,
     non2xx: result.errors - connectionErrors,
-    paced: { sent: result.sent, answered: result.answered, clientStallMs: result.clientStallMs },
+    paced: {
+      sent: result.sent,
+      answered: result.answered,
+      clientStallMs: result.clientStallMs,
+      serviceP99: result.serviceP99,
+    },
     requests: result.sentInAll,
   };
 }
@@ -255,6 +261,12 @@ async function loadPaced(
 function pacedMode(rate: number, connections: number): string {
   const warmUp = warmUpSeconds === 0 ? 'cold (no warm-up)' : `after a ${warmUpSeconds} s ramp`;
   return `${rate} req/s offered, evenly paced, ${connections} connections, ${warmUp}`;
+}
+
+/** The worst gateway's own p99, null when none reported one. */
+function worstServiceP99(parts: Figures[]): number | null {
+  const reported = parts.flatMap((f) => (f.paced?.serviceP99 == null ? [] : [f.paced.serviceP99]));
+  return reported.length === 0 ? null : Math.max(...reported);
 }
 
 /** The same load split evenly across several gateways at once; rates and counts add up. */
@@ -292,6 +304,7 @@ async function loadAcross(
         sent: sum((f) => f.paced?.sent ?? 0),
         answered: sum((f) => f.paced?.answered ?? 0),
         clientStallMs: Math.max(...parts.map((f) => f.paced?.clientStallMs ?? 0)),
+        serviceP99: worstServiceP99(parts),
       },
     }),
   };
@@ -466,6 +479,7 @@ async function run(): Promise<void> {
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();
+    await deleteNamespaceTopics(brokers, namespace);
   }
 }
 
@@ -483,7 +497,7 @@ const lines = [
   `|---|---|---:|---:|---:|---:|---:|---:|`,
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered; the client stalled up to ${f.paced.clientStallMs} ms)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
+      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered;${f.paced.serviceP99 === null ? '' : ` the service's own p99 ${f.paced.serviceP99} ms;`} the client stalled up to ${f.paced.clientStallMs} ms)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
   ),
 ];
 const cpuLines = figures

@@ -12,6 +12,7 @@ import {
   httpsClient,
   startServiceProcess,
   type ServiceProcess,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { accountRecordLines, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
@@ -221,9 +222,10 @@ async function run(): Promise<void> {
     const pki = await ensureDevPki(dataDir);
     const gatewayDb = await createTestDatabase('bench_import_gateway');
     const matchingDb = await createTestDatabase('bench_import_matching');
+    const namespace = `bench-import-${randomUUID().slice(0, 8)}.`;
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: `bench-import-${randomUUID().slice(0, 8)}.`,
+      VOP_KAFKA_NAMESPACE: namespace,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_POOL_MAX: '20',
@@ -265,6 +267,7 @@ async function run(): Promise<void> {
       for (const service of processes.splice(0)) await service.stop();
       await gatewayDb.drop();
       await matchingDb.drop();
+      await deleteNamespaceTopics(brokers, namespace);
     }
   }
 }

@@ -38,5 +38,11 @@ export const RunnerFigures = z.object({
    * sends and reads, and counts as latency the service did not cause.
    */
   clientStallMs: z.number(),
+  /**
+   * p99 of the `X-Processing-Time-Ms` the answers carried (ms the service took from its edge to its
+   * answer, whole ms): the service's own view, without the client's stalls and the box's queues in
+   * front of the edge. Null when no answer carried the header (the bare endpoint sends none).
+   */
+  serviceP99: z.number().nullable(),
 });
 export type RunnerFigures = z.infer<typeof RunnerFigures>;

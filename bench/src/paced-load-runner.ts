@@ -48,6 +48,8 @@ let settledInWindow = 0;
 /** [ms after the window opened that the request was due, ms it took], for answers in the window. */
 const answers: [number, number][] = [];
 const errorCodes: Record<string, number> = {};
+/** The X-Processing-Time-Ms of the answers in the window that carried one. */
+const serviceTimes: number[] = [];
 /** Answers (to whatever was sent) that arrived while the window was open: the rate served. */
 let arrivedInWindow = 0;
 
@@ -67,7 +69,7 @@ function send(dueAt: number): void {
   const inWindow = dueAt >= windowStart && dueAt <= windowEnd;
   if (inWindow) sentInWindow++;
   let settled = false;
-  const settle = (status: number | undefined): void => {
+  const settle = (status: number | undefined, serviceMs?: number): void => {
     // A socket error after the answer ended must not count the request twice.
     if (settled) return;
     settled = true;
@@ -77,6 +79,7 @@ function send(dueAt: number): void {
     settledInWindow++;
     if (status === undefined) return countError('-1');
     answers.push([dueAt - windowStart, now - dueAt]);
+    if (serviceMs !== undefined) serviceTimes.push(serviceMs);
     if (status >= 400) countError(String(status));
   };
   pool
@@ -88,7 +91,8 @@ function send(dueAt: number): void {
     })
     .then(async (response) => {
       await response.body.dump();
-      settle(response.statusCode);
+      const processing = Number(response.headers['x-processing-time-ms']);
+      settle(response.statusCode, Number.isFinite(processing) ? processing : undefined);
     })
     .catch(() => settle(undefined));
 }
@@ -155,6 +159,13 @@ function report(): void {
       // The longest gap (ns) less the timer's own 10 ms; 0 when the window closed before a sample.
       clientStallMs:
         clientLoop.count === 0 ? 0 : Math.max(0, Math.round(clientLoop.max / 1e6 - LOOP_TIMER_MS)),
+      serviceP99:
+        serviceTimes.length === 0
+          ? null
+          : pick(
+              serviceTimes.sort((a, b) => a - b),
+              99,
+            ),
     } satisfies RunnerFigures)}\n`,
   );
 }

@@ -31,6 +31,8 @@ export interface PacedLoad {
   max: number;
   /** The client's longest event-loop delay in the window, ms (`RunnerFigures.clientStallMs`). */
   clientStallMs: number;
+  /** p99 of the service's own processing time, ms (`RunnerFigures.serviceP99`). */
+  serviceP99: number | null;
 }
 
 /** The pool size of a paced client unless a caller says otherwise. */
@@ -94,6 +96,7 @@ export async function pacedLoad(options: {
       p99: figures.p99,
       max: figures.max,
       clientStallMs: figures.clientStallMs,
+      serviceP99: figures.serviceP99,
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -21,6 +21,7 @@ import {
   requireEnv,
   startServiceProcess,
   type ServiceProcess,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import { readFile } from 'node:fs/promises';
@@ -251,6 +252,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
     await bus.close();
     await dispatcher.stop();
     await database.drop();
+    await deleteNamespaceTopics(brokers, namespace);
   }
 }
 

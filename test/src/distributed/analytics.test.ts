@@ -22,6 +22,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 
@@ -139,6 +140,7 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     await Promise.all(processes.map((process) => process.stop()));
     await analyticsDb?.close();
     for (const database of databases) await database.drop();
+    if (namespace) await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -18,6 +18,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -267,6 +268,7 @@ export async function startBatchCluster(options: {
       await batchDb.close();
       await matchingDb.close();
       for (const database of databases) await database.drop();
+      await deleteNamespaceTopics(brokers, namespace);
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -20,6 +20,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 import { startOtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../observability/otlp-receiver.js';
@@ -172,6 +173,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     await receiver?.close();
     await gatewayDb?.close();
     for (const database of databases) await database.drop();
+    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -17,6 +17,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { assertEveryCasePassed, reportWhenEnded } from '../embedded/scheme-report.js';
 
@@ -52,6 +53,8 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
       { timeoutMs: 90_000, intervalMs: 200, what: 'gateway ready' },
     );
 
+  const namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
     const gatewayDatabase = await createTestDatabase('e2e_tk_gateway');
@@ -61,7 +64,7 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
     const pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: `e2e-${randomUUID().slice(0, 8)}.`,
+      VOP_KAFKA_NAMESPACE: namespace,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
@@ -116,6 +119,7 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
     client?.close();
     await Promise.all(processes.map((process) => process.stop()));
     for (const database of databases) await database.drop();
+    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

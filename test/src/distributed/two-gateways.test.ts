@@ -20,6 +20,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 
@@ -46,6 +47,8 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
   let dataDir: string;
   const matchingUrls: string[] = [];
 
+  const namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
     const gatewayDatabase = await createTestDatabase('e2e_gateway');
@@ -57,7 +60,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     const pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: `e2e-${randomUUID().slice(0, 8)}.`,
+      VOP_KAFKA_NAMESPACE: namespace,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
@@ -130,6 +133,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     await gatewayDb?.close();
     await matchingDb?.close();
     for (const database of databases) await database.drop();
+    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

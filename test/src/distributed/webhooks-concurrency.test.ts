@@ -20,6 +20,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -144,6 +145,7 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
     receiver?.closeAllConnections();
     await new Promise((resolve) => receiver?.close(resolve));
     for (const database of databases) await database.drop();
+    if (namespace) await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

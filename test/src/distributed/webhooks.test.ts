@@ -18,6 +18,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
+  deleteNamespaceTopics,
 } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -49,6 +50,8 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
   let received: ReceivedWebhook[] = [];
   let receiverUrl: string;
 
+  const namespace = `e2e-wh-${randomUUID().slice(0, 8)}.`;
+
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
     const [gatewayDatabase, matchingDatabase, webhooksDatabase] = await Promise.all([
@@ -62,7 +65,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     const pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: `e2e-wh-${randomUUID().slice(0, 8)}.`,
+      VOP_KAFKA_NAMESPACE: namespace,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
@@ -140,6 +143,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     await receiver?.close();
     await webhooksDb?.close();
     for (const database of databases) await database.drop();
+    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
