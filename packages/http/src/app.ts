@@ -17,18 +17,16 @@ import { BASE_PATHS } from './base-paths.js';
 import { serveDirectRoutes, type DirectRoute } from './direct-routes.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
 import { refuseDeepJson, refuseUnsafeStrings, tooDeep } from './hostile-input.js';
-import { jsonBody } from './json-body.js';
 import { requestFamily } from './request-family.js';
 
 export interface HttpAppOptions {
   routers: Router[];
   respondingPsp: string;
   logger: Logger;
-  /** The largest JSON body, in bytes (1 MiB unless said). */
-  bodyLimitBytes?: number;
+  bodyLimit?: string;
   /** Authentication, authorization, rate budgets: run before any route or forwarder. */
   beforeRoutes?: RequestHandler[];
-  /** Canonical paths whose JSON bodies may exceed `bodyLimitBytes` (e.g. a directory snapshot), with their limit. */
+  /** Canonical paths whose JSON bodies may exceed `bodyLimit` (e.g. a directory snapshot), with their limit. */
   largeBodyPaths?: Record<string, string>;
   /** Families owned by another service, forwarded with the body still unread (see forward.ts). */
   forwarders?: RequestHandler[];
@@ -152,15 +150,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
         `${base === '/' ? '' : base}${largePath}`,
         express.json({ limit, verify: refuseDeepJson }),
       );
-  // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).
-  const limitBytes = options.bodyLimitBytes ?? 1024 * 1024;
-  const parseJson = jsonBody({
-    limitBytes,
-    fallback: express.json({
-      limit: limitBytes,
-      type: ['application/json', 'application/*+json'],
-      verify: refuseDeepJson,
-    }),
+  const parseJson = express.json({
+    // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).
+    limit: options.bodyLimit ?? '1mb',
+    type: ['application/json', 'application/*+json'],
+    verify: refuseDeepJson,
   });
   // Families that stream their body (uploads) read it in their own router.
   const readBody: RequestHandler[] = [
