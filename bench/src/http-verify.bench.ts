@@ -29,6 +29,7 @@ import {
   type GcOverRow,
 } from './gc-totals.js';
 import { PACED_CONNECTIONS, pacedLoad } from './paced-load.js';
+import { watchLoopDelay } from './service-loop-delay.js';
 import { schemeRequestBody } from './scheme-request.js';
 
 /**
@@ -100,7 +101,15 @@ interface Figures {
   errors: number;
   non2xx: number;
   /** Paced rows: requests sent in the measured window, and how many of them were answered at all. */
-  paced?: { sent: number; answered: number; clientStallMs: number; serviceP99: number | null };
+  paced?: {
+    sent: number;
+    answered: number;
+    clientStallMs: number;
+    /** p99 of X-Processing-Time-Ms: from the edge's first step to the answer. */
+    serviceP99: number | null;
+    /** The service's longest event-loop delay in the window (service-loop-delay.ts). */
+    serviceLoopDelayMs: number | null;
+  };
   /** Requests sent over the whole row (a paced row's warm-up included): what the CPU below served. */
   requests: number;
   /** CPU ms per request of each service process over the whole row (`measureServices`). */
@@ -188,13 +197,20 @@ const verifyBodies = Array.from({ length: ACCOUNTS }, (_, index) =>
 async function load(
   target: string,
   url: string,
-  options: { rate?: number; tls: ClientTls; connections?: number },
+  options: {
+    rate?: number;
+    tls: ClientTls;
+    connections?: number;
+    /** A service of ours (not the bare endpoint, which answers JSON only): its /metrics is read. */
+    service?: boolean;
+  },
 ): Promise<Figures> {
   if (options.rate !== undefined)
     return loadPaced(target, url, {
       rate: options.rate,
       tls: options.tls,
       connections: options.connections ?? PACED_CONNECTIONS,
+      service: options.service ?? false,
     });
   let counter = 0;
   const connections = options.connections ?? CONNECTIONS;
@@ -227,8 +243,9 @@ async function load(
 async function loadPaced(
   target: string,
   url: string,
-  options: { rate: number; tls: ClientTls; connections: number },
+  options: { rate: number; tls: ClientTls; connections: number; service: boolean },
 ): Promise<Figures> {
+  const loopDelay = options.service ? watchLoopDelay(url, options.tls, warmUpSeconds) : undefined;
   const result = await pacedLoad({
     url: `${url}/vop/verify`,
     rate: options.rate,
@@ -253,6 +270,7 @@ async function loadPaced(
       answered: result.answered,
       clientStallMs: result.clientStallMs,
       serviceP99: result.serviceP99,
+      serviceLoopDelayMs: (await loopDelay?.read())?.maxMs ?? null,
     },
     requests: result.sentInAll,
   };
@@ -263,10 +281,25 @@ function pacedMode(rate: number, connections: number): string {
   return `${rate} req/s offered, evenly paced, ${connections} connections, ${warmUp}`;
 }
 
-/** The worst gateway's own p99, null when none reported one. */
-function worstServiceP99(parts: Figures[]): number | null {
-  const reported = parts.flatMap((f) => (f.paced?.serviceP99 == null ? [] : [f.paced.serviceP99]));
+/** The worst gateway's figure, null when none reported one. */
+function worstOf(parts: Figures[], pick: (paced: NonNullable<Figures['paced']>) => number | null) {
+  const reported = parts.flatMap((f) => {
+    const figure = f.paced ? pick(f.paced) : null;
+    return figure === null ? [] : [figure];
+  });
   return reported.length === 0 ? null : Math.max(...reported);
+}
+
+/** What a paced row's mode adds: how much was answered, and whose stalls its latencies hold. */
+function pacedNote(paced: NonNullable<Figures['paced']>): string {
+  return [
+    `${paced.answered} of ${paced.sent} answered`,
+    ...(paced.serviceP99 === null ? [] : [`the service's own p99 ${paced.serviceP99} ms`]),
+    ...(paced.serviceLoopDelayMs === null
+      ? []
+      : [`its event loop delayed up to ${paced.serviceLoopDelayMs} ms`]),
+    `the client stalled up to ${paced.clientStallMs} ms`,
+  ].join('; ');
 }
 
 /** The same load split evenly across several gateways at once; rates and counts add up. */
@@ -279,6 +312,7 @@ async function loadAcross(
     urls.map((url) =>
       load(target, url, {
         ...options,
+        service: true,
         ...(options.rate === undefined
           ? { connections: CONNECTIONS / urls.length }
           : { rate: options.rate / urls.length, connections: PACED_CONNECTIONS / urls.length }),
@@ -304,7 +338,8 @@ async function loadAcross(
         sent: sum((f) => f.paced?.sent ?? 0),
         answered: sum((f) => f.paced?.answered ?? 0),
         clientStallMs: Math.max(...parts.map((f) => f.paced?.clientStallMs ?? 0)),
-        serviceP99: worstServiceP99(parts),
+        serviceP99: worstOf(parts, (paced) => paced.serviceP99),
+        serviceLoopDelayMs: worstOf(parts, (paced) => paced.serviceLoopDelayMs),
       },
     }),
   };
@@ -404,7 +439,11 @@ async function run(): Promise<void> {
     );
     figures.push(
       await measureServices([embedded], () =>
-        load('embedded (PGlite, in-process bus)', embeddedUrl, { tls: embeddedTls, rate: 200 }),
+        load('embedded (PGlite, in-process bus)', embeddedUrl, {
+          tls: embeddedTls,
+          rate: 200,
+          service: true,
+        }),
       ),
     );
     await embedded.stop();
@@ -497,7 +536,7 @@ const lines = [
   `|---|---|---:|---:|---:|---:|---:|---:|`,
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.mode}${f.paced ? ` (${f.paced.answered} of ${f.paced.sent} answered;${f.paced.serviceP99 === null ? '' : ` the service's own p99 ${f.paced.serviceP99} ms;`} the client stalled up to ${f.paced.clientStallMs} ms)` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
+      `| ${f.target} | ${f.mode}${f.paced ? ` (${pacedNote(f.paced)})` : ''} | ${f.requestsPerSecond} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} | ${((100 * f.requestsPerSecond) / bareRps).toFixed(0)} % |`,
   ),
 ];
 const cpuLines = figures
