@@ -270,7 +270,7 @@ async function loadPaced(
       answered: result.answered,
       clientStallMs: result.clientStallMs,
       serviceP99: result.serviceP99,
-      serviceLoopDelayMs: (await loopDelay?.read())?.maxMs ?? null,
+      serviceLoopDelayMs: (await loopDelay?.readMaxMs()) ?? null,
     },
     requests: result.sentInAll,
   };
