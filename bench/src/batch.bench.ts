@@ -15,7 +15,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 import { pacedLoad } from './paced-load.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
@@ -180,7 +181,7 @@ const figures: Figures[] = [];
 const processes: ServiceProcess[] = [];
 const databases: TestDatabase[] = [];
 /** Each distributed run's topics, deleted at the end with its databases. */
-const namespaces: { brokers: string; namespace: string }[] = [];
+const namespaces: TestNamespace[] = [];
 const limits = { VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000', LOG_LEVEL: 'warn' };
 
 async function embedded(): Promise<void> {
@@ -226,12 +227,12 @@ async function distributed(): Promise<void> {
     await createTestDatabase('bench_batch_batch'),
   ];
   databases.push(gatewayDb, matchingDb, batchDb);
-  const namespace = `bench-${randomUUID().slice(0, 8)}.`;
-  namespaces.push({ brokers, namespace });
+  const namespace = createTestNamespace('bench', brokers);
+  namespaces.push(namespace);
   const common = {
     ...limits,
     KAFKA_BROKERS: brokers,
-    VOP_KAFKA_NAMESPACE: namespace,
+    VOP_KAFKA_NAMESPACE: namespace.name,
     VOP_DATA_DIR: dataDir,
     DATABASE_POOL_MAX: '20',
     VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
@@ -317,7 +318,7 @@ try {
 } finally {
   for (const process of processes.splice(0)) await process.stop();
   for (const database of databases) await database.drop();
-  for (const { brokers, namespace } of namespaces) await deleteNamespaceTopics(brokers, namespace);
+  for (const namespace of namespaces) await namespace.drop();
   await rm(dataDir, { recursive: true, force: true });
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import {
   httpsClient,
   startServiceProcess,
   type ServiceProcess,
-  deleteNamespaceTopics,
+  createTestNamespace,
 } from '@vop/testing';
 import { printedPort } from './printed-port.js';
 import { runContext } from './run-context.js';
@@ -457,10 +456,10 @@ async function run(): Promise<void> {
       );
     const gatewayDb = await createTestDatabase('bench_gateway');
     const matchingDb = await createTestDatabase('bench_matching');
-    const namespace = `bench-${randomUUID().slice(0, 8)}.`;
+    const namespace = createTestNamespace('bench', brokers);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_POOL_MAX: '20',
@@ -518,7 +517,7 @@ async function run(): Promise<void> {
     for (const process of processes.splice(0)) await process.stop();
     await gatewayDb.drop();
     await matchingDb.drop();
-    await deleteNamespaceTopics(brokers, namespace);
+    await namespace.drop();
   }
 }
 

@@ -12,7 +12,7 @@ import {
   httpsClient,
   startServiceProcess,
   type ServiceProcess,
-  deleteNamespaceTopics,
+  createTestNamespace,
 } from '@vop/testing';
 import { accountRecordLines, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
@@ -222,10 +222,10 @@ async function run(): Promise<void> {
     const pki = await ensureDevPki(dataDir);
     const gatewayDb = await createTestDatabase('bench_import_gateway');
     const matchingDb = await createTestDatabase('bench_import_matching');
-    const namespace = `bench-import-${randomUUID().slice(0, 8)}.`;
+    const namespace = createTestNamespace('bench-import', brokers);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       DATABASE_POOL_MAX: '20',
@@ -267,7 +267,7 @@ async function run(): Promise<void> {
       for (const service of processes.splice(0)) await service.stop();
       await gatewayDb.drop();
       await matchingDb.drop();
-      await deleteNamespaceTopics(brokers, namespace);
+      await namespace.drop();
     }
   }
 }

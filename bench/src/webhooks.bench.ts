@@ -21,7 +21,7 @@ import {
   requireEnv,
   startServiceProcess,
   type ServiceProcess,
-  deleteNamespaceTopics,
+  createTestNamespace,
 } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import { readFile } from 'node:fs/promises';
@@ -165,7 +165,7 @@ async function runEmbedded(receiver: Awaited<ReturnType<typeof startReceiver>>) 
 async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>>) {
   const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
   const database = await createTestDatabase('bench_webhooks');
-  const namespace = `bench-wh-${randomUUID().slice(0, 8)}.`;
+  const namespace = createTestNamespace('bench-wh', brokers);
   const secret = randomUUID() + randomUUID();
   const port = await freePort();
   const dispatcher: ServiceProcess = startServiceProcess(
@@ -174,7 +174,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
     {
       DATABASE_URL: database.url,
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_PORT: String(port),
       VOP_INTERNAL_SECRET: secret,
       VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
@@ -209,7 +209,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
       body: JSON.stringify({ url: receiver.url, events: ['verification.success'], secret: SECRET }),
     });
     if (registered.status !== 201) throw new Error(`registration: ${await registered.text()}`);
-    const topic = topicNames(namespace).verificationCompleted;
+    const topic = topicNames(namespace.name).verificationCompleted;
     const started = Date.now();
     await pool(COUNT, async () => {
       const verificationId = randomUUID();
@@ -252,7 +252,7 @@ async function runDistributed(receiver: Awaited<ReturnType<typeof startReceiver>
     await bus.close();
     await dispatcher.stop();
     await database.drop();
-    await deleteNamespaceTopics(brokers, namespace);
+    await namespace.drop();
   }
 }
 

@@ -17,4 +17,4 @@ export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './
 export { germanIban } from './ibans.js';
 export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
 export { eventLoopTurnsDuring } from './event-loop-turns.js';
-export { deleteNamespaceTopics } from './kafka-namespace.js';
+export { createTestNamespace, type TestNamespace } from './kafka-namespace.js';

@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import { eventually } from './https-client.js';
-import { deleteNamespaceTopics } from './kafka-namespace.js';
+import { createTestNamespace } from './kafka-namespace.js';
 import { requireEnv } from './require-env.js';
 
 /**
  * Given topics under two namespaces on a real broker, when one namespace's topics are deleted, then
  * they are gone and the other namespace's topics are left as they were.
  */
-describe('deleteNamespaceTopics: a run removes its own topics, and nobody else’s', () => {
+describe('createTestNamespace: a run removes its own topics, and nobody else’s', () => {
   const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
-  const ours = `spec-ours-${randomUUID().slice(0, 8)}.`;
-  const theirs = `spec-theirs-${randomUUID().slice(0, 8)}.`;
+  const ours = createTestNamespace('spec-ours', brokers);
+  const theirs = createTestNamespace('spec-theirs', brokers);
   let admin: Admin;
 
   const namespaced = (topics: string[], namespace: string) =>
@@ -28,26 +27,30 @@ describe('deleteNamespaceTopics: a run removes its own topics, and nobody else�
     await admin.connect();
     await admin.createTopics({
       waitForLeaders: true,
-      topics: [`${ours}a`, `${ours}b`, `${theirs}a`].map((topic) => ({ topic, numPartitions: 2 })),
+      topics: [`${ours.name}a`, `${ours.name}b`, `${theirs.name}a`].map((topic) => ({
+        topic,
+        numPartitions: 2,
+      })),
     });
   });
 
   after(async () => {
-    await admin.deleteTopics({ topics: [`${theirs}a`] }).catch(() => undefined);
+    await theirs.drop();
     await admin.disconnect();
   });
 
   it('deletes every topic of the namespace and leaves the others', async () => {
-    assert.equal(await deleteNamespaceTopics(brokers, ours), 2);
+    assert.match(ours.name, /^spec-ours-[0-9a-f]{8}\.$/);
+    assert.equal(await ours.drop(), 2);
     await eventually(
       async () => {
         const topics = await admin.listTopics();
-        return namespaced(topics, ours).length === 0 ? topics : undefined;
+        return namespaced(topics, ours.name).length === 0 ? topics : undefined;
       },
       { timeoutMs: 30_000, intervalMs: 200, what: 'the namespace’s topics gone' },
     );
-    assert.deepEqual(namespaced(await admin.listTopics(), theirs), [`${theirs}a`]);
+    assert.deepEqual(namespaced(await admin.listTopics(), theirs.name), [`${theirs.name}a`]);
     // Nothing left to delete is not an error.
-    assert.equal(await deleteNamespaceTopics(brokers, ours), 0);
+    assert.equal(await ours.drop(), 0);
   });
 });

@@ -22,7 +22,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 
@@ -45,7 +46,7 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
   let dataDir: string;
   let analyticsEnv: Record<string, string>;
   let analyticsUrl: string;
-  let namespace: string;
+  let namespace: TestNamespace;
 
   const startAnalytics = () => {
     const process = startServiceProcess('analytics', main('analytics'), analyticsEnv);
@@ -73,11 +74,11 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     analyticsDb = createPostgresClient({ connectionString: analyticsDatabase.url, max: 2 });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-e2e-analytics-'));
     const pki = await ensureDevPki(dataDir);
-    namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+    namespace = createTestNamespace('e2e', brokers);
     bus = createKafkaBus({ brokers: brokers.split(','), clientId: 'e2e-analytics-test' });
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
@@ -140,7 +141,7 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     await Promise.all(processes.map((process) => process.stop()));
     await analyticsDb?.close();
     for (const database of databases) await database.drop();
-    if (namespace) await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
+    await namespace?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -168,7 +169,7 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     assert.equal(miss.body.partyNameMatch, 'NMTC');
     answered += 1;
     const now = new Date().toISOString();
-    await bus.publish(topicNames(namespace).batchEvents, [
+    await bus.publish(topicNames(namespace.name).batchEvents, [
       {
         key: 'batch-1',
         value: JSON.stringify({

@@ -18,7 +18,7 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
 } from '@vop/testing';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -97,10 +97,10 @@ export async function startBatchCluster(options: {
   const matchingDb = createPostgresClient({ connectionString: matchingDatabase.url, max: 2 });
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-batch-e2e-'));
   const pki = await ensureDevPki(dataDir);
-  const namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+  const namespace = createTestNamespace('e2e', brokers);
   const common = {
     KAFKA_BROKERS: brokers,
-    VOP_KAFKA_NAMESPACE: namespace,
+    VOP_KAFKA_NAMESPACE: namespace.name,
     VOP_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
@@ -245,7 +245,7 @@ export async function startBatchCluster(options: {
   return {
     client,
     admin,
-    namespace,
+    namespace: namespace.name,
     brokers,
     batchDb,
     matchingDb,
@@ -268,7 +268,7 @@ export async function startBatchCluster(options: {
       await batchDb.close();
       await matchingDb.close();
       for (const database of databases) await database.drop();
-      await deleteNamespaceTopics(brokers, namespace);
+      await namespace.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -20,7 +20,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 import { startOtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../observability/otlp-receiver.js';
@@ -69,12 +70,13 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   let pki: Awaited<ReturnType<typeof ensureDevPki>>;
   let prometheus: ChildProcess | undefined;
   let registryUrl: string;
-  const namespace = `obs-${randomUUID().slice(0, 8)}.`;
+  let namespace: TestNamespace;
   let traceId = '';
   let callerSpanId = '';
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    namespace = createTestNamespace('obs', brokers);
     registryUrl = requireEnv('VOP_TEST_SCHEMA_REGISTRY_URL');
     receiver = await startOtlpReceiver();
     const gatewayDatabase = await createTestDatabase('obs_gateway');
@@ -84,7 +86,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       SCHEMA_REGISTRY_URL: registryUrl,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'debug',
@@ -173,7 +175,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     await receiver?.close();
     await gatewayDb?.close();
     for (const database of databases) await database.drop();
-    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
+    await namespace?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -273,7 +275,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       'vop.verification-requested.decided.v1',
       'vop.verification-completed.decided.v1',
     ])
-      assert.ok(subjects.includes(`${namespace}${topic}-value`), `${topic} has a subject`);
+      assert.ok(subjects.includes(`${namespace.name}${topic}-value`), `${topic} has a subject`);
     const kafka = new Kafka({
       clientId: 'obs-raw',
       brokers: requireEnv('VOP_TEST_KAFKA_BROKERS').split(','),
@@ -284,7 +286,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
     await consumer.connect();
     try {
       await consumer.subscribe({
-        topic: `${namespace}vop.verification-requested.decided.v1`,
+        topic: `${namespace.name}vop.verification-requested.decided.v1`,
         fromBeginning: true,
       });
       await consumer.run({
@@ -339,7 +341,7 @@ describe('observability of a distributed run (gateway and matching on real Kafka
         assert.match(
           text,
           new RegExp(
-            `^consumer_lag\\{topic="${escaped(namespace)}[^"]+",partition="\\d+",group="${escaped(namespace)}${group}",service="${service}"\\} \\d+$`,
+            `^consumer_lag\\{topic="${escaped(namespace.name)}[^"]+",partition="\\d+",group="${escaped(namespace.name)}${group}",service="${service}"\\} \\d+$`,
             'm',
           ),
           `${service}: consumer_lag of ${group}`,

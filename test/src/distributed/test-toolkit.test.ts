@@ -17,7 +17,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 import { assertEveryCasePassed, reportWhenEnded } from '../embedded/scheme-report.js';
 
@@ -53,10 +54,11 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
       { timeoutMs: 90_000, intervalMs: 200, what: 'gateway ready' },
     );
 
-  const namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+  let namespace: TestNamespace;
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    namespace = createTestNamespace('e2e', brokers);
     const gatewayDatabase = await createTestDatabase('e2e_tk_gateway');
     const matchingDatabase = await createTestDatabase('e2e_tk_matching');
     databases.push(gatewayDatabase, matchingDatabase);
@@ -64,7 +66,7 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
     const pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
@@ -119,7 +121,7 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
     client?.close();
     await Promise.all(processes.map((process) => process.stop()));
     for (const database of databases) await database.drop();
-    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
+    await namespace?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

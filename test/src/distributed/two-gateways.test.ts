@@ -20,7 +20,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 
@@ -47,10 +48,11 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
   let dataDir: string;
   const matchingUrls: string[] = [];
 
-  const namespace = `e2e-${randomUUID().slice(0, 8)}.`;
+  let namespace: TestNamespace;
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    namespace = createTestNamespace('e2e', brokers);
     const gatewayDatabase = await createTestDatabase('e2e_gateway');
     const matchingDatabase = await createTestDatabase('e2e_matching');
     databases.push(gatewayDatabase, matchingDatabase);
@@ -60,7 +62,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     const pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
@@ -133,7 +135,7 @@ describe('distributed run: two gateways, two matching instances, real Kafka and 
     await gatewayDb?.close();
     await matchingDb?.close();
     for (const database of databases) await database.drop();
-    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
+    await namespace?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -20,7 +20,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -35,7 +36,7 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
   let client: HttpsClient;
   let bus: Bus;
   let dataDir: string;
-  let namespace: string;
+  let namespace: TestNamespace;
   let receiver: http.Server;
   let receiverUrl: string;
   const arrived = new Set<string>();
@@ -52,10 +53,10 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
     databases.push(gatewayDatabase, webhooksDatabase);
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-e2e-webhook-bound-'));
     const pki = await ensureDevPki(dataDir);
-    namespace = `e2e-whc-${randomUUID().slice(0, 8)}.`;
+    namespace = createTestNamespace('e2e-whc', brokers);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
@@ -145,7 +146,7 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
     receiver?.closeAllConnections();
     await new Promise((resolve) => receiver?.close(resolve));
     for (const database of databases) await database.drop();
-    if (namespace) await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
+    await namespace?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -156,7 +157,7 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
       secret: 'a-bounded-receiver-secret',
     });
     assert.equal(created.status, 201, created.text);
-    const topic = topicNames(namespace).verificationCompleted;
+    const topic = topicNames(namespace.name).verificationCompleted;
     const publishRound = async (): Promise<string[]> => {
       const ids = Array.from({ length: COMPLETIONS }, () => randomUUID());
       // Completions on every partition, so both dispatchers consume some of them.

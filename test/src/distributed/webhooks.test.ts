@@ -18,7 +18,8 @@ import {
   type HttpsClient,
   type ServiceProcess,
   type TestDatabase,
-  deleteNamespaceTopics,
+  createTestNamespace,
+  type TestNamespace,
 } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -50,10 +51,11 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
   let received: ReceivedWebhook[] = [];
   let receiverUrl: string;
 
-  const namespace = `e2e-wh-${randomUUID().slice(0, 8)}.`;
+  let namespace: TestNamespace;
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
+    namespace = createTestNamespace('e2e-wh', brokers);
     const [gatewayDatabase, matchingDatabase, webhooksDatabase] = await Promise.all([
       createTestDatabase('e2e_wh_gateway'),
       createTestDatabase('e2e_wh_matching'),
@@ -65,7 +67,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     const pki = await ensureDevPki(dataDir);
     const common = {
       KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace,
+      VOP_KAFKA_NAMESPACE: namespace.name,
       VOP_DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       VOP_INTERNAL_SECRET: INTERNAL_SECRET,
@@ -143,7 +145,7 @@ describe('distributed run: the webhook dispatcher as its own process behind the 
     await receiver?.close();
     await webhooksDb?.close();
     for (const database of databases) await database.drop();
-    await deleteNamespaceTopics(requireEnv('VOP_TEST_KAFKA_BROKERS'), namespace);
+    await namespace?.drop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
