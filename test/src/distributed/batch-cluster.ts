@@ -228,6 +228,18 @@ export async function startBatchCluster(options: {
       },
       { timeoutMs: 60_000, intervalMs: 200, what: "accounts in the batch service's copy" },
     );
+  // The copy's rows are not enough: the batch service decides entries only once its copy has caught
+  // up with the account events by the consumer group's offsets, which its readiness says
+  // (packages/decisions/src/account-projection-consumer.ts). A chunk fanned out before is left to
+  // matching: after a broker restart that window outlasted the wait above.
+  await eventually(
+    async () => {
+      alive();
+      const ready = await fetch(`http://127.0.0.1:${batchPort}/readyz`).catch(() => undefined);
+      return ready?.status === 200 ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 200, what: 'batch service ready' },
+  );
   await eventually(
     async () => {
       alive();

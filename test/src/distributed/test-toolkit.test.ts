@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { loadReferenceData } from '@vop/conformance';
 import { ensureDevPki } from '@vop/pki';
 import {
   createTestDatabase,
@@ -21,6 +20,7 @@ import {
   type TestNamespace,
 } from '@vop/testing';
 import { assertEveryCasePassed, reportWhenEnded } from '../embedded/scheme-report.js';
+import { referenceDataAnswered } from '../reference-data-ready.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
@@ -101,20 +101,8 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
       version: '1.0.0',
     });
     assert.equal(loaded.status, 200, loaded.text);
-    // The accounts reach matching through Kafka; the first consumer-group join can take a while.
-    const { fixture } = await loadReferenceData('1.0.0');
-    await eventually(
-      async () => {
-        const answer = await client.post('/vop/verify', {
-          party: { name: fixture.person.name },
-          partyAccount: { iban: fixture.person.iban },
-          partyAgent: { financialInstitutionId: { bicfi: fixture.responderBic } },
-          requestingAgent: { financialInstitutionId: { bicfi: fixture.requesterBic } },
-        });
-        return answer.body.partyNameMatch === 'MTCH' ? true : undefined;
-      },
-      { timeoutMs: 90_000, intervalMs: 250, what: 'the reference data in matching' },
-    );
+    // The accounts reach the gateway's copy through Kafka; the first consumer-group join can take a while.
+    await referenceDataAnswered(client, 90_000);
   });
 
   after(async () => {

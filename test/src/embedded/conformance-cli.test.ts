@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from '@vop/testing';
+import { referenceDataAnswered } from '../reference-data-ready.js';
 import { runEmbedded, type RunningEmbedded } from './fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -31,19 +31,7 @@ describe('vop-conformance, the scheme suite from the command line (packages/conf
       version: '1.0.0',
     });
     assert.equal(loaded.status, 200, loaded.text);
-    // The accounts reach matching through the bus: wait until the reference person is answered.
-    await eventually(
-      async () => {
-        const answer = await embedded.client.post('/vop/verify', {
-          party: { name: 'Erika Mustermann' },
-          partyAccount: { iban: 'DE88500105170001392501' },
-          partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
-          requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
-        });
-        return answer.body.partyNameMatch === 'MTCH' ? true : undefined;
-      },
-      { timeoutMs: 30_000, intervalMs: 100, what: 'the reference data in matching' },
-    );
+    await referenceDataAnswered(embedded.client, 30_000);
   });
   after(async () => embedded?.stop());
 

@@ -1,0 +1,28 @@
+import { loadReferenceData } from '@vop/conformance';
+import { eventually, type HttpsClient } from '@vop/testing';
+
+/**
+ * Waits until every open account of the reference data set (1.0.0) is answered MTCH for its holder's
+ * name. `/test/data/load` answers once the accounts are recorded; each reaches the deciding process's
+ * copy of the accounts through the bus a moment later, in its own delivery, so one account answered
+ * says nothing of the others (a suite run right after saw the last account as unknown: NOAP).
+ */
+export async function referenceDataAnswered(client: HttpsClient, timeoutMs: number): Promise<void> {
+  const { fixture, accounts } = await loadReferenceData('1.0.0');
+  const open = accounts.filter((account) => (account.status ?? 'active') === 'active');
+  await eventually(
+    async () => {
+      for (const account of open) {
+        const answer = await client.post('/vop/verify', {
+          party: { name: account.name },
+          partyAccount: { iban: account.iban },
+          partyAgent: { financialInstitutionId: { bicfi: fixture.responderBic } },
+          requestingAgent: { financialInstitutionId: { bicfi: fixture.requesterBic } },
+        });
+        if (answer.body?.partyNameMatch !== 'MTCH') return undefined;
+      }
+      return true;
+    },
+    { timeoutMs, intervalMs: 100, what: 'every account of the reference data answered' },
+  );
+}
