@@ -3,9 +3,9 @@ import { eventually, type HttpsClient } from '@vop/testing';
 
 /**
  * Waits until every open account of the reference data set (1.0.0) is answered MTCH for its holder's
- * name. `/test/data/load` answers once the accounts are recorded; each reaches the deciding process's
- * copy of the accounts through the bus a moment later, in its own delivery, so one account answered
- * says nothing of the others (a suite run right after saw the last account as unknown: NOAP).
+ * name. `/test/data/load` answers once the accounts are recorded; they reach the deciding process's
+ * copy of the accounts through the bus a moment later, not necessarily together, so one account
+ * answered says nothing of the others (a suite run right after saw the last one as unknown: NOAP).
  */
 export async function referenceDataAnswered(client: HttpsClient, timeoutMs: number): Promise<void> {
   const { fixture, accounts } = await loadReferenceData('1.0.0');
