@@ -131,7 +131,7 @@ const pacer = setInterval(() => {
 
 function report(): void {
   const latencies = answers.map(([, took]) => took).sort((a, b) => a - b);
-  const serviceSorted = serviceTimes.sort((a, b) => a - b);
+  serviceTimes.sort((a, b) => a - b);
   if (job.timeline) {
     const bySecond = new Map<number, number[]>();
     for (const [sentAt, took] of answers) {
@@ -160,7 +160,7 @@ function report(): void {
       // The longest gap (ns) less the timer's own 10 ms; 0 when the window closed before a sample.
       clientStallMs:
         clientLoop.count === 0 ? 0 : Math.max(0, Math.round(clientLoop.max / 1e6 - LOOP_TIMER_MS)),
-      serviceP99: serviceTimes.length === 0 ? null : pick(serviceSorted, 99),
+      serviceP99: serviceTimes.length === 0 ? null : pick(serviceTimes, 99),
     } satisfies RunnerFigures)}\n`,
   );
 }

@@ -8,7 +8,7 @@ const SAMPLING_TIMER_MS = 10;
  * The main thread's longest delay, ms, from prom-client's default metrics
  * (`nodejs_eventloop_lag_max_seconds`), less the sampling timer's own interval.
  */
-export function parseLoopDelayMaxMs(metrics: string): number | undefined {
+function parseLoopDelayMaxMs(metrics: string): number | undefined {
   const match = /^nodejs_eventloop_lag_max_seconds(?:\{[^}]*\})? ([0-9.e+-]+)$/m.exec(metrics);
   if (match?.[1] === undefined) return undefined;
   return Math.max(0, Math.round(Number(match[1]) * 1000 - SAMPLING_TIMER_MS));

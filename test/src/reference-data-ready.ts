@@ -1,5 +1,6 @@
 import { loadReferenceData } from '@vop/conformance';
 import { eventually, type HttpsClient } from '@vop/testing';
+import { schemeRequest } from './embedded/fixtures.js';
 
 /**
  * Waits until every open account of the reference data set (1.0.0) is answered MTCH for its holder's
@@ -8,17 +9,12 @@ import { eventually, type HttpsClient } from '@vop/testing';
  * answered says nothing of the others (a suite run right after saw the last one as unknown: NOAP).
  */
 export async function referenceDataAnswered(client: HttpsClient, timeoutMs: number): Promise<void> {
-  const { fixture, accounts } = await loadReferenceData('1.0.0');
+  const { accounts } = await loadReferenceData('1.0.0');
   const open = accounts.filter((account) => (account.status ?? 'active') === 'active');
   await eventually(
     async () => {
       for (const account of open) {
-        const answer = await client.post('/vop/verify', {
-          party: { name: account.name },
-          partyAccount: { iban: account.iban },
-          partyAgent: { financialInstitutionId: { bicfi: fixture.responderBic } },
-          requestingAgent: { financialInstitutionId: { bicfi: fixture.requesterBic } },
-        });
+        const answer = await client.post('/vop/verify', schemeRequest(account.name, account.iban));
         if (answer.body?.partyNameMatch !== 'MTCH') return undefined;
       }
       return true;
