@@ -38,6 +38,7 @@ export {
   type ReferenceDataVersion,
   type SchemeFixture,
 } from './reference-data.js';
+export { referenceAccountProbes } from './scheme-suite/reference-account-probes.js';
 export {
   runSchemeSuite,
   type SchemeSuiteReport,

@@ -1,9 +1,11 @@
 import {
   loadReferenceData,
+  referenceAccountProbes,
   runConformance,
   runSchemeSuite,
   SCHEME_SUITE_CASES,
   type CaseResult,
+  type ConformanceCase,
   type SchemeFixture,
   type SchemeSuiteTarget,
 } from '@vop/conformance';
@@ -52,24 +54,32 @@ function answerOf(result: CaseResult): RecordedAnswer {
 
 /**
  * Before a run: the target answers over mutual TLS and holds the reference data (the first case
- * passes). Data loaded here moments ago is still on its way to matching: until `waitUntil` (ms
- * since the epoch) the first case is tried again.
+ * passes). Data loaded here moments ago is still on its way to the deciding copy of the accounts:
+ * until `waitUntil` (ms since the epoch) the first case and every account's probe
+ * (`accountProbes`) are tried again, since each account arrives in its own time.
  */
 async function preflight(
   target: SchemeSuiteTarget,
   fixture: SchemeFixture,
+  accountProbes: readonly ConformanceCase[],
   waitUntil: number,
 ): Promise<void> {
   if (PROBE_CASE === undefined) return;
   for (;;) {
-    const [probe] = await runConformance({
+    const loadedMomentsAgo = Date.now() <= waitUntil;
+    const [probe, ...accounts] = await runConformance({
       baseUrl: target.baseUrl,
       caPem: target.caPem,
       credentials: { participant: target.participant },
       fixture,
-      cases: [PROBE_CASE],
+      cases: [PROBE_CASE, ...(loadedMomentsAgo ? accountProbes : [])],
     });
-    if (probe === undefined || probe.outcome === 'passed') return;
+    if (probe === undefined) return;
+    if (probe.outcome === 'passed') {
+      if (accounts.every((account) => account.outcome === 'passed')) return;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
     if (probe.status === undefined)
       throw testExecutionFailed(
         502,
@@ -179,9 +189,10 @@ export function schemeRunRoutes(options: {
             }),
           }
         : await (options.sandbox as Sandbox).target();
-      ({ fixture } = await loadReferenceData());
+      const dataSet = await loadReferenceData();
+      fixture = dataSet.fixture;
       const waitUntil = body.target ? 0 : options.referenceDataLoadedAt() + DATA_VISIBLE_WITHIN_MS;
-      await preflight(target, fixture, waitUntil);
+      await preflight(target, fixture, referenceAccountProbes(dataSet), waitUntil);
       await handleTestRunCommand(store, {
         type: 'StartTestRun',
         data: {
