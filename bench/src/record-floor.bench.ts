@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +43,7 @@ function checkEvents(index: number): { streamId: string; events: NewEvent[] } {
   const now = new Date().toISOString();
   const metadata = {
     correlationId: randomUUID(),
-    traceparent: `00-${randomUUID().replaceAll('-', '')}-${randomUUID().slice(0, 16).replaceAll('-', '0')}-01`,
+    traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
     schemaVersion: '1',
   };
   const request: VerificationRequestedData = {
@@ -77,8 +77,12 @@ function checkEvents(index: number): { streamId: string; events: NewEvent[] } {
   };
 }
 
-function rounds(size: number): { streamId: string; events: NewEvent[] }[][] {
-  const count = Math.ceil(checksPerSize / size);
+/** Rounds of `size` checks, `checks` checks in all (the last round filled up). */
+function rounds(
+  size: number,
+  checks = checksPerSize,
+): { streamId: string; events: NewEvent[] }[][] {
+  const count = Math.ceil(checks / size);
   return Array.from({ length: count }, (_, round) =>
     Array.from({ length: size }, (_, index) => checkEvents(round * size + index)),
   );
@@ -112,8 +116,7 @@ const lines: string[] = [
 let readFrom: Checkpoint = START;
 try {
   // Warm-up: the statement is prepared, the tables and the JIT are warm before the first figure.
-  for (const round of rounds(32).slice(0, 50))
-    await writeTogether(sql, [store.startStreamsWrite(round)]);
+  for (const round of rounds(32, 1_600)) await writeTogether(sql, [store.startStreamsWrite(round)]);
   for (;;) {
     const page = await store.readAll({ after: readFrom, limit: RELAY_PAGE });
     if (page.events.length === 0) break;
