@@ -1,4 +1,4 @@
-import { loadReferenceData } from '@vop/conformance';
+import { loadReferenceData, openReferenceAccounts } from '@vop/conformance';
 import { eventually, type HttpsClient } from '@vop/testing';
 import { schemeRequest } from './embedded/fixtures.js';
 
@@ -9,8 +9,7 @@ import { schemeRequest } from './embedded/fixtures.js';
  * answered says nothing of the others (a suite run right after saw the last one as unknown: NOAP).
  */
 export async function referenceDataAnswered(client: HttpsClient, timeoutMs: number): Promise<void> {
-  const { accounts } = await loadReferenceData('1.0.0');
-  const open = accounts.filter((account) => (account.status ?? 'active') === 'active');
+  const open = openReferenceAccounts(await loadReferenceData('1.0.0'));
   await eventually(
     async () => {
       for (const account of open) {

@@ -38,7 +38,10 @@ export {
   type ReferenceDataVersion,
   type SchemeFixture,
 } from './reference-data.js';
-export { referenceAccountProbes } from './scheme-suite/reference-account-probes.js';
+export {
+  openReferenceAccounts,
+  referenceAccountProbes,
+} from './scheme-suite/reference-account-probes.js';
 export {
   runSchemeSuite,
   type SchemeSuiteReport,
