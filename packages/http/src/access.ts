@@ -22,11 +22,28 @@ function mayReadAnalytics(principal: Principal | undefined): boolean {
 
 const adminRequired = () => errors.accessDenied('The admin certificate is required');
 
+/**
+ * Where a request arrived: the public edge (mutual TLS, keys), or a service's internal listener, never
+ * published, reached by the edge's forwarder with a signed principal and by the deployment's scraper.
+ */
+export type Listener = 'edge' | 'internal';
+
 /** The error for a caller who may not use a family, or undefined when it may. */
-export function refusalFor(access: Access, principal: Principal | undefined) {
+export function refusalFor(
+  access: Access,
+  principal: Principal | undefined,
+  listener: Listener = 'edge',
+) {
   switch (access) {
     case 'open':
       return undefined;
+    case 'nobody':
+      return errors.notFound('NOT_FOUND', 'No such endpoint');
+    case 'scraper':
+      if (listener === 'internal') return undefined;
+      return principal?.kind === 'certificate'
+        ? undefined
+        : errors.unauthorized('A valid client certificate is required');
     // Every non-admin caller, anonymous included, is refused with 403 on management.
     case 'admin':
       return isAdmin(principal) ? undefined : adminRequired();
@@ -57,4 +74,21 @@ export function refusalFor(access: Access, principal: Principal | undefined) {
 /** Authentication is mandatory where the family says so; a principal without the right gets 403. */
 export const authorizeByFamily: RequestHandler = (req, res, next) => {
   next(refusalFor(requestFamily(req, res).access, principalOf(res)));
+};
+
+/** The same on a service's internal listener (internal-app.ts). */
+export const authorizeInternallyByFamily: RequestHandler = (req, res, next) => {
+  next(refusalFor(requestFamily(req, res).access, principalOf(res), 'internal'));
+};
+
+/**
+ * First at every listener, before authentication and before any router: a request no row of the
+ * route-family table covers, or spelt other than canonically (path-form.ts), is 404 in the flat format.
+ */
+export const refuseUncovered: RequestHandler = (req, res, next) => {
+  next(
+    requestFamily(req, res).access === 'nobody'
+      ? errors.notFound('NOT_FOUND', 'No such endpoint')
+      : undefined,
+  );
 };

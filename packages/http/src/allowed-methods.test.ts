@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Router } from 'express';
 import { createLogger } from '@vop/observability';
 import { createHttpApp } from './app.js';
+import { createRouter } from './router.js';
 
 describe('a known path asked with another method', () => {
   let server: http.Server;
   let base: string;
 
   before(async () => {
-    const routes = Router();
+    const routes = createRouter();
     routes.post('/verify', (_req, res) => void res.status(201).json({}));
     routes.get('/verify/:requestId', (_req, res) => void res.json({}));
     routes.post('/vop/verify', (_req, res) => void res.json({}));

@@ -11,7 +11,8 @@ export function allowedMethods(app: Express): (path: string) => string[] {
   return (path) => {
     routes ??= mountedRoutes(app).map((route) => {
       const [method, template] = route.split(' ', 2) as [string, string];
-      const matcher = match(template, { decode: false });
+      // As the routers match (router.ts): case-sensitively, no trailing slash.
+      const matcher = match(template, { decode: false, sensitive: true, trailing: false });
       return { method, matches: (candidate: string) => matcher(candidate) !== false };
     });
     const methods = new Set(

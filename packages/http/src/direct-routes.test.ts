@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { createLogger, matchedRouteLabel } from '@vop/observability';
 import { createHttpApp } from './app.js';
 import { errors } from './errors.js';
 import { startHttpServer, type RunningServer } from './server.js';
+import { createRouter } from './router.js';
 
 interface Answer {
   status: number;
@@ -23,7 +24,7 @@ describe('direct routes: the edge and the handler without Express router', () =>
   let server: RunningServer;
 
   before(async () => {
-    const router = Router();
+    const router = createRouter();
     // A router-level middleware: Express runs it, the direct route does not walk the router.
     router.use((_req, res, next) => {
       res.setHeader('X-Through-Router', 'yes');

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import express, { Router, type Express } from 'express';
+import express, { type Express } from 'express';
 import { createLogger } from '@vop/observability';
 import { createHttpApp } from './app.js';
 import { startHttpServer, type RunningServer } from './server.js';
+import { createRouter } from './router.js';
 
 interface Seen {
   requestBornWithAppPrototype: boolean;
@@ -13,8 +14,8 @@ interface Seen {
 
 /** A route that answers what Express and Node gave it. */
 function reportingApp(): Express {
-  const router = Router();
-  router.post('/echo', (req, res) => {
+  const router = createRouter();
+  router.post('/verify', (req, res) => {
     res.status(201).json({
       body: req.body as unknown,
       header: req.get('x-marker'),
@@ -30,7 +31,7 @@ function reportingApp(): Express {
 }
 
 async function post(url: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${url}/echo`, {
+  const response = await fetch(`${url}/verify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-marker': 'kept' },
     body: JSON.stringify({ name: 'Ada' }),

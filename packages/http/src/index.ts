@@ -1,11 +1,20 @@
 export { servedApiDocument } from './api-document.js';
-export { authorizeByFamily, isAdmin, refusalFor } from './access.js';
+export {
+  authorizeByFamily,
+  authorizeInternallyByFamily,
+  isAdmin,
+  refusalFor,
+  refuseUncovered,
+  type Listener,
+} from './access.js';
 export { createHttpApp, SECURITY_HEADERS, sendError, type HttpAppOptions } from './app.js';
 export { BASE_PATHS, canonicalPath } from './base-paths.js';
+export { isCanonicalPath } from './path-form.js';
 export type { DirectRoute } from './direct-routes.js';
 export { serverClassesFor, type ServerClasses } from './express-prototypes.js';
 export { ApiError, errors, toErrorBody, type ErrorBody, type ErrorContext } from './errors.js';
 export { forwardToOwner, type ForwardOptions } from './forward.js';
+export { hasUnsafeCharacter } from './hostile-input.js';
 export {
   principalHeaders,
   trustedPrincipal,
@@ -18,13 +27,14 @@ export { formatUptime, opsRoutes, type ReadinessCheck } from './ops-routes.js';
 export { principalOf, setPrincipal, type Principal } from './principal.js';
 export { correlationIdOf, requestMetadata } from './request-context.js';
 export { requestFamily } from './request-family.js';
-export { mountedRoutes, uncoveredRoutes } from './route-coverage.js';
+export { mountedRoutes, uncoveredRoutes, walkRouters } from './route-coverage.js';
+export { createRouter } from './router.js';
 export {
   familyFor,
   LONGEST_DEADLINE_MS,
   ownedBy,
   ROUTE_FAMILIES,
-  UNMATCHED_FAMILY,
+  UNCOVERED_FAMILY,
   type Access,
   type ApiKeyScope,
   type ErrorFormat,

@@ -1,6 +1,6 @@
 import type { Express, RequestHandler, Router } from 'express';
 import type { Logger } from '@vop/observability';
-import { authorizeByFamily } from './access.js';
+import { authorizeInternallyByFamily } from './access.js';
 import { createHttpApp } from './app.js';
 import { trustedPrincipal } from './internal-principal.js';
 import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
@@ -38,7 +38,11 @@ export function createInternalApp(options: InternalAppOptions): Express {
     ...(options.metrics && { metrics: options.metrics }),
     ...(internalSecret !== undefined && options.detailed && { detailed: options.detailed }),
   });
-  const isOpen = (path: string): boolean => familyFor(path).access === 'open';
+  // The scraper reaches /metrics on this listener without a principal (it is never published).
+  const isOpen = (path: string): boolean => {
+    const { access } = familyFor(path);
+    return access === 'open' || access === 'scraper';
+  };
   return createHttpApp({
     logger: options.logger,
     respondingPsp: options.respondingPsp,
@@ -51,7 +55,7 @@ export function createInternalApp(options: InternalAppOptions): Express {
               isOpen,
               ...(options.now && { now: options.now }),
             }),
-            authorizeByFamily,
+            authorizeInternallyByFamily,
           ],
     routers: internalSecret === undefined ? [ops] : [ops, ...options.routers],
   });

@@ -1,5 +1,6 @@
-import { type RequestHandler, Router } from 'express';
+import { type RequestHandler, type Router } from 'express';
 import { type Principal, principalOf } from './principal.js';
+import { createRouter } from './router.js';
 
 export interface ReadinessCheck {
   name: string;
@@ -16,7 +17,7 @@ export function opsRoutes(options: {
   /** GET /health/detailed: the report it answers with (the edge lets only the admin through). */
   detailed?: { report: (principal: Principal | undefined) => Promise<object> };
 }): Router {
-  const router = Router();
+  const router = createRouter();
   if (options.metrics) router.get('/metrics', options.metrics);
   router.get('/livez', (_req, res) => {
     res.json({ status: 'ok' });

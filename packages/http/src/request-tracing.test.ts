@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Router } from 'express';
 import { createLogger, startTracing, type Tracing } from '@vop/observability';
 import { createHttpApp } from './app.js';
 import { requestMetadata } from './request-context.js';
+import { createRouter } from './router.js';
 
 describe('a request in its trace (tracing started, no exporter)', () => {
   let server: Server;
@@ -26,7 +26,7 @@ describe('a request in its trace (tracing started, no exporter)', () => {
       },
     });
     const logger = createLogger({ service: 'spec', level: 'debug', destination });
-    const routes = Router();
+    const routes = createRouter();
     routes.post('/verify', async (req, res) => {
       // After the body was parsed and after awaiting, as a route that stores something does.
       await delay(5);

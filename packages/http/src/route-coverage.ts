@@ -1,34 +1,70 @@
-import type { Express } from 'express';
-import { familyFor, UNMATCHED_FAMILY } from './route-families.js';
+import type { Express, RequestHandler } from 'express';
+import { familyFor, UNCOVERED_FAMILY } from './route-families.js';
+
+/** What Express 5's router keeps of a route: its template(s), its methods and its handlers. */
+export interface MountedRoute {
+  path: string | string[];
+  methods: Record<string, boolean>;
+  stack: { handle: RequestHandler; method?: string }[];
+}
+
+/** What Express 5's router keeps of a router: how it matches and what it holds. */
+export interface MountedRouter {
+  stack: RouterLayer[];
+  caseSensitive?: boolean;
+  strict?: boolean;
+}
 
 interface RouterLayer {
   rawPath?: string | string[];
-  route?: { path: string | string[]; methods: Record<string, boolean> };
-  handle?: { stack?: RouterLayer[] };
+  route?: MountedRoute;
+  handle?: Partial<MountedRouter>;
 }
 
 function join(prefix: string, path: string): string {
   return `${prefix}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1');
 }
 
-/** Every route an Express 5 app mounts, as `METHOD /path/:param`, nested routers included. */
-export function mountedRoutes(app: Express): string[] {
-  const routes: string[] = [];
-  const visit = (stack: RouterLayer[], prefix: string): void => {
-    for (const layer of stack) {
+/**
+ * Walks an Express 5 app's routers, nested ones included: `onRouter` for each router with the path it
+ * is mounted at, `onRoute` for each route with the whole path of each of its templates.
+ */
+export function walkRouters(
+  app: Express,
+  visitors: {
+    onRouter?: (router: MountedRouter, prefix: string) => void;
+    onRoute?: (route: MountedRoute, templates: string[]) => void;
+  },
+): void {
+  const visit = (router: MountedRouter, prefix: string): void => {
+    visitors.onRouter?.(router, prefix);
+    for (const layer of router.stack) {
       if (layer.route) {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        const methods = Object.keys(layer.route.methods).map((method) => method.toUpperCase());
-        for (const path of paths)
-          for (const method of methods) routes.push(`${method} ${join(prefix, path)}`);
+        visitors.onRoute?.(
+          layer.route,
+          paths.map((path) => join(prefix, path)),
+        );
       } else if (layer.handle?.stack) {
         const raw = layer.rawPath ?? '/';
         for (const path of Array.isArray(raw) ? raw : [raw])
-          visit(layer.handle.stack, join(prefix, path));
+          visit(layer.handle as MountedRouter, join(prefix, path));
       }
     }
   };
-  visit((app as unknown as { router: { stack: RouterLayer[] } }).router.stack, '');
+  visit((app as unknown as { router: MountedRouter }).router, '');
+}
+
+/** Every route an Express 5 app mounts, as `METHOD /path/:param`, nested routers included. */
+export function mountedRoutes(app: Express): string[] {
+  const routes: string[] = [];
+  walkRouters(app, {
+    onRoute: (route, templates) => {
+      const methods = Object.keys(route.methods).map((method) => method.toUpperCase());
+      for (const template of templates)
+        for (const method of methods) routes.push(`${method} ${template}`);
+    },
+  });
   return [...new Set(routes)];
 }
 
@@ -36,6 +72,6 @@ export function mountedRoutes(app: Express): string[] {
 export function uncoveredRoutes(app: Express): string[] {
   return mountedRoutes(app).filter((route) => {
     const [method, template] = route.split(' ', 2) as [string, string];
-    return familyFor(template.replace(/:[A-Za-z_]+/g, 'x'), method) === UNMATCHED_FAMILY;
+    return familyFor(template.replace(/:[A-Za-z_]+/g, 'x'), method) === UNCOVERED_FAMILY;
   });
 }

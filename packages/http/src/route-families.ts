@@ -1,4 +1,5 @@
 import { canonicalPath } from './base-paths.js';
+import { isCanonicalPath } from './path-form.js';
 
 /**
  * Which error body a family answers with: the specification's three, plus `epc`, the EPC inter-PSP
@@ -16,10 +17,20 @@ export type ServiceName = 'gateway' | 'matching' | 'batch' | 'webhook-dispatcher
  * - `participant-certificate`: a valid client certificate, keys never suffice;
  * - `account-records`: the bank's own data: the admin certificate or a key with the accounts scope;
  * - `admin`: the admin certificate;
- * - `analysts`: the bank's analysts: the admin certificate or a key with the analytics scope.
+ * - `analysts`: the bank's analysts: the admin certificate or a key with the analytics scope;
+ * - `scraper`: on the public edge a valid client certificate (a scraper's, issued by the trust anchors;
+ *   keys never suffice); open on a service's internal listener, which is never published;
+ * - `nobody`: no caller; what a path no row covers gets (404 before any router sees it).
  */
 export type Access =
-  'open' | 'participant' | 'participant-certificate' | 'account-records' | 'admin' | 'analysts';
+  | 'open'
+  | 'participant'
+  | 'participant-certificate'
+  | 'account-records'
+  | 'admin'
+  | 'analysts'
+  | 'scraper'
+  | 'nobody';
 
 export type ApiKeyScope = 'verify' | 'accounts' | 'analytics';
 
@@ -36,8 +47,10 @@ export type RateBudget =
 export interface RouteFamily {
   name: string;
   /**
-   * Canonical paths (base forms stripped): exact, `*` within one segment, a trailing `/**` any depth;
-   * an optional method before the path (`POST /api/accounts`) limits the pattern to that method.
+   * Canonical paths (base forms stripped), matched case-sensitively as Express's routers are
+   * (`createRouter` in router.ts): exact, `*` within one segment, a trailing `/**` any depth; an
+   * optional method before the path (`POST /api/accounts`) limits the pattern to that method (a
+   * `GET` row covers `HEAD`, which Express serves with the GET route).
    */
   paths: string[];
   owner: ServiceName | 'each';
@@ -71,8 +84,20 @@ const BULK_UPLOAD_DEADLINE_MS = 60 * 60 * 1000;
 /** One row per family; the first row whose path matches wins. Read by every middleware of the edge. */
 export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   {
+    // Prometheus text: over mutual TLS on the public edge, open on the internal listeners.
+    name: 'metrics',
+    paths: ['/metrics'],
+    owner: 'each',
+    errorFormat: 'nested',
+    access: 'scraper',
+    apiKeyScope: null,
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  },
+  {
     name: 'operations',
-    paths: ['/livez', '/readyz', '/health', '/metrics'],
+    paths: ['/livez', '/readyz', '/health'],
     owner: 'each',
     errorFormat: 'nested',
     access: 'open',
@@ -313,13 +338,17 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
 /** The longest deadline of any family: the server's own request timeout must not cut it short. */
 export const LONGEST_DEADLINE_MS = Math.max(...ROUTE_FAMILIES.map((family) => family.deadlineMs));
 
-/** What a path no row covers gets: 404 after authentication, in the nested format. */
-export const UNMATCHED_FAMILY: RouteFamily = {
-  name: 'unmatched',
+/**
+ * What a request no row covers gets, and a path not written in its one canonical form (path-form.ts):
+ * 404 in the flat format before authentication and before any router (`refuseUncovered` in app.ts).
+ * Nobody may call it, so no spelling falls back to a family that admits a caller.
+ */
+export const UNCOVERED_FAMILY: RouteFamily = {
+  name: 'uncovered',
   paths: [],
   owner: 'gateway',
-  errorFormat: 'nested',
-  access: 'participant',
+  errorFormat: 'flat',
+  access: 'nobody',
   apiKeyScope: null,
   rateBudget: 'none',
   deadlineMs: DEADLINE_MS,
@@ -339,22 +368,30 @@ function compile(pattern: string): CompiledPattern {
     .split('/')
     .map((segment) => segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]+'))
     .join('/');
-  return { method, path: new RegExp(`^${body}${anyDepth ? '(?:/.*)?' : ''}/?$`) };
+  return { method, path: new RegExp(`^${body}${anyDepth ? '(?:/.*)?' : ''}$`) };
 }
 
 const COMPILED = ROUTE_FAMILIES.map((family) => ({ family, patterns: family.paths.map(compile) }));
 
 function matches(pattern: CompiledPattern, path: string, method: string | undefined): boolean {
-  return (pattern.method === undefined || pattern.method === method) && pattern.path.test(path);
+  const methodMatches =
+    pattern.method === undefined ||
+    pattern.method === method ||
+    (pattern.method === 'GET' && method === 'HEAD');
+  return methodMatches && pattern.path.test(path);
 }
 
-/** The family of a request, under any base form; rows limited to a method need the method. */
+/**
+ * The family of a request path (no query string), under any base form; rows limited to a method need
+ * the method. A path not in canonical form, or one no row covers, is UNCOVERED_FAMILY.
+ */
 export function familyFor(path: string, method?: string): RouteFamily {
+  if (!isCanonicalPath(path)) return UNCOVERED_FAMILY;
   const canonical = canonicalPath(path);
   const found = COMPILED.find(({ patterns }) =>
     patterns.some((pattern) => matches(pattern, canonical, method)),
   );
-  return found?.family ?? UNMATCHED_FAMILY;
+  return found?.family ?? UNCOVERED_FAMILY;
 }
 
 /** Whether a request path belongs to a family this service owns (its router or the edge's forwarder). */

@@ -2,18 +2,18 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Router } from 'express';
 import { createLogger } from '@vop/observability';
 import { createHttpApp } from './app.js';
 import { familyFor, LONGEST_DEADLINE_MS } from './route-families.js';
+import { createRouter } from './router.js';
 
 describe('a family whose route reads the body as a stream', () => {
   let server: Server;
   let base: string;
 
   before(async () => {
-    const routes = Router();
-    const countBytes = Router();
+    const routes = createRouter();
+    const countBytes = createRouter();
     countBytes.post('/admin/accounts/import', async (req, res) => {
       let bytes = 0;
       for await (const chunk of req) bytes += (chunk as Buffer).length;

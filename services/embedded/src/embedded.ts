@@ -7,7 +7,7 @@ import { createBatchService } from '@vop/batch';
 import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteThreadClient, type SqlClient } from '@vop/event-store';
 import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
-import { startHttpsServer } from '@vop/http';
+import { mountedRoutes, startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
 import { createInProcessBus, PriorityGate } from '@vop/messaging';
@@ -31,6 +31,8 @@ export interface EmbeddedService {
   pki: DevPki;
   /** The embedded database, for operational inspection (and tests that look at what is stored). */
   sql: SqlClient;
+  /** Every route the one app mounts, as `METHOD /path/:param` (the path-spelling probe walks them). */
+  routes: string[];
   stop(): Promise<void>;
 }
 
@@ -171,6 +173,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     url: server.url,
     pki,
     sql,
+    routes: mountedRoutes(gateway.app),
     async stop() {
       await server.close();
       await gateway.stop();

@@ -61,9 +61,20 @@ describe('authorization over mutual TLS', () => {
     });
 
     it('keeps the ops probes open', async () => {
-      for (const path of ['/livez', '/readyz', '/health', '/metrics']) {
+      for (const path of ['/livez', '/readyz', '/health']) {
         assert.equal((await anonymous.get(path)).status, 200, path);
       }
+    });
+
+    it('serves /metrics on the edge only over mutual TLS: a client certificate, never a key alone', async () => {
+      const withoutCertificate = await anonymous.get('/metrics');
+      assert.equal(withoutCertificate.status, 401);
+      assert.equal(withoutCertificate.body.error.code, 'UNAUTHORIZED');
+      const keyOnly = await anonymous.get('/metrics', { headers: bearer(verifyKey) });
+      assert.equal(keyOnly.status, 401);
+      const scraped = await embedded.client.get('/metrics');
+      assert.equal(scraped.status, 200);
+      assert.match(scraped.text, /^# HELP /m);
     });
 
     it('accepts a verify key without a certificate on the /verify and /api families', async () => {

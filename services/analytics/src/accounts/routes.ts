@@ -1,7 +1,7 @@
 import { AccountHistoryQuery, type AccountStatusResponse, z } from '@vop/contracts';
-import { errors } from '@vop/http';
+import { errors, createRouter } from '@vop/http';
 import type { SqlClient } from '@vop/event-store';
-import { Router } from 'express';
+import { type Router } from 'express';
 import { invalidParameter, parseQuery } from '../query-parameters.js';
 import { accountHistory, decodeCursor } from './history.js';
 import { findAccountStatus } from './read-model.js';
@@ -21,7 +21,7 @@ export function accountRoutes(options: {
   clock: () => Date;
 }): Router {
   const { sql, schema, clock } = options;
-  const router = Router();
+  const router = createRouter();
   const resolve = async (raw: unknown) => {
     const id = AccountRecordId.safeParse(raw);
     if (!id.success) throw notFound();

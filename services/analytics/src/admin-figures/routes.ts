@@ -1,8 +1,8 @@
 import { RecentVerificationsQuery, StatsQuery, type StatsResponse } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
-import { formatUptime } from '@vop/http';
+import { formatUptime, createRouter } from '@vop/http';
 import type { FieldCipher } from '@vop/personal-data';
-import { Router } from 'express';
+import { type Router } from 'express';
 import { parseQuery } from '../query-parameters.js';
 import { recentVerifications } from './recent-verifications.js';
 import { periodStart, requestFigures } from './stats.js';
@@ -20,7 +20,7 @@ export function adminFigureRoutes(options: {
   startedAt: number;
 }): Router {
   const { sql, schema, clock } = options;
-  const router = Router();
+  const router = createRouter();
   router.get('/admin/stats', async (req, res) => {
     const { period } = parseQuery(StatsQuery, req.query);
     const now = clock();

@@ -1,6 +1,7 @@
+import { createRouter } from '@vop/http';
 import { MatchRatesQuery, UsageQuery } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
-import { Router } from 'express';
+import { type Router } from 'express';
 import { matchRatesReport } from '../match-rates/query.js';
 import { parseQuery, timeWindow } from '../query-parameters.js';
 import { usageReport } from './query.js';
@@ -12,7 +13,7 @@ export function analyticsRoutes(options: {
   clock: () => Date;
 }): Router {
   const { sql, schema, clock } = options;
-  const router = Router();
+  const router = createRouter();
   router.get('/analytics/usage', async (req, res) => {
     const query = parseQuery(UsageQuery, req.query);
     const now = clock();

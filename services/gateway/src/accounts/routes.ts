@@ -1,7 +1,7 @@
 import { AccountIdParam, CreateAccountRequest, UpdateAccountRequest } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { Router } from 'express';
-import { ApiError, errors, parseBody, parseParam, requestMetadata } from '@vop/http';
+import { type Router } from 'express';
+import { ApiError, errors, parseBody, parseParam, requestMetadata, createRouter } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
 import type { AccountEventProtector } from '@vop/personal-data';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
@@ -31,7 +31,7 @@ export interface AccountRoutesOptions {
 
 /** Account records: the bank's own data, written as events, read from the gateway's inline view. */
 export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.post('/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);

@@ -1,6 +1,6 @@
 import { CreateAccountRequest } from '@vop/contracts';
-import { Router } from 'express';
-import { errors, parseBody, requestMetadata } from '@vop/http';
+import { type Router } from 'express';
+import { errors, parseBody, requestMetadata, createRouter } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
 import type { AccountRoutesOptions } from './routes.js';
 import { AccountAlreadyExistsError, AccountNotFoundError } from './decider.js';
@@ -24,7 +24,7 @@ export function sandboxAccountRoutes({
   clock,
   newId,
 }: AccountRoutesOptions): Router {
-  const router = Router();
+  const router = createRouter();
 
   router.post('/api/accounts', async (req, res) => {
     const body = parseBody(CreateAccountRequest, req.body);

@@ -1,10 +1,10 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import { AccountIdParam, AuditQuery, IssueApiKeyRequest } from '@vop/contracts';
 import { accountSubject, type SubjectKeyStore } from '@vop/personal-data';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditActorOf } from '../audit/actor.js';
 import { markAudited } from '../audit/audit-writes.js';
-import { ApiError, errors, parseBody, parseParam } from '@vop/http';
+import { ApiError, errors, parseBody, parseParam, createRouter } from '@vop/http';
 import type { KeyEnvironment } from '../security/api-keys/api-key-secret.js';
 import type { ApiKeyStore } from '../security/api-keys/api-key-store.js';
 
@@ -19,7 +19,7 @@ export function adminRoutes(options: {
   subjectKeys: SubjectKeyStore;
 }): Router {
   const { keys, audit, subjectKeys } = options;
-  const router = Router();
+  const router = createRouter();
 
   router.post('/admin/api-keys', async (req, res) => {
     const body = parseBody(IssueApiKeyRequest, req.body);

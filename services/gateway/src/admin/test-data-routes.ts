@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { AccountStatus, HolderType, Iban, NameMatchOutcome, z } from '@vop/contracts';
 import type { SqlExecutor } from '@vop/event-store';
-import { requestMetadata } from '@vop/http';
-import { Router } from 'express';
+import { requestMetadata, createRouter } from '@vop/http';
+import { type Router } from 'express';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { findLiveAccountIdByIban } from '../accounts/read-model.js';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
@@ -50,7 +50,7 @@ async function liveAccountIds(sql: SqlExecutor, schema: string, limit: number): 
  * audits both (management writes).
  */
 export function testDataRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
-  const router = Router();
+  const router = createRouter();
   const schema = store.schema;
 
   router.post('/admin/reset-test-data', async (req, res) => {

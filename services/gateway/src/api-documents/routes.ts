@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { servedApiDocument } from '@vop/http';
-import express, { Router } from 'express';
+import { servedApiDocument, createRouter } from '@vop/http';
+import express, { type Router } from 'express';
 
 // The docs page runs swagger-ui from its npm package, served by us: no CDN. It sets some inline styles,
 // hence 'unsafe-inline' for styles only; scripts are our own files.
@@ -33,7 +33,7 @@ const START_SCRIPT = `window.SwaggerUIBundle({ url: 'openapi.json', dom_id: '#ap
 /** `GET /openapi.json` (generated from the zod contracts and the route-family table) and `GET /docs`. */
 export function apiDocumentRoutes(version: string): Router {
   const document = JSON.stringify(servedApiDocument(version));
-  const router = Router();
+  const router = createRouter();
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);
   });

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errors } from '@vop/http';
-import { type Request, type Response, Router } from 'express';
+import { errors, createRouter } from '@vop/http';
+import { type Request, type Response, type Router } from 'express';
 
 /** The pages' own files: services/gateway/pages (HTML, scripts, styles; nothing from a CDN). */
 const PAGES_DIR = fileURLToPath(new URL('../../pages', import.meta.url));
@@ -52,7 +52,7 @@ const wantsHtml = (req: Request): boolean =>
  * may open them (the admin certificate for /admin*, any participant for /test and the assets).
  */
 export function pageRoutes(options: { testPage: boolean }): Router {
-  const router = Router();
+  const router = createRouter();
   router.get('/admin', (_req, res) => sendPage(res, path.join(PAGES_DIR, 'admin.html')));
   router.get('/admin/stats', (req, res, next) => {
     if (!wantsHtml(req)) return next();

@@ -1,6 +1,6 @@
 import { SchemeDirectorySnapshot } from '@vop/contracts';
-import { ApiError, errors, parseBody } from '@vop/http';
-import { Router } from 'express';
+import { ApiError, errors, parseBody, createRouter } from '@vop/http';
+import { type Router } from 'express';
 import { auditActorOf } from '../audit/actor.js';
 import { DirectoryVersionMismatchError, DuplicateParticipantError } from './decider.js';
 import type { SchemeDirectory } from './scheme-directory.js';
@@ -29,7 +29,7 @@ export function schemeDirectoryRoutes(options: {
   clock: () => Date;
 }): Router {
   const { directory } = options;
-  const router = Router();
+  const router = createRouter();
 
   router.put(SCHEME_DIRECTORY_PATH, async (req, res) => {
     const snapshot = parseBody(SchemeDirectorySnapshot, req.body);

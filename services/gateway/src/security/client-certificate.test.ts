@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { Router } from 'express';
 import { createLogger } from '@vop/observability';
 import {
   certificateFingerprint,
@@ -16,6 +15,7 @@ import {
   principalOf,
   startHttpsServer,
   type RunningServer,
+  createRouter,
 } from '@vop/http';
 import { clientCertificateAuth, requireCertificateByFamily } from './client-certificate.js';
 
@@ -63,9 +63,9 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
         write: (chunk: Buffer, _encoding, done) => (logLines.push(chunk.toString('utf8')), done()),
       }),
     });
-    const routes = Router();
+    const routes = createRouter();
     routes.get('/vop/whoami', (_req, res) => void res.json(principalOf(res)));
-    routes.get('/open', (_req, res) => void res.json({ principal: principalOf(res) ?? null }));
+    routes.get('/health', (_req, res) => void res.json({ principal: principalOf(res) ?? null }));
     routes.get('/admin/thing', authorizeByFamily, (_req, res) => void res.json({ ok: true }));
     const app = createHttpApp({
       logger,
@@ -119,7 +119,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
     const before = validations;
     const caller = client(participant);
     for (let request = 0; request < 3; request += 1)
-      assert.equal((await caller.get('/open')).status, 200);
+      assert.equal((await caller.get('/health')).status, 200);
     assert.equal(validations - before, 1);
   });
 
@@ -135,7 +135,7 @@ describe('clientCertificateAuth over mutual TLS', { timeout: 30_000 }, () => {
 
   it('without a certificate: open paths proceed without a principal, /vop/* is 401 VOP_002, /admin/* 403 ACCESS_DENIED flat', async () => {
     const anonymous = client();
-    assert.deepEqual((await anonymous.get('/open')).body, { principal: null });
+    assert.deepEqual((await anonymous.get('/health')).body, { principal: null });
     const scheme = await anonymous.get('/vop/whoami');
     assert.equal(scheme.status, 401);
     assert.equal(scheme.body.error.code, 'VOP_002');

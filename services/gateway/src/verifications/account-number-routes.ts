@@ -1,7 +1,7 @@
 import { AccountNumberVerifyRequest, renderAccountNumberResponse } from '@vop/contracts';
 import type { SqlExecutor } from '@vop/event-store';
-import { parseBody, requestMetadata } from '@vop/http';
-import { Router } from 'express';
+import { parseBody, requestMetadata, createRouter } from '@vop/http';
+import { type Router } from 'express';
 import { findLiveDomesticAccount } from '../accounts/read-model.js';
 import type { SynchronousVerifier } from './synchronous.js';
 
@@ -32,7 +32,7 @@ export function accountNumberVerificationRoutes(options: {
   schema: string;
 }): Router {
   const { verifier, sql, schema } = options;
-  const router = Router();
+  const router = createRouter();
 
   router.post('/verify', async (req, res, next) => {
     if (!asksByAccountNumber(req.body)) return next();

@@ -1,6 +1,6 @@
 import { renderImmediateResponse, renderSimpleResponse, VerifyRequest } from '@vop/contracts';
-import { parseBody, requestMetadata } from '@vop/http';
-import { Router, type Request } from 'express';
+import { parseBody, requestMetadata, createRouter } from '@vop/http';
+import { type Request, type Router } from 'express';
 import type { SynchronousVerifier } from './synchronous.js';
 
 /** RFC 7240: `Prefer: respond-async` asks for the receipt of family B instead of the answer at once. */
@@ -21,7 +21,7 @@ function prefersAsync(req: Request): boolean {
  */
 export function immediateVerificationRoutes(verifier: SynchronousVerifier): Router {
   const { requestFor, verifyNow, recordOnly } = verifier;
-  const router = Router();
+  const router = createRouter();
 
   router.post('/api/verify', async (req, res) => {
     const body = parseBody(VerifyRequest, req.body);

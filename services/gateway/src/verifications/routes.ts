@@ -18,9 +18,10 @@ import {
   requestMetadata,
   type DirectRoute,
   type Principal,
+  createRouter,
 } from '@vop/http';
 import { revealMatchedName } from '@vop/personal-data';
-import { Router, type RequestHandler, type Response } from 'express';
+import { type RequestHandler, type Response, type Router } from 'express';
 import type { RequesterCheck } from '../scheme-directory/requester-check.js';
 import { epcHeaderRefusal } from './epc-request-headers.js';
 import {
@@ -63,8 +64,8 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
 } {
   const { store, cipher, requesters } = options;
   const { requestFor, verifyNow, recordOnly } = synchronousVerifier(options);
-  const scheme = Router();
-  const router = Router();
+  const scheme = createRouter();
+  const router = createRouter();
 
   /** 401 unless the certificate's holder is a scheme participant of this environment. */
   function admitCertificate(res: Response): void {

@@ -1,7 +1,7 @@
 import { MatchExplainRequest, type MatchExplanation } from '@vop/contracts';
-import { parseBody } from '@vop/http';
+import { parseBody, createRouter } from '@vop/http';
 import type { NameMatcher } from '@vop/name-matching';
-import { Router } from 'express';
+import { type Router } from 'express';
 
 /**
  * The matching service's own family (matching-management in packages/http/src/route-families.ts):
@@ -9,7 +9,7 @@ import { Router } from 'express';
  * complaint, without touching stored accounts. Reached through the gateway's edge.
  */
 export function explainRoutes(matcher: NameMatcher): Router {
-  const router = Router();
+  const router = createRouter();
   router.post('/admin/matching/explain', (req, res) => {
     const body = parseBody(MatchExplainRequest, req.body);
     const result = matcher.match(body.name, {

@@ -1,7 +1,7 @@
 import { WebhookDeliveriesQuery, z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { ApiError, errors, parseParam } from '@vop/http';
-import { Router } from 'express';
+import { ApiError, errors, parseParam, createRouter } from '@vop/http';
+import { type Router } from 'express';
 import { listRegistrations, findRegistration } from '../registrations/read-model.js';
 import { participantOf, webhookIdParam, webhookNotFound } from '../registrations/routes.js';
 import { listDeliveries, redeliver } from './queue.js';
@@ -32,7 +32,7 @@ export function deliveryRoutes(options: {
 }): Router {
   const { store, clock } = options;
   const { sql, schema } = store;
-  const router = Router();
+  const router = createRouter();
 
   router.get('/webhooks/dead-letters', async (req, res) => {
     const { limit } = parseQuery(req.query);

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { AddressGuard } from '@vop/address-guard';
 import { WebhookRegistrationRequest, z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { ApiError, errors, parseBody, parseParam, principalOf } from '@vop/http';
-import { Router, type Response } from 'express';
-import type { AddressGuard } from '../address-guard/address-guard.js';
+import { ApiError, errors, parseBody, parseParam, principalOf, createRouter } from '@vop/http';
+import { type Response, type Router } from 'express';
 import { signerFor } from '../deliveries/sender.js';
 import { RegistrationError } from './decider.js';
 import { handleRegistration } from './handler.js';
@@ -41,7 +41,7 @@ export function registrationRoutes(options: {
 }): Router {
   const { store, guard, secrets, clock } = options;
   const { sql, schema } = store;
-  const router = Router();
+  const router = createRouter();
 
   router.post('/webhooks', async (req, res) => {
     const participant = participantOf(res);
