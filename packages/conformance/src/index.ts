@@ -13,8 +13,10 @@ export { placeholderFiller } from './placeholders.js';
 export {
   checkResponse,
   runConformance,
+  TARGET_UNREACHABLE,
   type ClientCredential,
   type ConformanceRunOptions,
+  type ConnectionGuard,
 } from './runner.js';
 export {
   SCHEME_SUITE_CASES,

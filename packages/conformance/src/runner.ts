@@ -1,4 +1,5 @@
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { placeholderFiller } from './placeholders.js';
 import type {
   CaseResult,
@@ -14,6 +15,17 @@ export interface ClientCredential {
   keyPem: string;
 }
 
+/** Where the runner may connect: the gateway's address guard (`@vop/address-guard`). */
+export interface ConnectionGuard {
+  /** Why a URL may not be requested (its scheme, or a literal address); `undefined`: it may. */
+  checkBeforeConnect(url: URL): string | undefined;
+  /** Resolves a host for a connection, failing it when an address found may not be reached. */
+  lookup: LookupFunction;
+}
+
+/** A guarded run's failure for a request without an answer, whatever the cause. */
+export const TARGET_UNREACHABLE = 'request failed: the target could not be reached';
+
 export interface ConformanceRunOptions {
   /** The responder, e.g. https://127.0.0.1:8443 (a path prefix is kept). */
   baseUrl: string;
@@ -28,6 +40,15 @@ export interface ConformanceRunOptions {
   now?: () => Date;
   /** Told of each case as it ends, before the next starts. */
   onResult?: (result: CaseResult) => Promise<void> | void;
+  /**
+   * Connecting for a caller (the toolkit's `target`): each URL and each connection's resolved
+   * address are judged by the guard, and a request without an answer fails with
+   * TARGET_UNREACHABLE whatever the cause (closed port, no TLS, refused address, timeout), which
+   * goes to `onUnreachable` only. Without a guard the failure says the cause (the CLI).
+   */
+  guard?: ConnectionGuard;
+  /** A guarded run's cause of each TARGET_UNREACHABLE, for the log. */
+  onUnreachable?: (cause: Error) => void;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -164,6 +185,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
       keepAlive: true,
       ca: options.caPem,
       ...(credential && { cert: credential.certPem, key: credential.keyPem }),
+      ...(options.guard && { lookup: options.guard.lookup }),
     });
     agents.set(name, agent);
     return agent;
@@ -192,33 +214,34 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
       const request = fill(testCase.request);
       const payload =
         request.raw ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+      let response: RawResponse;
       try {
-        const response = await send(
-          agent,
-          new URL(`${base}${request.path}`),
-          request.method,
-          request.headers,
-          payload,
-          timeoutMs,
-        );
-        const sentId = request.headers['X-Request-ID'];
-        const { failures, body } = checkResponse(testCase.expect, sentId, response);
-        await record({
-          ...summary,
-          outcome: failures.length === 0 ? 'passed' : 'failed',
-          failures,
-          status: response.status,
-          body,
-          durationMs: elapsed(),
-        });
+        const url = new URL(`${base}${request.path}`);
+        const refusal = options.guard?.checkBeforeConnect(url);
+        if (refusal !== undefined) throw new Error(`${refusal}: ${url.host}`);
+        response = await send(agent, url, request.method, request.headers, payload, timeoutMs);
       } catch (error) {
+        if (options.guard) options.onUnreachable?.(error as Error);
         await record({
           ...summary,
           outcome: 'failed',
-          failures: [`request failed: ${(error as Error).message}`],
+          failures: [
+            options.guard ? TARGET_UNREACHABLE : `request failed: ${(error as Error).message}`,
+          ],
           durationMs: elapsed(),
         });
+        continue;
       }
+      const sentId = request.headers['X-Request-ID'];
+      const { failures, body } = checkResponse(testCase.expect, sentId, response);
+      await record({
+        ...summary,
+        outcome: failures.length === 0 ? 'passed' : 'failed',
+        failures,
+        status: response.status,
+        body,
+        durationMs: elapsed(),
+      });
     }
   } finally {
     for (const agent of agents.values()) agent.destroy();

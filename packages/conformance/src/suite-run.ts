@@ -1,6 +1,6 @@
 import { complianceReport, type ComplianceReport } from './compliance-report.js';
 import type { SchemeFixture } from './reference-data.js';
-import { runConformance, type ClientCredential } from './runner.js';
+import { runConformance, type ClientCredential, type ConformanceRunOptions } from './runner.js';
 import { SCHEME_SUITE_CASES } from './scheme-suite/index.js';
 import type { CaseResult, ConformanceCase } from './types.js';
 
@@ -21,6 +21,9 @@ export interface SchemeSuiteRunOptions {
   /** Told of each case as it ends (the gateway records it as an event). */
   onCase?: (result: CaseResult) => Promise<void> | void;
   timeoutMs?: number;
+  /** A caller-named target: see ConformanceRunOptions. */
+  guard?: ConformanceRunOptions['guard'];
+  onUnreachable?: ConformanceRunOptions['onUnreachable'];
 }
 
 export type SchemeSuiteReport = ComplianceReport & { cases: CaseResult[] };
@@ -40,6 +43,8 @@ export async function runSchemeSuite(options: SchemeSuiteRunOptions): Promise<Sc
     cases,
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.onCase && { onResult: options.onCase }),
+    ...(options.guard && { guard: options.guard }),
+    ...(options.onUnreachable && { onUnreachable: options.onUnreachable }),
   });
   return { ...complianceReport(results, cases.length), cases: results };
 }

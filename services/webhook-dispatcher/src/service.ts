@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createAddressGuard } from '@vop/address-guard';
 import {
   TOPIC_PARTITIONS,
   topicNames,
@@ -18,7 +19,6 @@ import {
 } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
-import { createAddressGuard } from './address-guard/address-guard.js';
 import { webhookNoticeFor } from './deliveries/payload.js';
 import { firstEndsOf, pruneEndedVerifications } from './deliveries/first-end.js';
 import {

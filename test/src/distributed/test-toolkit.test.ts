@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { ensureDevPki } from '@vop/pki';
+import { ensureDevPki, issueCertificate, type PemPair } from '@vop/pki';
 import {
   createTestDatabase,
   eventually,
@@ -36,6 +36,12 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
   let gatewayEnv: Record<string, string>;
   let client: HttpsClient;
   let dataDir: string;
+  let gatewayUrl: string;
+  let targetTls: {
+    caPem: string;
+    clientCertificate: PemPair;
+    nonParticipantCertificate: PemPair;
+  };
 
   const startGateway = () => {
     const gateway = startServiceProcess('gateway', main('gateway'), gatewayEnv);
@@ -87,13 +93,33 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
       VOP_PORT: String(gatewayPort),
       VOP_SERVICE_URLS: JSON.stringify({ matching: `http://127.0.0.1:${matchingPort}` }),
       VOP_RATE_LIMIT_TEST_PER_HOUR: '100000',
+      // The gateway names itself as a target below, as a local multi-bank setup names its banks.
+      VOP_TEST_TARGET_ALLOWED_NETWORKS: '127.0.0.1/32',
     };
     startGateway();
+    gatewayUrl = `https://127.0.0.1:${gatewayPort}`;
+    const caPem = await readFile(pki.caPath, 'utf8');
+    const caKeyPem = await readFile(path.join(pki.dir, 'ca-key.pem'), 'utf8');
+    targetTls = {
+      caPem,
+      clientCertificate: {
+        certPem: await readFile(pki.clientCertPath, 'utf8'),
+        keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+      },
+      nonParticipantCertificate: await issueCertificate(
+        { certPem: caPem, keyPem: caKeyPem },
+        {
+          commonName: 'Trusted, not adhering',
+          usage: 'client',
+          organizationIdentifier: 'PSDDE-BAFIN-999999',
+        },
+      ),
+    };
     client = httpsClient({
-      baseUrl: `https://127.0.0.1:${gatewayPort}`,
-      caPem: await readFile(pki.caPath, 'utf8'),
-      certPem: await readFile(pki.clientCertPath, 'utf8'),
-      keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+      baseUrl: gatewayUrl,
+      caPem: targetTls.caPem,
+      certPem: targetTls.clientCertificate.certPem,
+      keyPem: targetTls.clientCertificate.keyPem,
     });
     await gatewayReady();
     const loaded = await client.post('/test/data/load', {
@@ -120,6 +146,28 @@ describe('distributed run: the test toolkit on real Kafka and PostgreSQL', () =>
     });
     assert.equal(started.status, 202, started.text);
     const report = await reportWhenEnded(client, started.body.testRunId);
+    assert.equal(report.status, 'completed');
+    assertEveryCasePassed(report);
+  });
+
+  it('runs against a target in VOP_TEST_TARGET_ALLOWED_NETWORKS, refuses one outside it', async () => {
+    const run = (url: string) =>
+      client.post('/test/scheme/run', {
+        testSuite: 'scheme139-25',
+        generateReport: true,
+        target: { url, ...targetTls },
+      });
+    const { port } = new URL(gatewayUrl);
+    for (const url of [`https://[::127.0.0.1]:${port}`, `https://10.0.0.1:${port}`]) {
+      const refused = await run(url);
+      assert.equal(refused.status, 502, `${url}: ${refused.text}`);
+      assert.equal(refused.body.error.code, 'TEST_EXECUTION_FAILED');
+      assert.equal(refused.body.error.message, 'The target could not be reached');
+    }
+    const started = await run(gatewayUrl);
+    assert.equal(started.status, 202, started.text);
+    const report = await reportWhenEnded(client, started.body.testRunId);
+    assert.equal(report.target, gatewayUrl);
     assert.equal(report.status, 'completed');
     assertEveryCasePassed(report);
   });

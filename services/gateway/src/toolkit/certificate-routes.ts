@@ -1,6 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { CertificateScenario, ValidateCertificatesRequest, type z } from '@vop/contracts';
-import { parseBody } from '@vop/http';
+import { parseBody, createRouter } from '@vop/http';
 import {
   createCertificateAuthority,
   createClientCertificateValidator,
@@ -8,7 +8,7 @@ import {
   type ClientCertificateValidator,
   type PemPair,
 } from '@vop/pki';
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { Sandbox } from './sandbox.js';
 import { noSandbox } from './test-execution-failed.js';
 
@@ -65,7 +65,7 @@ export function certificateRoutes(options: {
   trustAnchorsPem: string | undefined;
   clock: () => Date;
 }): Router {
-  const router = Router();
+  const router = createRouter();
   const validate: ClientCertificateValidator | undefined =
     options.trustAnchorsPem !== undefined
       ? createClientCertificateValidator(options.trustAnchorsPem)

@@ -1,7 +1,7 @@
 import { loadReferenceData } from '@vop/conformance';
 import { LoadRunRequest } from '@vop/contracts';
-import { parseBody } from '@vop/http';
-import { Router } from 'express';
+import { parseBody, createRouter } from '@vop/http';
+import { type Router } from 'express';
 import { LoadRun } from './load-run.js';
 import type { Sandbox } from './sandbox.js';
 import { noSandbox, testExecutionFailed } from './test-execution-failed.js';
@@ -17,7 +17,7 @@ export function performanceRoutes(options: {
   clock: () => Date;
   newId: () => string;
 }): { router: Router; stop(): Promise<void> } {
-  const router = Router();
+  const router = createRouter();
   let last: LoadRun | undefined;
 
   router.post('/test/performance/load', async (req, res) => {

@@ -1,8 +1,8 @@
 import { loadReferenceData, REFERENCE_DATA_VERSIONS } from '@vop/conformance';
 import { DataLoadRequest, EnvironmentResetRequest, GenerateDataRequest } from '@vop/contracts';
-import { parseBody, requestMetadata } from '@vop/http';
+import { parseBody, requestMetadata, createRouter } from '@vop/http';
 import { SerialQueue } from '@vop/event-store';
-import { Router } from 'express';
+import { type Router } from 'express';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { testAccountId } from '../accounts/sandbox-routes.js';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
@@ -23,7 +23,7 @@ export function sandboxDataRoutes(
   writes: AccountRoutesOptions,
   onReferenceDataLoaded: () => void,
 ): Router {
-  const router = Router();
+  const router = createRouter();
   // Loads and resets one at a time in this process: two at once both found the same accounts to
   // remove, or none of a reference account to open, and the second answered 500 (a client that gave
   // up on a long reset sends the next at once, as schemathesis's did in CI).

@@ -6,16 +6,17 @@ import {
   SCHEME_SUITE_CASES,
   type CaseResult,
   type ConformanceCase,
+  type ConnectionGuard,
   type SchemeFixture,
   type SchemeSuiteTarget,
 } from '@vop/conformance';
 import { SchemeRunRequest, z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { errors, parseBody, parseParam } from '@vop/http';
+import { errors, parseBody, parseParam, createRouter } from '@vop/http';
 import type { Logger } from '@vop/observability';
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { Sandbox } from './sandbox.js';
-import { noSandbox, testExecutionFailed } from './test-execution-failed.js';
+import { noSandbox, targetUnreachable, testExecutionFailed } from './test-execution-failed.js';
 import type { RecordedAnswer } from './test-run-decider.js';
 import {
   handleTestRunCommand,
@@ -53,6 +54,15 @@ function answerOf(result: CaseResult): RecordedAnswer {
 }
 
 /**
+ * How the runner connects: to a caller-named target through the address guard, its failures to
+ * connect told apart in the log only; to this deployment's own loopback listener directly.
+ */
+interface Connection {
+  guard?: ConnectionGuard;
+  onUnreachable?: (cause: Error) => void;
+}
+
+/**
  * Before a run: the target answers over mutual TLS and holds the reference data (the first case
  * passes). Data loaded here moments ago is still on its way to the deciding copy of the accounts:
  * until `waitUntil` (ms since the epoch) the first case and every account's probe
@@ -63,6 +73,8 @@ async function preflight(
   fixture: SchemeFixture,
   accountProbes: readonly ConformanceCase[],
   waitUntil: number,
+  connection: Connection,
+  logger: Logger,
 ): Promise<void> {
   if (PROBE_CASE === undefined) return;
   for (;;) {
@@ -73,6 +85,7 @@ async function preflight(
       credentials: { participant: target.participant },
       fixture,
       cases: [PROBE_CASE, ...(loadedMomentsAgo ? accountProbes : [])],
+      ...connection,
     });
     if (probe === undefined) return;
     if (probe.outcome === 'passed') {
@@ -80,12 +93,11 @@ async function preflight(
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (probe.status === undefined)
-      throw testExecutionFailed(
-        502,
-        `The target could not be reached: ${probe.failures.join('; ')}`,
-        "Check the URL, that caPem signs the responder's server certificate, and that it accepts your client certificate",
-      );
+    if (probe.status === undefined) {
+      // The same answer for a closed port, a port without TLS, a refused address and a timeout.
+      if (!connection.guard) logger.warn({ failures: probe.failures }, 'test target unreachable');
+      throw targetUnreachable();
+    }
     if (probe.status === 401)
       throw testExecutionFailed(
         502,
@@ -111,17 +123,32 @@ export function schemeRunRoutes(options: {
   /** When reference data was last loaded through this instance (ms since the epoch, 0: never). */
   referenceDataLoadedAt: () => number;
   instanceId: string;
+  /** Judges where a caller-named `target` may be (VOP_TEST_TARGET_ALLOWED_NETWORKS). */
+  targetGuard: ConnectionGuard;
 }): SchemeRuns {
   const { store, logger, clock } = options;
-  const router = Router();
+  const router = createRouter();
   const running = new Map<string, Promise<void>>();
   let stopping = false;
 
-  async function execute(testRunId: string, target: SchemeSuiteTarget, fixture: SchemeFixture) {
+  /** A caller-named target: guarded, each cause of an unreachable target logged (no names in it). */
+  const guarded = (origin: string, testRunId: string): Connection => ({
+    guard: options.targetGuard,
+    onUnreachable: (cause) =>
+      logger.warn({ err: cause, target: origin, testRunId }, 'test target unreachable'),
+  });
+
+  async function execute(
+    testRunId: string,
+    target: SchemeSuiteTarget,
+    fixture: SchemeFixture,
+    connection: Connection,
+  ) {
     try {
       await runSchemeSuite({
         target,
         fixture,
+        ...connection,
         onCase: async (result) => {
           if (stopping) throw new Error('the service is stopping');
           await handleTestRunCommand(store, {
@@ -178,6 +205,7 @@ export function schemeRunRoutes(options: {
     running.set(testRunId, Promise.resolve());
     let target: SchemeSuiteTarget;
     let fixture: SchemeFixture;
+    const connection = body.target ? guarded(new URL(body.target.url).origin, testRunId) : {};
     try {
       target = body.target
         ? {
@@ -192,7 +220,14 @@ export function schemeRunRoutes(options: {
       const dataSet = await loadReferenceData();
       fixture = dataSet.fixture;
       const waitUntil = body.target ? 0 : options.referenceDataLoadedAt() + DATA_VISIBLE_WITHIN_MS;
-      await preflight(target, fixture, referenceAccountProbes(dataSet), waitUntil);
+      await preflight(
+        target,
+        fixture,
+        referenceAccountProbes(dataSet),
+        waitUntil,
+        connection,
+        logger,
+      );
       await handleTestRunCommand(store, {
         type: 'StartTestRun',
         data: {
@@ -211,7 +246,7 @@ export function schemeRunRoutes(options: {
     }
     running.set(
       testRunId,
-      execute(testRunId, target, fixture).finally(() => running.delete(testRunId)),
+      execute(testRunId, target, fixture, connection).finally(() => running.delete(testRunId)),
     );
     res.status(202).json({
       testRunId,

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import { createAddressGuard } from '@vop/address-guard';
 import type { EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import type { Router } from 'express';
@@ -29,6 +30,11 @@ export function createTestToolkit(options: {
   app: () => RequestListener;
   /** VOP_INSTANCE_ID: a restart interrupts only the runs this instance was running. */
   instanceId: string;
+  /**
+   * VOP_TEST_TARGET_ALLOWED_NETWORKS: where a caller-named `target` may be although not public
+   * (default none). A run against this deployment itself is not guarded: no caller names it.
+   */
+  targetAllowedNetworks?: readonly string[];
   logger: Logger;
   clock: () => Date;
   newId: () => string;
@@ -44,6 +50,10 @@ export function createTestToolkit(options: {
     newId,
     referenceDataLoadedAt: () => referenceDataLoadedAt,
     instanceId: options.instanceId,
+    targetGuard: createAddressGuard({
+      httpsOnly: true,
+      allowedNetworks: options.targetAllowedNetworks ?? [],
+    }),
   });
   const performance = performanceRoutes({ sandbox, clock, newId });
   return {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import type { AddressGuard } from '../address-guard/address-guard.js';
+import type { AddressGuard } from '@vop/address-guard';
 
 /** The Standard Webhooks signer for a registration's secret: `whsec_<base64>`, else its bytes. */
 export function signerFor(secret: string): Webhook {

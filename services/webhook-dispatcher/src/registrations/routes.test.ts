@@ -79,6 +79,15 @@ describe('POST/GET/DELETE /webhooks: a participant’s registrations', () => {
       'http://10.0.0.8/hook',
       'http://[fe80::1]/hook',
       'http://192.168.0.10/hook',
+      // IPv6 forms that carry an IPv4 address (issue 39), even one the allow-list holds (127/8).
+      'http://[::127.0.0.1]/hook',
+      'http://[::a9fe:a9fe]/hook',
+      'http://[::ffff:a9fe:a9fe]/hook',
+      'http://[::ffff:0:7f00:1]/hook',
+      'http://[64:ff9b::a9fe:a9fe]/hook',
+      'http://[64:ff9b:1::a9fe:a9fe]/hook',
+      'http://[2002:7f00:1::]/hook',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
     ]) {
       const response = await harness.api('POST', '/webhooks', 'PSP-A', {
         url,
