@@ -182,7 +182,12 @@ const processes: ServiceProcess[] = [];
 const databases: TestDatabase[] = [];
 /** Each distributed run's topics, deleted at the end with its databases. */
 const namespaces: TestNamespace[] = [];
-const limits = { VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000', LOG_LEVEL: 'warn' };
+// One participant submits every batch: lift its entry budget (60 × 6,000 an hour by default).
+const limits = {
+  VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+  VOP_TEST_RATE_LIMITS: '{"default":100000000}',
+  LOG_LEVEL: 'warn',
+};
 
 async function embedded(): Promise<void> {
   const port = await freePort();

@@ -415,6 +415,8 @@ async function run(): Promise<void> {
         LOG_LEVEL: 'warn',
         // Seeding writes 1,000 accounts from one address: lift the sandbox's 100 writes/hour for the benchmark.
         VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+        // The load is one participant's: lift its verification budget (6,000 a minute by default).
+        VOP_TEST_RATE_LIMITS: '{"default":100000000}',
       },
       [],
       nodeArgs,
@@ -464,6 +466,7 @@ async function run(): Promise<void> {
       LOG_LEVEL: 'warn',
       DATABASE_POOL_MAX: '20',
       VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
+      VOP_TEST_RATE_LIMITS: '{"default":100000000}',
     };
     // The distributed processes are the ones started from here on (measureServices reads them).
     const firstDistributed = processes.length;

@@ -1,8 +1,10 @@
 import { createReadStream } from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { batchResultCsvRecord, batchResultsCsvHeader, type BatchResult } from '@vop/contracts';
 
 export interface BatchClientOptions {
   /** The gateway, e.g. https://localhost:8443. */
@@ -44,6 +46,13 @@ export function contentTypeOf(file: string): string {
 export function acceptFor(file: string): string {
   const type = contentTypeOf(file);
   return type === 'text/csv' || type === 'application/x-ndjson' ? type : 'application/json';
+}
+
+/** NDJSON results as CSV lines, header first. */
+async function* csvOf(ndjson: NodeJS.ReadableStream): AsyncGenerator<string> {
+  yield batchResultsCsvHeader();
+  for await (const line of createInterface({ input: ndjson, crlfDelay: Infinity }))
+    if (line.trim() !== '') yield batchResultCsvRecord(JSON.parse(line) as BatchResult);
 }
 
 /** The batch API over HTTPS: uploads stream from the file, results stream into the output. */
@@ -101,14 +110,19 @@ export function batchClient(options: BatchClientOptions) {
       if (response.statusCode !== 200) throw new BatchRequestError(response.statusCode ?? 0, body);
       return JSON.parse(body) as BatchStatus;
     },
-    /** Streams every result into `output`: CSV or NDJSON as asked; JSON page by page into one array. */
+    /**
+     * Streams every result into `output`: NDJSON as served; CSV written here from the NDJSON, through
+     * the service's own CSV writer (cells that would start a formula neutralised, whatever the server);
+     * JSON page by page into one array.
+     */
     async downloadResults(batchId: string, accept: string, output: Writable): Promise<void> {
       const base = `/api/v1/batch/${encodeURIComponent(batchId)}/results`;
       if (accept !== 'application/json') {
-        const response = await send('GET', base, { accept });
+        const response = await send('GET', base, { accept: 'application/x-ndjson' });
         if (response.statusCode !== 200)
           throw new BatchRequestError(response.statusCode ?? 0, await text(response));
-        await pipeline(response, output);
+        if (accept === 'text/csv') await pipeline(csvOf(response), output);
+        else await pipeline(response, output);
         return;
       }
       output.write(`{"batchId":${JSON.stringify(batchId)},"results":[`);

@@ -80,4 +80,58 @@ describe('loadConfig', () => {
       );
     }
   });
+
+  it('given no toolkit allow-list, then none in any profile; entries that are no network name the variable', () => {
+    for (const VOP_PROFILE of ['development', 'production'])
+      assert.deepEqual(loadConfig({ VOP_PROFILE }).VOP_TEST_TARGET_ALLOWED_NETWORKS, []);
+    const config = loadConfig({
+      VOP_TEST_TARGET_ALLOWED_NETWORKS: '127.0.0.1/32, ::1,10.9.0.0/16',
+    });
+    assert.deepEqual(config.VOP_TEST_TARGET_ALLOWED_NETWORKS, [
+      '127.0.0.1/32',
+      '::1',
+      '10.9.0.0/16',
+    ]);
+    for (const value of [
+      'localhost',
+      '127.0.0.1/33',
+      '::1/129',
+      '10.0.0.0/8/8',
+      'fe80::1%eth0',
+      '0x7f.1',
+    ])
+      assert.throws(
+        () => loadConfig({ VOP_TEST_TARGET_ALLOWED_NETWORKS: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.issues.some((issue) => issue.startsWith('VOP_TEST_TARGET_ALLOWED_NETWORKS')),
+        value,
+      );
+  });
+
+  it('given no test budget or connection cap, then 6,000 checks a minute per participant and 4,096 connections; bad ones name the variable', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual(defaults.VOP_TEST_RATE_LIMITS, { default: 6000 });
+    assert.equal(defaults.VOP_MAX_CONNECTIONS, 4096);
+    const set = loadConfig({
+      VOP_TEST_RATE_LIMITS: '{"default":600,"PSDDE-BAFIN-1":1200}',
+      VOP_MAX_CONNECTIONS: '512',
+    });
+    assert.deepEqual(set.VOP_TEST_RATE_LIMITS, { default: 600, 'PSDDE-BAFIN-1': 1200 });
+    assert.equal(set.VOP_MAX_CONNECTIONS, 512);
+    for (const [name, value] of [
+      ['VOP_TEST_RATE_LIMITS', '{"PSDDE-BAFIN-1":10}'],
+      ['VOP_TEST_RATE_LIMITS', '{"default":0}'],
+      ['VOP_TEST_RATE_LIMITS', 'many'],
+      ['VOP_MAX_CONNECTIONS', '0'],
+      ['VOP_MAX_CONNECTIONS', '1.5'],
+      ['VOP_MAX_CONNECTIONS', 'lots'],
+    ] as const)
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (error: unknown) =>
+          error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
+        `${name}=${value}`,
+      );
+  });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -11,6 +12,21 @@ const commaList = z.string().transform((value) =>
 );
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** One allow-list entry: an IPv4 or IPv6 address, or a CIDR (`10.9.0.0/16`, `fd00::/8`). */
+function isNetwork(entry: string): boolean {
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = address.includes('%') ? 0 : isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return (
+    bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))
+  );
+}
+
+/** CIDRs or addresses, comma separated; an entry that is neither names the setting at start. */
+const networkList = commaList.refine((entries) => entries.every(isNetwork), {
+  message: 'must be CIDRs or IP addresses, comma separated, e.g. 127.0.0.1/32,::1',
+});
 
 function safeJson(value: string): unknown {
   try {
@@ -97,6 +113,22 @@ export const ServiceConfig = z.object({
     '{"default":6000}',
     'must be a JSON object of positive integers per participant, e.g. {"default":6000}',
   ),
+  /**
+   * Test deployments: verifications per participant per minute, as VOP_RATE_LIMITS is for live ones
+   * (a batch entry draws from 60 times it an hour). "default" is required: no caller goes unbudgeted.
+   */
+  VOP_TEST_RATE_LIMITS: jsonSetting(
+    z
+      .record(z.string(), z.number().int().positive())
+      .refine((limits) => limits.default !== undefined),
+    '{"default":6000}',
+    'must be a JSON object of positive integers per participant with a "default", e.g. {"default":600}',
+  ),
+  /**
+   * Connections a process's listener holds open at once (the HTTPS edge, an internal listener); one
+   * more is closed as it arrives. Why 4,096: packages/http/src/server.ts.
+   */
+  VOP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   /** The test endpoints (the sandbox-accounts family) per credential per hour; never the bank's own writes. */
   VOP_RATE_LIMIT_TEST_PER_HOUR: z.coerce.number().int().positive().default(100),
   /** Management endpoints (/admin/*) per credential per minute. */
@@ -120,6 +152,12 @@ export const ServiceConfig = z.object({
    * network listed here (CIDR or address, comma separated) holds them, e.g. "127.0.0.1/32" for tests.
    */
   VOP_WEBHOOK_ALLOWED_NETWORKS: commaList.default([]),
+  /**
+   * The test toolkit's caller-named `target` (POST /test/scheme/run) is refused at loopback,
+   * private, link-local or metadata addresses unless a network listed here holds it; empty in every
+   * profile. A run against this deployment itself (no `target`) needs none.
+   */
+  VOP_TEST_TARGET_ALLOWED_NETWORKS: networkList.default([]),
   /** One delivery attempt gives up after this long (counted as a timeout, then retried). */
   VOP_WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**

@@ -28,6 +28,10 @@ export interface Decision {
   outcome: string;
   reasons: string[];
   seconds: number;
+  /** The requesting participant (a bank's identifier, never personal data), when the request names one. */
+  participant?: string;
+  /** A single check, or an entry of a batch. */
+  channel: 'single' | 'batch';
 }
 
 /** A request's end as events to append, and as the end itself (for a caller answered in process). */
@@ -106,6 +110,8 @@ export function createVerificationDecider(options: {
           outcome: completed.outcome,
           reasons: completed.reasons,
           seconds: Number(process.hrtime.bigint() - started) / 1e9,
+          ...(request.participant !== undefined && { participant: request.participant }),
+          channel: request.batch === undefined ? 'single' : 'batch',
         });
         command = { type: 'CompleteVerification', completion: completed };
       } catch (error) {

@@ -8,5 +8,9 @@ export {
 export { AccountProjection, type AccountProjectionOptions } from './account-projection-consumer.js';
 export { decideOutcome, matchIdentification } from './decide.js';
 export { createVerificationDecider, type Decision, type VerificationDecider } from './decider.js';
-export { recordDecision } from './decision-metrics.js';
+export {
+  countParticipantAnswers,
+  recordDecision,
+  type ParticipantAnswer,
+} from './decision-metrics.js';
 export { deciderWithCopy } from './decider-with-copy.js';

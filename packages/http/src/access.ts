@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import { errors } from './errors.js';
 import { type Principal, principalOf } from './principal.js';
 import { requestFamily } from './request-family.js';
-import type { Access } from './route-families.js';
+import { isUncovered, type Access } from './route-families.js';
 
 export function isAdmin(principal: Principal | undefined): boolean {
   return principal?.kind === 'certificate' && principal.admin;
@@ -83,7 +83,8 @@ export const authorizeInternallyByFamily: RequestHandler = (req, res, next) => {
 
 /**
  * First at every listener, before authentication and before any router: a request no row of the
- * route-family table covers, or spelt other than canonically (path-form.ts), is 404 in the flat format.
+ * route-family table covers, or spelt other than canonically (path-form.ts), is 404 (route-families.ts
+ * says in which format).
  */
 export const refuseUncovered: RequestHandler = (req, res, next) => {
   next(

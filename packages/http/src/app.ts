@@ -16,8 +16,10 @@ import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { serveDirectRoutes, type DirectRoute } from './direct-routes.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
+import { refuseUncovered } from './access.js';
 import { refuseDeepJson, refuseUnsafeStrings, tooDeep } from './hostile-input.js';
 import { requestFamily } from './request-family.js';
+import { guardRoutesByFamily } from './route-family-guard.js';
 
 export interface HttpAppOptions {
   routers: Router[];
@@ -105,6 +107,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // As the route-family table matches (issue 39): routers from createRouter() (router.ts) do the same.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
 
   // The edge before the body, in order: what every request passes, a direct route's too.
   const edge: RequestHandler[] = [httpTracingMiddleware()];
@@ -141,7 +146,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     next();
   });
-  edge.push(schemeTimingHeaders, ...(options.beforeRoutes ?? []), requireJsonBody);
+  edge.push(refuseUncovered, schemeTimingHeaders, ...(options.beforeRoutes ?? []), requireJsonBody);
   for (const handler of edge) app.use(handler);
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
   for (const [largePath, limit] of Object.entries(options.largeBodyPaths ?? {}))
@@ -165,6 +170,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const handler of readBody) app.use(handler);
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
+  guardRoutesByFamily(app, options.logger);
 
   const allowed = allowedMethods(app);
   app.use((req, res, next) => {
@@ -178,6 +184,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const bodyParserError = error as { type?: string; status?: number };
     if (bodyParserError.type === 'entity.too.large') return sendError(req, res, errors.tooLarge());
     if (bodyParserError.type === 'entity.too.deep') return sendError(req, res, tooDeep());
+    if (bodyParserError.type === 'entity.duplicate.key')
+      return sendError(req, res, (error as { refusal: ApiError }).refusal);
     if (bodyParserError.type === 'entity.parse.failed')
       return sendError(req, res, errors.malformedJson());
     if (

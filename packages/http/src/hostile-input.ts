@@ -1,46 +1,46 @@
+/*
+ * Input no route should ever see (issues 11 and 39, found by fuzzing and probing): characters
+ * PostgreSQL refuses, that mean a broken client, or that spoof a name on a page or in a CSV file
+ * (`hasUnsafeCharacter`, in @vop/contracts: the name contracts refuse the same); JSON nested deeper
+ * than any contract; a key twice in one JSON object, which a proxy reading the first value and a
+ * service acting on the last would understand differently. Each is a 400 naming the field, decided
+ * before a route runs.
+ */
 import type { IncomingMessage } from 'node:http';
+import { hasUnsafeCharacter } from '@vop/contracts';
 import type { RequestHandler } from 'express';
 import { ApiError } from './errors.js';
+import { scanJson } from './json-scan.js';
 
-/**
- * Input no route should ever see (issue 11, found by fuzzing): characters PostgreSQL refuses or that mean a
- * broken client (NUL and the other control characters but tab and line breaks, U+FFFD where a body's bytes
- * were not UTF-8, unpaired surrogates that jsonb refuses), and JSON nested deeper than any contract. Each
- * is a 400 naming the field, decided before a route runs, so no such input reaches the database as a 500.
- */
+export { hasUnsafeCharacter };
+
 export const MAX_JSON_DEPTH = 32;
 
-const UNSAFE_CHARACTER =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFD]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-export function hasUnsafeCharacter(value: string): boolean {
-  return UNSAFE_CHARACTER.test(value);
-}
-
-/** Whether raw JSON opens more than `maxDepth` arrays or objects inside each other; one pass, no parse. */
-export function jsonDepthExceeds(raw: Buffer, maxDepth: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < raw.length; index++) {
-    const byte = raw[index];
-    if (inString) {
-      if (byte === 0x5c)
-        index++; // backslash: skip the escaped byte
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) {
-      if (++depth > maxDepth) return true;
-    } else if (byte === 0x5d || byte === 0x7d) depth--;
-  }
-  return false;
-}
-
-/** body-parser's `verify` hook: refuses a body nested too deep before JSON.parse builds it. */
-export function refuseDeepJson(_req: IncomingMessage, _res: unknown, raw: Buffer): void {
-  if (jsonDepthExceeds(raw, MAX_JSON_DEPTH)) {
-    // body-parser wraps what verify throws; the app's error handler recognises the type.
+/**
+ * body-parser's `verify` hook: refuses a body before JSON.parse builds it when it is not UTF-8 (what
+ * the scan reads; RFC 8259 §8.1), nests too deep, or holds a key twice in one object. body-parser
+ * wraps what it throws; the app's error handler recognises the type.
+ */
+export function refuseDeepJson(
+  _req: IncomingMessage,
+  _res: unknown,
+  raw: Buffer,
+  encoding?: string | null,
+): void {
+  if (typeof encoding === 'string' && encoding !== 'utf-8')
+    throw Object.assign(new Error('JSON is read as UTF-8 only'), { type: 'charset.unsupported' });
+  const hazard = scanJson(raw, MAX_JSON_DEPTH);
+  if (hazard === undefined) return;
+  if ('tooDeep' in hazard)
     throw Object.assign(new Error('JSON nested too deep'), { type: 'entity.too.deep' });
-  }
+  const field = hazard.duplicateKey.join('.');
+  throw Object.assign(new Error('A key twice in one JSON object'), {
+    type: 'entity.duplicate.key',
+    refusal: new ApiError(400, 'INVALID_REQUEST', `Duplicate key in the JSON body: ${field}`, {
+      field,
+      reason: 'DUPLICATE_KEY',
+    }),
+  });
 }
 
 export const tooDeep = () =>

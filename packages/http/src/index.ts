@@ -31,6 +31,7 @@ export { mountedRoutes, uncoveredRoutes, walkRouters } from './route-coverage.js
 export { createRouter } from './router.js';
 export {
   familyFor,
+  isUncovered,
   LONGEST_DEADLINE_MS,
   ownedBy,
   ROUTE_FAMILIES,

@@ -1,5 +1,5 @@
 import type { Express, RequestHandler } from 'express';
-import { familyFor, UNCOVERED_FAMILY } from './route-families.js';
+import { familyFor, isUncovered } from './route-families.js';
 
 /** What Express 5's router keeps of a route: its template(s), its methods and its handlers. */
 export interface MountedRoute {
@@ -72,6 +72,6 @@ export function mountedRoutes(app: Express): string[] {
 export function uncoveredRoutes(app: Express): string[] {
   return mountedRoutes(app).filter((route) => {
     const [method, template] = route.split(' ', 2) as [string, string];
-    return familyFor(template.replace(/:[A-Za-z_]+/g, 'x'), method) === UNCOVERED_FAMILY;
+    return isUncovered(familyFor(template.replace(/:[A-Za-z_]+/g, 'x'), method));
   });
 }

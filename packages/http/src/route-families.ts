@@ -338,21 +338,33 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
 /** The longest deadline of any family: the server's own request timeout must not cut it short. */
 export const LONGEST_DEADLINE_MS = Math.max(...ROUTE_FAMILIES.map((family) => family.deadlineMs));
 
+function uncovered(errorFormat: ErrorFormat): RouteFamily {
+  return {
+    name: 'uncovered',
+    paths: [],
+    owner: 'gateway',
+    errorFormat,
+    access: 'nobody',
+    apiKeyScope: null,
+    rateBudget: 'none',
+    deadlineMs: DEADLINE_MS,
+    audited: false,
+  };
+}
+
 /**
  * What a request no row covers gets, and a path not written in its one canonical form (path-form.ts):
- * 404 in the flat format before authentication and before any router (`refuseUncovered` in app.ts).
- * Nobody may call it, so no spelling falls back to a family that admits a caller.
+ * 404 before authentication and before any router (`refuseUncovered` in access.ts). Nobody may call
+ * it, so no spelling falls back to a family that admits a caller. In the flat format; a spelling that,
+ * read as sent, falls under a family's pattern (`/webhooks/a%2Fb`, `/vop/verify/`) is answered in that
+ * family's format, as its documented 404 is.
  */
-export const UNCOVERED_FAMILY: RouteFamily = {
-  name: 'uncovered',
-  paths: [],
-  owner: 'gateway',
-  errorFormat: 'flat',
-  access: 'nobody',
-  apiKeyScope: null,
-  rateBudget: 'none',
-  deadlineMs: DEADLINE_MS,
-  audited: false,
+export const UNCOVERED_FAMILY: RouteFamily = uncovered('flat');
+const UNCOVERED_IN: Record<ErrorFormat, RouteFamily> = {
+  flat: UNCOVERED_FAMILY,
+  nested: uncovered('nested'),
+  scheme: uncovered('scheme'),
+  epc: uncovered('epc'),
 };
 
 interface CompiledPattern {
@@ -386,12 +398,17 @@ function matches(pattern: CompiledPattern, path: string, method: string | undefi
  * the method. A path not in canonical form, or one no row covers, is UNCOVERED_FAMILY.
  */
 export function familyFor(path: string, method?: string): RouteFamily {
-  if (!isCanonicalPath(path)) return UNCOVERED_FAMILY;
   const canonical = canonicalPath(path);
   const found = COMPILED.find(({ patterns }) =>
     patterns.some((pattern) => matches(pattern, canonical, method)),
   );
-  return found?.family ?? UNCOVERED_FAMILY;
+  if (found === undefined) return UNCOVERED_FAMILY;
+  return isCanonicalPath(path) ? found.family : UNCOVERED_IN[found.family.errorFormat];
+}
+
+/** Whether a family is the one of a request no row covers (or not spelt canonically). */
+export function isUncovered(family: RouteFamily): boolean {
+  return family.access === 'nobody';
 }
 
 /** Whether a request path belongs to a family this service owns (its router or the edge's forwarder). */

@@ -4,7 +4,7 @@ import express from 'express';
 import { createLogger } from '@vop/observability';
 import { createHttpApp } from './app.js';
 import { isCanonicalPath } from './path-form.js';
-import { familyFor, UNCOVERED_FAMILY } from './route-families.js';
+import { familyFor, isUncovered, UNCOVERED_FAMILY } from './route-families.js';
 import { createRouter } from './router.js';
 import { startHttpServer } from './server.js';
 
@@ -19,6 +19,8 @@ describe('the one spelling of a path', () => {
       '/api/accounts/acc_0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01',
       '/docs/start.js',
       '/account/DE89370400440532013000/status',
+      '/webhooks/null%2Cnull',
+      '/api/accounts/M%C3%BCller',
     ])
       assert.equal(isCanonicalPath(path), true, path);
   });
@@ -29,7 +31,13 @@ describe('the one spelling of a path', () => {
       '*',
       'admin/audit',
       '/admin/%61udit',
+      '/admin/audit%2D1',
       '/admin%2Faudit',
+      '/admin%2faudit',
+      '/admin%5Caudit',
+      '/admin/%252e%252e',
+      '/admin/%2',
+      '/admin/%zz',
       '/admin/%2e%2e/audit',
       '/admin/./audit',
       '/test/../admin/audit',
@@ -59,14 +67,28 @@ describe('the one spelling of a path', () => {
       '/v1//admin/audit',
       '/admin/%61udit',
     ])
-      assert.equal(familyFor(path, 'GET'), UNCOVERED_FAMILY, path);
+      assert.equal(isUncovered(familyFor(path, 'GET')), true, path);
+    assert.equal(familyFor('/ADMIN/audit'), UNCOVERED_FAMILY);
     assert.equal(UNCOVERED_FAMILY.access, 'nobody');
     assert.equal(UNCOVERED_FAMILY.errorFormat, 'flat');
   });
 
+  it("answers a spelling that falls under a family's pattern in that family's format, and lets nobody in", () => {
+    for (const [path, format] of [
+      ['/webhooks/a%2Fb', 'nested'],
+      ['/vop/verify/', 'scheme'],
+      ['/vop/v1/payee-verifications;x', 'epc'],
+      ['/admin/audit/', 'flat'],
+    ] as const) {
+      const family = familyFor(path, 'POST');
+      assert.equal(family.access, 'nobody', path);
+      assert.equal(family.errorFormat, format, path);
+    }
+  });
+
   it('a GET row covers HEAD, which Express serves with the GET route, and no other method', () => {
     assert.equal(familyFor('/openapi.json', 'HEAD').name, 'api-documents');
-    assert.equal(familyFor('/openapi.json', 'POST'), UNCOVERED_FAMILY);
+    assert.equal(isUncovered(familyFor('/openapi.json', 'POST')), true);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Express, RequestHandler } from 'express';
-import { compile } from 'path-to-regexp';
+import { match } from 'path-to-regexp';
 import type { Logger } from '@vop/observability';
 import { errors } from './errors.js';
 import { requestFamily } from './request-family.js';
@@ -12,8 +12,9 @@ const VERIFIED = Symbol('route-spelling-verified');
  *
  * - every mounted router must match case-sensitively and strictly, as the route-family table does
  *   (`createRouter`); an app with any other router refuses to start;
- * - every route's handlers run only for the path the route spells: its template as written in the code
- *   (under the mount it was reached through), its parameters as matched, equal to the request's path.
+ * - every route's handlers run only for the path the route spells: the request's whole path, as sent,
+ *   must match one of its templates as written in the code (under each mount it is reached through),
+ *   case-sensitively and exactly, a parameter standing for one segment.
  *   The request's family is the family of that path (request-family.ts), so a handler is never reached
  *   under a family other than its own, whatever Express's matcher does; a mismatch is 404 and logged.
  *
@@ -36,20 +37,15 @@ export function guardRoutesByFamily(app: Express, logger: Logger): void {
   for (const [route, templates] of spellings) {
     if (guarded.has(route)) continue;
     guarded.add(route);
-    const builders = templates.map((template) => compile(template, { encode: false }));
-    const spells = (params: Record<string, string>, path: string): boolean =>
-      builders.some((build) => {
-        try {
-          return build(params) === path;
-        } catch {
-          return false; // a template whose parameters this request did not fill
-        }
-      });
+    const matchers = templates.map((template) =>
+      match(template, { decode: false, sensitive: true, trailing: false }),
+    );
+    const spells = (path: string): boolean => matchers.some((matches) => matches(path) !== false);
     const guard: RequestHandler = (req, res, next) => {
       const locals = res.locals as Record<symbol, boolean | undefined>;
       if (locals[VERIFIED]) return next();
       const path = req.originalUrl.split('?')[0] ?? '/';
-      if (spells(req.params as Record<string, string>, path)) {
+      if (spells(path)) {
         locals[VERIFIED] = true;
         return next();
       }

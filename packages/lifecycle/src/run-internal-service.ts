@@ -103,6 +103,7 @@ export async function runInternalService(
     handler: app,
     host: config.VOP_HOST,
     port: config.VOP_PORT,
+    limits: { maxConnections: config.VOP_MAX_CONNECTIONS },
   });
   logger.info({ url: server.url }, `${name} ready`);
 

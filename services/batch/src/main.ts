@@ -17,6 +17,10 @@ await runInternalService('batch', ({ config, sql, keySql, bus, logger, metrics }
     keySql,
     entriesDecidedBy: config.VOP_BATCH_ENTRIES_DECIDED_BY,
     ...(config.VOP_BATCH_PACING && { pacer: new ContentionPacer() }),
-    entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
+    entryBudget: {
+      environment: config.VOP_ENVIRONMENT,
+      livePerMinute: config.VOP_RATE_LIMITS,
+      testPerMinute: config.VOP_TEST_RATE_LIMITS,
+    },
   });
 });

@@ -4,7 +4,7 @@ import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, registerLagMetrics, SHARED_THREAD_BATCH_RELAY_PAGE } from '@vop/outbox';
-import { deciderWithCopy } from '@vop/decisions';
+import { countParticipantAnswers, deciderWithCopy } from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
@@ -83,6 +83,13 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     labelNames: [] as const,
   });
   const onAnswered = answered && ((count: number) => answered.inc(count));
+  // Form 1 entries of accounts the bank does not hold are judged NOAP here, without a decider.
+  const countAnswers = options.metrics && countParticipantAnswers(options.metrics);
+  const onEntriesJudged =
+    countAnswers &&
+    ((participant: string, judgements: readonly { outcome: string }[]) => {
+      for (const { outcome } of judgements) countAnswers({ participant, channel: 'batch', outcome });
+    });
   // Entries are decided in the transaction that fans them out, against this service's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
   // Kafka and matching, and the entries are answered in that transaction.
@@ -112,6 +119,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     fanOutChunkSize,
     onStaged: () => fanOut.wake(),
     ...(decide && { decide, ...(onAnswered && { onEntriesAnswered: onAnswered }) }),
+    ...(onEntriesJudged && { onEntriesJudged }),
   });
   const fanOut = fanOutWorker({
     store,

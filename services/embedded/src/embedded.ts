@@ -117,7 +117,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     bus,
     logger: logger.child({ component: 'batch' }),
     metrics,
-    entryBudget: { environment: config.VOP_ENVIRONMENT, livePerMinute: config.VOP_RATE_LIMITS },
+    entryBudget: {
+      environment: config.VOP_ENVIRONMENT,
+      livePerMinute: config.VOP_RATE_LIMITS,
+      testPerMinute: config.VOP_TEST_RATE_LIMITS,
+    },
     priorityGate,
     entriesDecidedBy: config.VOP_BATCH_ENTRIES_DECIDED_BY,
     matcher,
@@ -168,6 +172,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     certPem,
     keyPem,
     caPem,
+    limits: { maxConnections: config.VOP_MAX_CONNECTIONS },
   });
   return {
     url: server.url,

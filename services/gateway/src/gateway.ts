@@ -263,6 +263,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           trustAnchorsPem: options.clientCertificates?.trustAnchorsPem,
           app: () => app,
           instanceId: options.instanceId,
+          targetAllowedNetworks: security.testTargetAllowedNetworks ?? [],
           logger: logger.child({ component: 'test-toolkit' }),
           clock,
           newId,

@@ -102,6 +102,7 @@ const server = await startHttpsServer({
   certPem: tls.certPem,
   keyPem: tls.keyPem,
   caPem: tls.caPem,
+  limits: { maxConnections: config.VOP_MAX_CONNECTIONS },
 });
 logger.info({ url: server.url }, 'gateway listening');
 

@@ -23,6 +23,8 @@ export interface GatewaySecuritySettings {
   schemeDirectory?: SchemeDirectorySettings;
   /** When a verification without an outcome ends as failed (default: DEFAULT_FAILURE_LIMITS). */
   verificationFailures?: VerificationFailureLimits;
+  /** The test toolkit's caller-named targets: networks allowed although not public (default none). */
+  testTargetAllowedNetworks?: string[];
 }
 
 export interface SchemeDirectorySettings {
@@ -64,6 +66,7 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
     rateLimits: {
       environment: config.VOP_ENVIRONMENT,
       livePerMinute: config.VOP_RATE_LIMITS,
+      testVerificationsPerMinute: config.VOP_TEST_RATE_LIMITS,
       testPerHour: config.VOP_RATE_LIMIT_TEST_PER_HOUR,
       adminPerMinute: config.VOP_RATE_LIMIT_ADMIN_PER_MINUTE,
     },
@@ -78,6 +81,7 @@ export function gatewaySecuritySettings(config: ServiceConfig): GatewaySecurityS
       deferredMs: config.VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS,
     },
     schemeDirectory: schemeDirectorySettings(config),
+    testTargetAllowedNetworks: config.VOP_TEST_TARGET_ALLOWED_NETWORKS,
     ...(config.VOP_PROFILE === 'development' &&
       config.VOP_ENVIRONMENT === 'test' && { developmentKeyDataDir: config.VOP_DATA_DIR }),
   };

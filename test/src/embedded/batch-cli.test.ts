@@ -60,6 +60,31 @@ describe('vop-batch, the command-line client (packages/batch-cli), against the e
     assert.match(lines[2] ?? '', /^row-1,NO_MATCH,LOW,NAME_MISMATCH,/);
   });
 
+  it('writes CSV cells that would start a formula (=, +, -, @) quoted, a quote before them (OWASP)', async () => {
+    const file = path.join(running.dataDir, 'formulas.csv');
+    const out = path.join(running.dataDir, 'formulas-results.csv');
+    const ids = ['=1+1', '+1+1', '-1+1', '@SUM(1+1)'];
+    await writeFile(
+      file,
+      ['id,iban,name', ...ids.map((id) => `"${id}",${holder.iban},${holder.name}`)].join('\n'),
+    );
+    const tls = await participantTls(running.service.pki);
+    const final = await runBatch({
+      url: running.service.url,
+      ...tls,
+      file,
+      batchId: 'cli-formulas',
+      out,
+      pollIntervalMs: 20,
+    });
+    assert.equal(final.status, 'COMPLETED');
+    const lines = (await readFile(out, 'utf8')).trim().split('\n');
+    assert.deepEqual(lines, [
+      'id,result,confidence,reason,matchedName',
+      ...ids.map((id) => `"'${id}",MATCH,HIGH,,`),
+    ]);
+  });
+
   it('the vop-batch command shows a progress bar and writes JSON results', async () => {
     const file = path.join(running.dataDir, 'entries.ndjson');
     const out = path.join(running.dataDir, 'results.json');

@@ -21,7 +21,8 @@ export function prometheusPath(): string {
 
 /**
  * Every metric family name the services serve (with the _bucket/_count/_sum series of histograms),
- * as registered in code: packages/observability, the lag gauges, matching, batch and webhooks.
+ * as registered in code: packages/observability, the lag gauges, the deciders' counters
+ * (packages/decisions/src/decision-metrics.ts), matching, batch and webhooks.
  */
 export function servedMetricNames(): Set<string> {
   const histograms = [
@@ -34,6 +35,8 @@ export function servedMetricNames(): Set<string> {
     'http_requests_total',
     'verification_outcomes_total',
     'verification_reasons_total',
+    'verification_answers_total',
+    'verification_noap_total',
     'consumer_lag',
     'outbox_lag_events',
     'batch_entries_answered_total',

@@ -30,11 +30,11 @@ const SCHEME_FORMATS: Partial<Record<EpcIdentificationScheme, RegExp>> = {
 };
 
 // Latin characters with at least one visible: both checks in one pattern for the OpenAPI document
-// (JSON Schema keeps one), so a request valid by the document is accepted.
+// (JSON Schema keeps one), so a request valid by the document is accepted. The set of latin-text.ts.
 const LATIN =
-  '\\u0020-\\u007E\\u00A0-\\u024F\\u0300-\\u036F\\u1E00-\\u1EFF\\u2013\\u2014\\u2018-\\u201F';
+  '\\u0020-\\u007E\\u00A0-\\u00AC\\u00AE-\\u024F\\u0300-\\u034E\\u0350-\\u036F\\u1E00-\\u1EFF\\u2013\\u2014\\u2018-\\u201F';
 const VISIBLE_LATIN =
-  '\\u0021-\\u007E\\u00A1-\\u024F\\u0300-\\u036F\\u1E00-\\u1EFF\\u2013\\u2014\\u2018-\\u201F';
+  '\\u0021-\\u007E\\u00A1-\\u00AC\\u00AE-\\u024F\\u0300-\\u034E\\u0350-\\u036F\\u1E00-\\u1EFF\\u2013\\u2014\\u2018-\\u201F';
 const LATIN_VISIBLE_PATTERN = `^[${LATIN}]*[${VISIBLE_LATIN}][${LATIN}]*$`;
 
 /** A v1.1.1 text field: never empty (nor blank), Latin characters only, at most `max`. */

@@ -23,6 +23,7 @@ import {
   type BatchEvent,
   type BatchForm,
   type BatchState,
+  type EntryJudgement,
 } from './decider.js';
 import {
   answerOf,
@@ -38,7 +39,7 @@ import { entriesDigest } from './submission.js';
 export interface BatchCommandsOptions {
   store: EventStore;
   cipher: FieldCipher;
-  /** Live deployments: entries drawn from the participant's budget before a new batch is recorded. */
+  /** Entries drawn from the participant's budget before a new batch is recorded (entry-budget.ts). */
   entryBudget?: EntryBudget;
   clock: () => Date;
   newId: () => string;
@@ -53,6 +54,8 @@ export interface BatchCommandsOptions {
   decide?: DecideEntries;
   /** After a submission committed: how many entries its recorded ends answered. */
   onEntriesAnswered?: (answered: number) => void;
+  /** After a form 1 submission committed: the entries it judged without matching (all NOAP). */
+  onEntriesJudged?: (participant: string, judgements: readonly EntryJudgement[]) => void;
 }
 
 /** What a submission's transaction did beside recording the batch. */
@@ -287,6 +290,8 @@ export function batchCommands(options: BatchCommandsOptions) {
       // After the judgements: the entry answered last completes the batch.
       return { staged, answered: await answerEnds(tx, ends) };
     });
+    if (accepted.created && judgements.length > 0)
+      options.onEntriesJudged?.(participant, judgements);
     return { batchId, ...accepted };
   }
 

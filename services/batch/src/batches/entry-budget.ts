@@ -14,13 +14,15 @@ export interface EntryBudgetSettings {
   environment: 'test' | 'live';
   /** VOP_RATE_LIMITS: live verifications per participant per minute; `default` for the others. */
   livePerMinute: Record<string, number>;
+  /** VOP_TEST_RATE_LIMITS: the same in a test deployment; absent, the live limits apply there too. */
+  testPerMinute?: Record<string, number>;
 }
 
 /**
- * Batch entries count against the participant's live verification budget (VOP_RATE_LIMITS, per
- * minute) spread over an hour: a participant allowed N checks a minute submits up to 60 × N batch
- * entries an hour. Drawn here, not at the gateway, because only the batch service knows a streamed
- * submission's size before it records it.
+ * Batch entries count against the participant's verification budget (per minute: VOP_RATE_LIMITS in
+ * live deployments, VOP_TEST_RATE_LIMITS in test ones) spread over an hour: a participant allowed N
+ * checks a minute submits up to 60 × N batch entries an hour. Drawn here, not at the gateway, because
+ * only the batch service knows a streamed submission's size before it records it.
  */
 export interface EntryBudget {
   migrate(): Promise<void>;
@@ -42,18 +44,21 @@ function exceeded(perHour: number, msBeforeNext: number): ApiError {
   );
 }
 
-/** Undefined outside live deployments, or when no live limit applies (as the gateway's budgets). */
+/** The budget of the deployment's environment; a participant no limit names is not held to one. */
 export function createEntryBudget(options: {
   sql: SqlClient;
   schema: string;
   settings: EntryBudgetSettings;
-}): EntryBudget | undefined {
+}): EntryBudget {
   const { sql, schema, settings } = options;
-  if (settings.environment !== 'live') return undefined;
+  const perMinute =
+    settings.environment === 'live'
+      ? settings.livePerMinute
+      : (settings.testPerMinute ?? settings.livePerMinute);
   const limiters = new Map<number, RateLimiterAbstract>();
   const perHourOf = (participant: string): number | undefined => {
-    const perMinute = settings.livePerMinute[participant] ?? settings.livePerMinute.default;
-    return perMinute === undefined ? undefined : perMinute * 60;
+    const limit = perMinute[participant] ?? perMinute.default;
+    return limit === undefined ? undefined : limit * 60;
   };
   const limiterFor = (points: number): RateLimiterAbstract => {
     let limiter = limiters.get(points);

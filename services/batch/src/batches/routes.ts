@@ -1,14 +1,15 @@
 import {
   AccountNumberBatchSubmission,
   BatchId,
+  batchResultCsvRecord,
+  batchResultsCsvHeader,
   BatchSubmission,
   type BatchAccepted,
   type BatchStatus,
 } from '@vop/contracts';
-import { ApiError, errors, parseBody, parseParam, principalOf } from '@vop/http';
+import { ApiError, errors, parseBody, parseParam, principalOf, createRouter } from '@vop/http';
 import type { FieldCipher } from '@vop/personal-data';
-import { stringify } from 'csv-stringify';
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, type Router } from 'express';
 import { BatchConflictError } from './decider.js';
 import type { BatchCommands } from './command-handler.js';
 import { renderBatchResults } from './results.js';
@@ -71,7 +72,7 @@ async function readIbanSubmission(req: Request) {
 
 export function batchRoutes(options: BatchRoutesOptions): Router {
   const { commands, sql, schema, cipher } = options;
-  const router = Router();
+  const router = createRouter();
 
   router.post('/api/v1/batch', async (req, res) => {
     const participant = participantOf(res);
@@ -116,26 +117,18 @@ export function batchRoutes(options: BatchRoutesOptions): Router {
     const key = { participant: participantOf(res), batchId: batch.batch_id };
     const format = req.accepts(['application/json', 'application/x-ndjson', 'text/csv']);
     if (format === 'application/x-ndjson' || format === 'text/csv') {
-      res.type(format === 'text/csv' ? 'text/csv' : 'application/x-ndjson');
-      const csv =
-        format === 'text/csv'
-          ? stringify({
-              header: true,
-              columns: ['id', 'result', 'confidence', 'reason', 'matchedName'],
-            })
-          : undefined;
-      csv?.pipe(res);
+      // CSV cells that would start a formula are neutralised (OWASP), the same as vop-batch writes them.
+      const csv = format === 'text/csv';
+      res.type(format);
+      if (csv) res.write(batchResultsCsvHeader());
       for (let after = 0; ;) {
         const rows = await entriesPage(sql, schema, key, after, PAGE_DEFAULT);
-        for (const result of await renderBatchResults(cipher, rows)) {
-          if (csv) csv.write(result);
-          else res.write(`${JSON.stringify(result)}\n`);
-        }
+        for (const result of await renderBatchResults(cipher, rows))
+          res.write(csv ? batchResultCsvRecord(result) : `${JSON.stringify(result)}\n`);
         if (rows.length < PAGE_DEFAULT) break;
         after = (rows.at(-1) as { seq: number }).seq;
       }
-      if (csv) csv.end();
-      else res.end();
+      res.end();
       return;
     }
     const after = req.query.cursor === undefined ? 0 : Number(req.query.cursor);

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
-import { AccountNumberEntry, BatchEntry, MAX_BATCH_ENTRIES, type z } from '@vop/contracts';
-import { ApiError } from '@vop/http';
+import {
+  AccountNumberEntry,
+  BatchEntry,
+  MAX_BATCH_ENTRIES,
+  VisibleText,
+  type z,
+} from '@vop/contracts';
+import { ApiError, hasUnsafeCharacter } from '@vop/http';
 import { tooManyEntries } from './upload.js';
 
 /**
@@ -32,6 +38,30 @@ function entryError(
   });
 }
 
+/**
+ * The first field of an entry whose key or text holds a character the edge refuses in JSON bodies
+ * (control characters, U+FFFD where bytes were not UTF-8, lone surrogates, …): uploads are read here,
+ * not by the edge, so this is their check. `''` when it is a key (never echoed); undefined when none.
+ */
+function unsafeField(entry: unknown): string | undefined {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  for (const [key, value] of Object.entries(entry)) {
+    if (hasUnsafeCharacter(key)) return '';
+    if (typeof value === 'string' && hasUnsafeCharacter(value)) return key;
+  }
+  return undefined;
+}
+
+function unsafeEntry(field: string, index: number, entryId: string | undefined): ApiError {
+  const record = entryId === undefined ? `entry ${index}` : `entry "${entryId}"`;
+  return new ApiError(
+    400,
+    'INVALID_CHARACTERS',
+    `Control or invalid characters in field: ${field} (${record})`,
+    { field, reason: 'INVALID_CHARACTERS' },
+  );
+}
+
 /** Entries checked between turns of the event loop (10,000 at once held it ~150 ms). */
 const ENTRIES_PER_TURN = 500;
 
@@ -50,6 +80,13 @@ async function parseEntries<S extends z.ZodType>(
   const entries: z.infer<S>[] = [];
   for (const [index, entry] of raw.entries()) {
     if (index > 0 && index % ENTRIES_PER_TURN === 0) await setImmediate();
+    const unsafe = unsafeField(entry);
+    if (unsafe !== undefined)
+      throw unsafeEntry(
+        [`${arrayField}[${index}]`, unsafe].filter(Boolean).join('.'),
+        index,
+        idOf(entry),
+      );
     const parsed = schema.safeParse(entry);
     if (!parsed.success)
       throw entryError(parsed.error.issues[0] as z.core.$ZodIssue, arrayField, index, idOf(entry));
@@ -58,9 +95,14 @@ async function parseEntries<S extends z.ZodType>(
   return entries;
 }
 
+const EntryId = VisibleText(100);
+
+/** The entry's id, to name it in a refusal: only one that is itself valid is echoed. */
 const idOf = (entry: unknown): string | undefined => {
   const id = (entry as { id?: unknown } | null)?.id;
-  return typeof id === 'string' ? id : undefined;
+  return EntryId.safeParse(id).success && !hasUnsafeCharacter(id as string)
+    ? (id as string)
+    : undefined;
 };
 
 /** Form 2 entries: each valid, ids unique. */

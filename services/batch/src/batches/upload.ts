@@ -1,10 +1,11 @@
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MAX_BATCH_ENTRIES } from '@vop/contracts';
+import { MAX_BATCH_ENTRIES, MAX_BATCH_ENTRY_BYTES, RecordSplitter } from '@vop/contracts';
 import { ApiError } from '@vop/http';
 import { parse as parseCsv } from 'csv-parse';
 import parserStream from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
+import { JsonEntryBound } from './json-entry-bound.js';
 
 /** Ten thousand entries with long names fit; anything beyond is refused before it is read whole. */
 export const MAX_UPLOAD_BYTES = 32 * 1024 * 1024;
@@ -21,6 +22,15 @@ const tooManyBytes = (): ApiError =>
 
 const malformed = (what: string): ApiError =>
   new ApiError(400, 'INVALID_REQUEST', `The body is not valid ${what}`, { field: 'body' });
+
+/** A line (NDJSON), record (CSV) or entry (JSON) past MAX_BATCH_ENTRY_BYTES, refused as it arrives. */
+const tooLong = (what: string, field: string): ApiError =>
+  new ApiError(
+    400,
+    'INVALID_REQUEST',
+    `${what} is longer than an entry may be (${MAX_BATCH_ENTRY_BYTES} bytes)`,
+    { field, reason: 'TOO_LONG' },
+  );
 
 /**
  * Counts bytes as they pass and stops the upload past the limit. Each chunk goes on in a later turn of
@@ -62,6 +72,21 @@ async function readThrough(
   }
 }
 
+/** Stops a JSON body at the first entry, or other member, longer than an entry may be. */
+function jsonEntryBound(): Transform {
+  const bound = new JsonEntryBound(MAX_BATCH_ENTRY_BYTES);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const overrun = bound.scan(chunk);
+      if (overrun === undefined) return callback(null, chunk);
+      const { field, line } = overrun;
+      const what =
+        field === 'body' ? `A member of the body (line ${line})` : `${field} (line ${line})`;
+      callback(tooLong(what, field));
+    },
+  });
+}
+
 /**
  * A JSON body read as a stream of tokens (stream-json): entries of the array under `arrayKey` are
  * counted as they start, so the 10,001st stops the read (413) without holding the rest.
@@ -81,7 +106,7 @@ export async function readJsonBody(body: Readable, arrayKey: string): Promise<un
     },
   });
   try {
-    await readThrough(body, tokens, assemble);
+    await readThrough(body, jsonEntryBound(), tokens, assemble);
   } catch (error) {
     throw apiErrorOr(error, () => malformed('JSON'));
   }
@@ -89,17 +114,25 @@ export async function readJsonBody(body: Readable, arrayKey: string): Promise<un
   return assembler.current;
 }
 
-/** Entries one per line (NDJSON), counted as they arrive. */
+/**
+ * Entries one per line (NDJSON), counted as they arrive. Lines are cut from the bytes (a line feed is
+ * never inside a UTF-8 character), each at most MAX_BATCH_ENTRY_BYTES: a longer one is refused when its
+ * bound is passed, before it is held whole or parsed. Errors name the line (1 = first, blank ones too).
+ */
 export async function readNdjsonEntries(body: Readable): Promise<unknown[]> {
   const entries: unknown[] = [];
-  let rest = '';
-  const take = (line: string): void => {
-    if (line.trim() === '') return;
+  const splitter = new RecordSplitter('ndjson', MAX_BATCH_ENTRY_BYTES);
+  let pending: Buffer[] = [];
+  let line = 0;
+  const take = (bytes: Buffer): void => {
+    line += 1;
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return;
     if (entries.length >= MAX_BATCH_ENTRIES) throw tooManyEntries();
     try {
-      entries.push(JSON.parse(line));
+      entries.push(JSON.parse(text));
     } catch {
-      throw new ApiError(400, 'INVALID_REQUEST', `Line ${entries.length + 1} is not JSON`, {
+      throw new ApiError(400, 'INVALID_REQUEST', `Line ${line} is not JSON`, {
         field: `verifications[${entries.length}]`,
       });
     }
@@ -107,9 +140,16 @@ export async function readNdjsonEntries(body: Readable): Promise<unknown[]> {
   const lines = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       try {
-        const parts = (rest + chunk.toString('utf8')).split('\n');
-        rest = parts.pop() ?? '';
-        for (const line of parts) take(line);
+        const { ends, tooLongAtLine } = splitter.scan(chunk);
+        let from = 0;
+        for (const end of ends) {
+          take(Buffer.concat([...pending, chunk.subarray(from, end - 1)]));
+          pending = [];
+          from = end;
+        }
+        if (tooLongAtLine !== undefined)
+          throw tooLong(`Line ${tooLongAtLine}`, `verifications[${entries.length}]`);
+        if (from < chunk.length) pending.push(chunk.subarray(from));
         callback();
       } catch (error) {
         callback(error as Error);
@@ -117,7 +157,7 @@ export async function readNdjsonEntries(body: Readable): Promise<unknown[]> {
     },
     flush(callback) {
       try {
-        take(rest);
+        take(Buffer.concat(pending));
         callback();
       } catch (error) {
         callback(error as Error);
@@ -132,7 +172,22 @@ export async function readNdjsonEntries(body: Readable): Promise<unknown[]> {
   return entries;
 }
 
-/** CSV with the header id,iban,name (csv-parse, streamed); rows counted as they are parsed. */
+/** Passes CSV bytes on, and stops at the first record longer than an entry may be. */
+function csvRecordBound(): Transform {
+  const splitter = new RecordSplitter('csv', MAX_BATCH_ENTRY_BYTES);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const { tooLongAtLine } = splitter.scan(chunk);
+      if (tooLongAtLine === undefined) return callback(null, chunk);
+      callback(tooLong(`The record on line ${tooLongAtLine}`, 'body'));
+    },
+  });
+}
+
+/**
+ * CSV with the header id,iban,name (csv-parse, streamed); rows counted as they are parsed, each record
+ * at most MAX_BATCH_ENTRY_BYTES (the header too).
+ */
 export async function readCsvEntries(body: Readable): Promise<unknown[]> {
   const entries: unknown[] = [];
   const rows = parseCsv({ columns: true, bom: true, skip_empty_lines: true, trim: true });
@@ -145,7 +200,7 @@ export async function readCsvEntries(body: Readable): Promise<unknown[]> {
     },
   });
   try {
-    await readThrough(body, rows, collect);
+    await readThrough(body, csvRecordBound(), rows, collect);
   } catch (error) {
     throw apiErrorOr(error, () => malformed('CSV (header id,iban,name)'));
   }

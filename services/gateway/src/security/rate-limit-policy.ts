@@ -5,13 +5,18 @@ export interface RateLimitSettings {
   environment: 'test' | 'live';
   /** Live verification budget per participant per minute; `default` for every other caller. */
   livePerMinute: Record<string, number>;
+  /**
+   * The same in test deployments (VOP_TEST_RATE_LIMITS). Absent, the live limits apply there too: no
+   * deployment answers verifications without a budget (issue 39: a sandbox was probed at 51,000 a minute).
+   */
+  testVerificationsPerMinute?: Record<string, number>;
   testPerHour: number;
   adminPerMinute: number;
 }
 
 /** One budget a request draws from: which bucket, whose, how many points per window. */
 export interface Budget {
-  bucket: 'admin' | 'test' | 'test-toolkit' | 'live';
+  bucket: 'admin' | 'test' | 'test-toolkit' | 'live' | 'test-verifications';
   subject: string;
   points: number;
   durationSeconds: number;
@@ -74,13 +79,16 @@ export function budgetFor(
         durationSeconds: 3600,
       };
     case 'live-verifications': {
-      if (settings.environment !== 'live') return undefined;
+      // The verification families, in every environment: per participant per minute.
+      const live = settings.environment === 'live';
+      const limits = live
+        ? settings.livePerMinute
+        : (settings.testVerificationsPerMinute ?? settings.livePerMinute);
       const { subject, participantId } = participantOf(req, res);
-      const perParticipant =
-        participantId !== undefined ? settings.livePerMinute[participantId] : undefined;
-      const points = perParticipant ?? settings.livePerMinute.default;
+      const perParticipant = participantId !== undefined ? limits[participantId] : undefined;
+      const points = perParticipant ?? limits.default;
       if (points === undefined) return undefined;
-      return { bucket: 'live', subject, points, durationSeconds: 60 };
+      return { bucket: live ? 'live' : 'test-verifications', subject, points, durationSeconds: 60 };
     }
   }
 }

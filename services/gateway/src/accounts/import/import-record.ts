@@ -4,6 +4,7 @@ import {
   type AccountImportRowError,
   type PartyIdentifiers,
 } from '@vop/contracts';
+import { hasUnsafeCharacter } from '@vop/http';
 import type { AccountFields } from '../decider.js';
 
 /** A row's error before it has its number: the field and a code, never the value. */
@@ -12,10 +13,30 @@ export type RecordError = Omit<AccountImportRowError, 'row'>;
 export type ParsedRecord =
   { ok: true; record: AccountImportRecord } | { ok: false; error: RecordError };
 
+/**
+ * The path of the first key or text of a record holding a character the edge refuses in JSON bodies
+ * (control characters, U+FFFD where bytes were not UTF-8, lone surrogates, …): uploads are read here,
+ * not by the edge, so this is their check. A bad key is never named (`row`); undefined when all are safe.
+ */
+function unsafeField(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string')
+    return hasUnsafeCharacter(value) ? path.join('.') || 'row' : undefined;
+  // A record is three levels deep (identifiers.others[i].id); deeper is refused by its schema anyway.
+  if (typeof value !== 'object' || value === null || path.length > 3) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (hasUnsafeCharacter(key)) return 'row';
+    const found = unsafeField(inner, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** Validates one record (an NDJSON line's object, or a CSV row mapped by csvRowToRecord). */
 export function parseImportRecord(raw: unknown): ParsedRecord {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     return { ok: false, error: { field: 'row', code: 'NOT_A_RECORD' } };
+  const unsafe = unsafeField(raw);
+  if (unsafe !== undefined) return { ok: false, error: { field: unsafe, code: 'INVALID_FIELD' } };
   const parsed = AccountImportRecord.safeParse(raw);
   if (parsed.success) return { ok: true, record: parsed.data };
   const issue = parsed.error.issues[0];
@@ -34,6 +55,8 @@ export function parseImportRecord(raw: unknown): ParsedRecord {
 
 /** A CSV header: the documented columns only, iban and name among them. */
 export function checkCsvHeader(header: readonly string[]): string | undefined {
+  if (header.some((column) => hasUnsafeCharacter(column)))
+    return 'a column name holds control or invalid characters';
   const known = new Set<string>(ACCOUNT_IMPORT_CSV_COLUMNS);
   const unknown = header.find((column) => !known.has(column));
   if (unknown !== undefined) return `unknown column "${unknown.slice(0, 40)}"`;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { ApiError, errors, parseParam, requestMetadata } from '@vop/http';
+import { ApiError, errors, parseParam, requestMetadata, createRouter } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import type { FieldCipher } from '@vop/personal-data';
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response, type Router } from 'express';
 import { auditActorOf } from '../../audit/actor.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { markAudited } from '../../audit/audit-writes.js';
@@ -61,7 +61,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
   const onPglite = store.sql.kind === 'pglite';
   const chunkRows = options.chunkRows ?? (onPglite ? 100 : 1000);
   const pauseRatio = options.pauseRatio ?? (onPglite ? 1 : 0);
-  const router = Router();
+  const router = createRouter();
   const statusUrl = (id: string) => `${IMPORT_PATH}/${id}`;
 
   async function answerStatus(res: Response, id: string, status: number): Promise<void> {

@@ -3,7 +3,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
-import { AccountImportResponse, parseAccountEvent } from '@vop/contracts';
+import { AccountImportResponse, MAX_IMPORT_RECORD_BYTES, parseAccountEvent } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import { accountEventProtector, createPersonalData, type PersonalData } from '@vop/personal-data';
 import { createLogger } from '@vop/observability';
@@ -71,7 +71,7 @@ export function accountImportSpec(
       await close();
     });
 
-    async function upload(body: string, contentType = 'application/x-ndjson', query = '') {
+    async function upload(body: string | Buffer, contentType = 'application/x-ndjson', query = '') {
       const response = await fetch(`${base}${IMPORT_PATH}${query}`, {
         method: 'POST',
         headers: { 'content-type': contentType },
@@ -308,6 +308,94 @@ export function accountImportSpec(
       assert.equal(failed.failure, 'the upload was cut off');
       assert.equal(failed.rows.created, 6);
       assert.ok(await findLiveAccountIdByIban(sql, SCHEMA, germanIban(790_006)));
+    });
+
+    describe('a line or record longer than a record may be', () => {
+      const TWENTY_MB = 20 * 1024 * 1024;
+      const stopped = async (body: string, line: number, contentType?: string) => {
+        const response = await upload(body, contentType);
+        assert.equal(response.status, 400, response.text);
+        assert.equal(response.body.error, 'INVALID_IMPORT');
+        const reason = `the record on line ${line} is longer than a record may be (${MAX_IMPORT_RECORD_BYTES} bytes)`;
+        assert.equal(response.body.message, `The import stopped: ${reason}`);
+        const status = AccountImportResponse.parse(
+          await fetch(`${base}${response.headers.get('location') as string}`).then((r) => r.json()),
+        );
+        assert.equal(status.status, 'FAILED');
+        assert.equal(status.failure, reason);
+      };
+
+      it('given a 20 MB NDJSON line after two records and a blank line, then the import stops naming line 4', () =>
+        stopped(
+          [
+            JSON.stringify({ iban: germanIban(795_001), name: 'Before Long' }),
+            JSON.stringify({ iban: germanIban(795_002), name: 'Before Long' }),
+            '',
+            `{"iban":"${germanIban(795_003)}","name":"${'A'.repeat(TWENTY_MB)}"}`,
+          ].join('\n'),
+          4,
+        ));
+
+      it('given 20 MB with no line feed at all, then the import stops naming line 1', () =>
+        stopped(`{"iban":"${'1'.repeat(TWENTY_MB)}`, 1));
+
+      it('given a CSV record of 20 MB, or of 20 MB of separators, then the import stops naming its line', async () => {
+        await stopped(
+          `iban,name\n${germanIban(795_004)},"${'A\n'.repeat(TWENTY_MB / 2)}"\n`,
+          2,
+          'text/csv',
+        );
+        await stopped(`iban,name\n${','.repeat(TWENTY_MB)}`, 2, 'text/csv');
+      });
+
+      it('given a record of exactly the bound (padded with spaces), then it is imported', async () => {
+        const record = JSON.stringify({ iban: germanIban(795_005), name: 'Padded Holder' });
+        const padded = `${record.slice(0, -1)}${' '.repeat(MAX_IMPORT_RECORD_BYTES - record.length)}}`;
+        assert.equal(Buffer.byteLength(padded), MAX_IMPORT_RECORD_BYTES);
+        const summary = await imported(`${padded}\n`);
+        assert.deepEqual(summary.rows, {
+          read: 1,
+          created: 1,
+          updated: 0,
+          unchanged: 0,
+          failed: 0,
+        });
+      });
+    });
+
+    it('given control or invalid characters in any field (a lone surrogate as a JSON escape or as bytes), then that row is refused naming the field', async () => {
+      const loneSurrogateBytes = Buffer.from([0xed, 0xa0, 0x80]);
+      const row = (n: number, fields: string) =>
+        `{"iban":"${germanIban(796_000 + n)}","name":"Holder${n}"${fields}}\n`;
+      const body = Buffer.concat([
+        Buffer.from(row(1, '')),
+        Buffer.from(`{"iban":"${germanIban(796_002)}","name":"Eri\\ud800ka"}\n`),
+        Buffer.from(`{"iban":"${germanIban(796_003)}","name":"Eri`),
+        loneSurrogateBytes,
+        Buffer.from('ka"}\n'),
+        Buffer.from(row(4, ',"alternateNames":["Ok Name","Bad\\udc00"]')),
+        Buffer.from(row(5, ',"identifiers":{"others":[{"scheme":"HRB","id":"1\\u0007"}]}')),
+        Buffer.from(row(6, ',"x\\ud800":"y"')),
+      ]);
+      const summary = AccountImportResponse.parse((await upload(body)).body);
+      assert.deepEqual(summary.rows, { read: 6, created: 1, updated: 0, unchanged: 0, failed: 5 });
+      assert.deepEqual(summary.errors, [
+        { row: 2, field: 'name', code: 'INVALID_FIELD' },
+        { row: 3, field: 'name', code: 'INVALID_FIELD' },
+        { row: 4, field: 'alternateNames.1', code: 'INVALID_FIELD' },
+        { row: 5, field: 'identifiers.others.0.id', code: 'INVALID_FIELD' },
+        { row: 6, field: 'row', code: 'INVALID_FIELD' },
+      ]);
+      const csv = Buffer.concat([
+        Buffer.from(`iban,name,alternateNames\n${germanIban(796_007)},Eri`),
+        loneSurrogateBytes,
+        Buffer.from(`ka,\n${germanIban(796_008)},Good Name,Also|Ba\u0000d\n`),
+      ]);
+      const fromCsv = AccountImportResponse.parse((await upload(csv, 'text/csv')).body);
+      assert.deepEqual(fromCsv.errors, [
+        { row: 1, field: 'name', code: 'INVALID_FIELD' },
+        { row: 2, field: 'alternateNames.1', code: 'INVALID_FIELD' },
+      ]);
     });
 
     it('leaves an audit entry naming the import and the caller', async () => {

@@ -1,6 +1,6 @@
-import type { Readable } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { MAX_IMPORT_RECORD_BYTES, RecordSplitter } from '@vop/contracts';
 import { parse as parseCsv } from 'csv-parse';
-import split2 from 'split2';
 import {
   checkCsvHeader,
   csvRowToRecord,
@@ -22,10 +22,16 @@ export class ImportSourceError extends Error {
   }
 }
 
-/** A line or a CSV record longer than this ends the import: memory stays bounded. */
-const MAX_RECORD_BYTES = 64 * 1024;
-
 const failedRow = (row: number, error: RecordError): SourceRecord => ({ row, ok: false, error });
+
+/**
+ * A line (NDJSON) or record (CSV) longer than MAX_IMPORT_RECORD_BYTES ends the import when its bound
+ * is passed, before the rest of it is held or parsed: memory and CPU stay bounded whatever the upload.
+ */
+const tooLong = (line: number): ImportSourceError =>
+  new ImportSourceError(
+    `the record on line ${line} is longer than a record may be (${MAX_IMPORT_RECORD_BYTES} bytes)`,
+  );
 
 /**
  * The records of an upload, read as the consumer asks for them: a consumer that awaits its writes
@@ -45,36 +51,61 @@ function through<T extends NodeJS.ReadWriteStream>(input: Readable, transform: T
   return transform;
 }
 
-async function* ndjsonRecords(input: Readable): AsyncGenerator<SourceRecord> {
-  const lines = through(input, split2({ maxLength: MAX_RECORD_BYTES }));
-  let row = 0;
+/** One line's record: blank lines are no record; a line that is not JSON is a failed row. */
+function lineRecord(row: number, line: string): SourceRecord {
+  let raw: unknown;
   try {
-    for await (const line of lines as AsyncIterable<string>) {
-      if (line.trim() === '') continue;
-      row += 1;
-      let raw: unknown;
-      try {
-        raw = JSON.parse(line);
-      } catch {
-        yield failedRow(row, { field: 'row', code: 'NOT_JSON' });
-        continue;
+    raw = JSON.parse(line);
+  } catch {
+    return failedRow(row, { field: 'row', code: 'NOT_JSON' });
+  }
+  return { row, ...parseImportRecord(raw) };
+}
+
+/** Lines are cut from the bytes (a line feed is never inside a UTF-8 character), then decoded. */
+async function* ndjsonRecords(input: Readable): AsyncGenerator<SourceRecord> {
+  const splitter = new RecordSplitter('ndjson', MAX_IMPORT_RECORD_BYTES);
+  let pending: Buffer[] = [];
+  let row = 0;
+  const next = (bytes: Buffer): SourceRecord | undefined => {
+    const line = bytes.toString('utf8');
+    return line.trim() === '' ? undefined : lineRecord((row += 1), line);
+  };
+  try {
+    for await (const chunk of through(input, new PassThrough()) as AsyncIterable<Buffer>) {
+      const { ends, tooLongAtLine } = splitter.scan(chunk);
+      let from = 0;
+      for (const end of ends) {
+        const record = next(Buffer.concat([...pending, chunk.subarray(from, end - 1)]));
+        pending = [];
+        from = end;
+        if (record) yield record;
       }
-      yield { row, ...parseImportRecord(raw) };
+      if (tooLongAtLine !== undefined) throw tooLong(tooLongAtLine);
+      if (from < chunk.length) pending.push(chunk.subarray(from));
     }
+    const last = next(Buffer.concat(pending));
+    if (last) yield last;
   } catch (error) {
     throw sourceError(error);
   }
 }
 
+/** CSV bytes passed on to the parser until a record is longer than its bound. */
+function csvRecordBound(): Transform {
+  const splitter = new RecordSplitter('csv', MAX_IMPORT_RECORD_BYTES);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const { tooLongAtLine } = splitter.scan(chunk);
+      callback(tooLongAtLine === undefined ? null : tooLong(tooLongAtLine), chunk);
+    },
+  });
+}
+
 async function* csvRecords(input: Readable): AsyncGenerator<SourceRecord> {
   const parser = through(
-    input,
-    parseCsv({
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      max_record_size: MAX_RECORD_BYTES,
-    }),
+    through(input, csvRecordBound()),
+    parseCsv({ bom: true, relax_column_count: true, skip_empty_lines: true }),
   );
   let header: string[] | undefined;
   let row = 0;
@@ -101,7 +132,5 @@ function sourceError(error: unknown): Error {
   // csv-parse names its errors by code (CSV_QUOTE_NOT_CLOSED, …); never echo the data.
   if (typeof code === 'string' && code.startsWith('CSV_'))
     return new ImportSourceError(`CSV could not be read (${code})`);
-  if (error instanceof Error && /maximum buffer|maxLength/i.test(error.message))
-    return new ImportSourceError('a line is longer than 64 KiB');
   return error instanceof Error ? error : new Error(String(error));
 }
