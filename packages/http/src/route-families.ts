@@ -109,7 +109,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   {
     // The API document and its readable page (services/gateway/src/api-documents).
     name: 'api-documents',
-    paths: ['GET /openapi.json', 'GET /docs', 'GET /docs/**'],
+    paths: ['/openapi.json', '/docs', '/docs/**'],
     owner: 'gateway',
     errorFormat: 'nested',
     access: 'open',
@@ -121,7 +121,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
   {
     // The gateway's pages (/admin and the HTML view of /admin/stats fall under management rows).
     name: 'pages',
-    paths: ['GET /test', 'GET /assets/*'],
+    paths: ['/test', '/assets/*'],
     owner: 'gateway',
     errorFormat: 'nested',
     access: 'participant',

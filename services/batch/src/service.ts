@@ -88,7 +88,8 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const onEntriesJudged =
     countAnswers &&
     ((participant: string, judgements: readonly { outcome: string }[]) => {
-      for (const { outcome } of judgements) countAnswers({ participant, channel: 'batch', outcome });
+      for (const { outcome } of judgements)
+        countAnswers({ participant, channel: 'batch', outcome });
     });
   // Entries are decided in the transaction that fans them out, against this service's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through

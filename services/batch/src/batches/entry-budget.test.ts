@@ -55,7 +55,11 @@ describe('batch entry budget in every environment', () => {
     const budget = createEntryBudget({
       sql,
       schema: 'batch',
-      settings: { environment: 'live', livePerMinute: { default: 2 }, testPerMinute: { default: 1 } },
+      settings: {
+        environment: 'live',
+        livePerMinute: { default: 2 },
+        testPerMinute: { default: 1 },
+      },
     });
     await budget.draw('PSDDE-BAFIN-4', 120);
     await assert.rejects(budget.draw('PSDDE-BAFIN-4', 1), isRefusal);
