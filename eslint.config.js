@@ -62,6 +62,12 @@ export default tseslint.config(
     },
   },
   { files: ['packages/**/*.ts'], rules: noServiceImports() },
+  {
+    files: ['bench/**/*.ts', 'test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [EXPRESS_ROUTER] }],
+    },
+  },
   ...SERVICES.filter((name) => name !== 'embedded').map((name) => ({
     files: [`services/${name}/**/*.ts`],
     rules: noServiceImports([name]),

@@ -1,6 +1,6 @@
 import https from 'node:https';
-import express, { Router, type Express, type Request, type Response } from 'express';
-import { createHttpApp, serverClassesFor } from '@vop/http';
+import express, { type Express, type Request, type Response } from 'express';
+import { createHttpApp, createRouter, serverClassesFor } from '@vop/http';
 import { createLogger } from '@vop/observability';
 import { yardstickTls } from './yardstick-tls.js';
 
@@ -29,7 +29,7 @@ function appFor(name: string): Express {
     return app;
   }
   if (name === 'edge' || name === 'edge-direct') {
-    const router = Router();
+    const router = createRouter();
     router.post('/vop/verify', answer);
     return createHttpApp({
       routers: [router],

@@ -4,8 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import express from 'express';
-import { createHttpApp, requestMetadata } from '@vop/http';
+import { createHttpApp, createRouter, requestMetadata } from '@vop/http';
 import { createInProcessBus } from '@vop/messaging';
 import { createLogger, startTracing } from '@vop/observability';
 import { runContext } from './run-context.js';
@@ -31,7 +30,7 @@ async function serve(mode: Mode): Promise<void> {
   const bus = createInProcessBus();
   await bus.ensureTopics([{ name: 'bench', partitions: 1 }]);
   await bus.subscribe({ groupId: 'bench', topics: ['bench'], handler: async () => undefined });
-  const router = express.Router();
+  const router = createRouter();
   router.post('/verify', async (req, res) => {
     const metadata = requestMetadata(req);
     const headers = metadata.traceparent ? { traceparent: metadata.traceparent } : undefined;

@@ -10,7 +10,7 @@ import {
 } from './index.js';
 import { hasUnsafeCharacter, UNSAFE_CHARACTER_CLASS } from './unsafe-characters.js';
 
-/** Characters that spoof a name on a page or in a CSV file (issue 39), by what an attacker does with them. */
+/** Characters that spoof a name on a page or in a CSV file (issue 39). */
 const SPOOFING: [string, string][] = [
   ['LINE SEPARATOR', '\u2028'],
   ['PARAGRAPH SEPARATOR', '\u2029'],

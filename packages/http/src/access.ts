@@ -88,7 +88,7 @@ export const authorizeInternallyByFamily: RequestHandler = (req, res, next) => {
  */
 export const refuseUncovered: RequestHandler = (req, res, next) => {
   next(
-    requestFamily(req, res).access === 'nobody'
+    isUncovered(requestFamily(req, res))
       ? errors.notFound('NOT_FOUND', 'No such endpoint')
       : undefined,
   );

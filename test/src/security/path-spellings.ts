@@ -124,10 +124,7 @@ export function spellingsOf(route: ProbedRoute, origin: string): Spelling[] {
     other('upper case', path.toUpperCase()),
     other('each segment capitalised', capitalised(path)),
     other('first segment in upper case', `/${first.toUpperCase()}${tail}`),
-    other(
-      'last letter in upper case',
-      path.replace(/[a-z](?=[^a-z]*$)/, (c) => c.toUpperCase()),
-    ),
+    other('the last letter of the last fixed word in upper case', lastWordUpper),
     other('a trailing slash', `${path}/`),
     other('two trailing slashes', `${path}//`),
     other('a doubled leading slash', `/${path}`),
