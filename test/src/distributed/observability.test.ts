@@ -1,36 +1,24 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createPostgresClient, type SqlClient } from '@vop/event-store';
 import { Kafka, logLevel } from 'kafkajs';
-import { ensureDevPki } from '@vop/pki';
+import type { DevPki } from '@vop/pki';
 import {
-  createTestDatabase,
   eventually,
   freePort,
   germanIban,
-  httpsClient,
   requireEnv,
-  startServiceProcess,
   type HttpsClient,
-  type ServiceProcess,
-  type TestDatabase,
-  createTestNamespace,
   type TestNamespace,
 } from '@vop/testing';
 import { schemeRequest } from '../embedded/fixtures.js';
 import { startOtlpReceiver, SPAN_KIND, type ReceivedSpan } from '../observability/otlp-receiver.js';
 import { prometheusPath, promtoolPath } from '../observability/prometheus.js';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
-/** The services behind the gateway, each with its internal listener and database. */
-const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics'] as const;
+import { INTERNAL_SERVICES, startCluster, type Cluster } from './cluster.js';
 
 /** Each service's consumer groups (after the namespace; patterns) and outbox relays, as its lag series. */
 const LAG_SERIES = {
@@ -56,18 +44,17 @@ const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\
 const HOLDER = { iban: germanIban(424_242), name: 'Ingrid Bergström-Kowalczyk' };
 
 describe('observability of a distributed run (gateway and matching on real Kafka and PostgreSQL)', () => {
-  const processes: ServiceProcess[] = [];
   const emitted: string[] = [];
-  const databases: TestDatabase[] = [];
+  let cluster: Cluster;
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let gatewayDb: SqlClient;
   let dataDir: string;
   let gatewayPort: number;
-  const internalUrls = new Map<string, string>();
+  let internalUrls: Map<string, string>;
   let matchingUrl: string;
   let client: HttpsClient;
   let admin: HttpsClient;
-  let pki: Awaited<ReturnType<typeof ensureDevPki>>;
+  let pki: DevPki;
   let prometheus: ChildProcess | undefined;
   let registryUrl: string;
   let namespace: TestNamespace;
@@ -75,82 +62,24 @@ describe('observability of a distributed run (gateway and matching on real Kafka
   let callerSpanId = '';
 
   before(async () => {
-    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
-    namespace = createTestNamespace('obs', brokers);
     registryUrl = requireEnv('VOP_TEST_SCHEMA_REGISTRY_URL');
     receiver = await startOtlpReceiver();
-    const gatewayDatabase = await createTestDatabase('obs_gateway');
-    databases.push(gatewayDatabase);
-    gatewayDb = createPostgresClient({ connectionString: gatewayDatabase.url, max: 2 });
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-obs-'));
-    pki = await ensureDevPki(dataDir);
-    const common = {
-      KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace.name,
-      SCHEMA_REGISTRY_URL: registryUrl,
-      VOP_DATA_DIR: dataDir,
-      LOG_LEVEL: 'debug',
-      VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_BSP_SCHEDULE_DELAY: '100',
-    };
-    const keep = (service: ServiceProcess): ServiceProcess => {
-      service.child.stdout?.on('data', (chunk: Buffer) => emitted.push(chunk.toString('utf8')));
-      service.child.stderr?.on('data', (chunk: Buffer) => emitted.push(chunk.toString('utf8')));
-      processes.push(service);
-      return service;
-    };
-    for (const service of INTERNAL_SERVICES) {
-      const database = await createTestDatabase(`obs_${service.replace('-', '_')}`);
-      databases.push(database);
-      const port = await freePort();
-      internalUrls.set(service, `http://127.0.0.1:${port}`);
-      keep(
-        startServiceProcess(service, main(service), {
-          ...common,
-          DATABASE_URL: database.url,
-          VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
-          VOP_PORT: String(port),
-        }),
-      );
-    }
-    matchingUrl = internalUrls.get('matching')!;
-    gatewayPort = await freePort();
-    keep(
-      startServiceProcess('gateway', main('gateway'), {
-        ...common,
-        DATABASE_URL: gatewayDatabase.url,
-        VOP_PORT: String(gatewayPort),
-        VOP_SERVICE_URLS: JSON.stringify(Object.fromEntries(internalUrls)),
-      }),
-    );
-    const caPem = await readFile(pki.caPath, 'utf8');
-    const baseUrl = `https://127.0.0.1:${gatewayPort}`;
-    client = httpsClient({
-      baseUrl,
-      caPem,
-      certPem: await readFile(pki.clientCertPath, 'utf8'),
-      keyPem: await readFile(pki.clientKeyPath, 'utf8'),
-    });
-    admin = httpsClient({
-      baseUrl,
-      caPem,
-      certPem: await readFile(pki.adminCertPath, 'utf8'),
-      keyPem: await readFile(pki.adminKeyPath, 'utf8'),
-    });
-    await eventually(
-      async () => {
-        for (const service of processes)
-          if (service.child.exitCode !== null)
-            throw new Error(`${service.name} exited:\n${service.output()}`);
-        if ((await client.get('/readyz').catch(() => undefined))?.status !== 200) return undefined;
-        for (const url of internalUrls.values())
-          if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status !== 200)
-            return undefined;
-        return true;
+    cluster = await startCluster({
+      prefix: 'obs',
+      env: {
+        SCHEMA_REGISTRY_URL: registryUrl,
+        LOG_LEVEL: 'debug',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
       },
-      { timeoutMs: 120_000, intervalMs: 250, what: 'every service ready' },
-    );
+      onProcess: (service) => {
+        service.child.stdout?.on('data', (chunk: Buffer) => emitted.push(chunk.toString('utf8')));
+        service.child.stderr?.on('data', (chunk: Buffer) => emitted.push(chunk.toString('utf8')));
+      },
+    });
+    ({ namespace, dataDir, pki, gatewayPort, internalUrls, client, admin } = cluster);
+    matchingUrl = internalUrls.get('matching')!;
+    gatewayDb = createPostgresClient({ connectionString: cluster.gatewayDatabase.url, max: 2 });
     const created = await admin.post('/accounts', HOLDER);
     assert.equal(created.status, 201, created.text);
     await eventually(
@@ -169,14 +98,9 @@ describe('observability of a distributed run (gateway and matching on real Kafka
       prometheus.kill('SIGTERM');
       await new Promise((resolve) => prometheus!.once('exit', resolve));
     }
-    client?.close();
-    admin?.close();
-    await Promise.all(processes.map((service) => service.stop()));
-    await receiver?.close();
     await gatewayDb?.close();
-    for (const database of databases) await database.drop();
-    await namespace?.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await cluster?.stop();
+    await receiver?.close();
   });
 
   it('one verification is one trace: gateway SERVER → PRODUCER of the request and of its end decided there (on the `.decided` topics) → every consumer, and matching never sees it', async () => {

@@ -1,24 +1,6 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { ensureDevPki } from '@vop/pki';
-import {
-  createTestDatabase,
-  createTestNamespace,
-  eventually,
-  freePort,
-  httpsClient,
-  requireEnv,
-  startServiceProcess,
-  type HttpsClient,
-  type ServiceProcess,
-  type TestDatabase,
-  type TestNamespace,
-} from '@vop/testing';
 import { runEmbedded } from '../embedded/fixtures.js';
 import {
   agentFor,
@@ -29,10 +11,7 @@ import {
   type ProbedRoute,
   type ProbeTarget,
 } from '../security/path-spellings.js';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
-const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics'] as const;
+import { startCluster, type Cluster } from './cluster.js';
 
 /**
  * Issue 39 through the distributed gateway's forwarding: the families matching, batch, webhooks and
@@ -40,15 +19,10 @@ const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics
  * test/src/security/path-spellings.test.ts, on real Kafka and PostgreSQL.
  */
 describe('no spelling of a path reaches a handler under another family (distributed, forwarded)', () => {
-  const processes: ServiceProcess[] = [];
-  const databases: TestDatabase[] = [];
-  let namespace: TestNamespace;
-  let dataDir: string;
-  let admin: HttpsClient;
+  let cluster: Cluster;
   let target: ProbeTarget;
   let callers: Caller[];
   let routes: ProbedRoute[];
-  const internalUrls = new Map<string, string>();
 
   before(async () => {
     // The routes every service mounts, all composed in one app: the embedded default's.
@@ -56,66 +30,10 @@ describe('no spelling of a path reaches a handler under another family (distribu
     routes = routesAtRoot(embedded.service.routes);
     await embedded.stop();
 
-    const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
-    namespace = createTestNamespace('spell', brokers);
-    const gatewayDatabase = await createTestDatabase('spell_gateway');
-    databases.push(gatewayDatabase);
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-spell-'));
-    const pki = await ensureDevPki(dataDir);
-    const common = {
-      KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace.name,
-      VOP_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      VOP_INTERNAL_SECRET: randomUUID() + randomUUID(),
-    };
-    for (const service of INTERNAL_SERVICES) {
-      const database = await createTestDatabase(`spell_${service.replace('-', '_')}`);
-      databases.push(database);
-      const port = await freePort();
-      internalUrls.set(service, `http://127.0.0.1:${port}`);
-      processes.push(
-        startServiceProcess(service, main(service), {
-          ...common,
-          DATABASE_URL: database.url,
-          VOP_KEYSTORE_DATABASE_URL: gatewayDatabase.url,
-          VOP_PORT: String(port),
-        }),
-      );
-    }
-    const gatewayPort = await freePort();
-    processes.push(
-      startServiceProcess('gateway', main('gateway'), {
-        ...common,
-        DATABASE_URL: gatewayDatabase.url,
-        VOP_PORT: String(gatewayPort),
-        VOP_SERVICE_URLS: JSON.stringify(Object.fromEntries(internalUrls)),
-      }),
-    );
-    const caPem = await readFile(pki.caPath, 'utf8');
-    const baseUrl = `https://127.0.0.1:${gatewayPort}`;
-    target = { baseUrl, caPem };
-    admin = httpsClient({
-      baseUrl,
-      caPem,
-      certPem: await readFile(pki.adminCertPath, 'utf8'),
-      keyPem: await readFile(pki.adminKeyPath, 'utf8'),
-    });
-    await eventually(
-      async () => {
-        for (const service of processes)
-          if (service.child.exitCode !== null)
-            throw new Error(`${service.name} exited:\n${service.output()}`);
-        if ((await admin.get('/readyz').catch(() => undefined))?.status !== 200) return undefined;
-        for (const url of internalUrls.values())
-          if ((await fetch(`${url}/readyz`).catch(() => undefined))?.status !== 200)
-            return undefined;
-        return true;
-      },
-      { timeoutMs: 120_000, intervalMs: 250, what: 'every service ready' },
-    );
+    cluster = await startCluster({ prefix: 'spell' });
+    target = { baseUrl: cluster.baseUrl, caPem: cluster.caPem };
     const keyWith = async (scope: string): Promise<Caller> => {
-      const issued = await admin.post('/admin/api-keys', {
+      const issued = await cluster.admin.post('/admin/api-keys', {
         participantId: 'PSDDE-BAFIN-123456',
         scopes: [scope],
       });
@@ -129,8 +47,8 @@ describe('no spelling of a path reaches a handler under another family (distribu
       {
         name: 'a participant certificate',
         cert: {
-          certPem: await readFile(pki.clientCertPath, 'utf8'),
-          keyPem: await readFile(pki.clientKeyPath, 'utf8'),
+          certPem: await readFile(cluster.pki.clientCertPath, 'utf8'),
+          keyPem: await readFile(cluster.pki.clientKeyPath, 'utf8'),
         },
       },
       { name: 'no credential' },
@@ -141,11 +59,7 @@ describe('no spelling of a path reaches a handler under another family (distribu
   });
 
   after(async () => {
-    admin?.close();
-    await Promise.all(processes.map((service) => service.stop()));
-    await namespace?.drop();
-    for (const database of databases) await database.drop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await cluster?.stop();
   });
 
   it('reaches no handler by any other spelling, and refuses each base form as the path itself', async () => {
@@ -179,7 +93,7 @@ describe('no spelling of a path reaches a handler under another family (distribu
     }
     // Straight at an internal listener (a caller inside the deployment network): no signed
     // principal, so nothing but the probes; a spelling no row covers is 404 there as well.
-    const matching = internalUrls.get('matching') as string;
+    const matching = cluster.internalUrls.get('matching') as string;
     const unsigned = await fetch(`${matching}/admin/matching/explain`, { method: 'POST' });
     assert.equal(unsigned.status, 401);
     const spelt = await fetch(`${matching}/ADMIN/matching/explain`, { method: 'POST' });
