@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { runEmbedded } from '../embedded/fixtures.js';
 import {
   agentFor,
+  probeCallers,
   probeSpellings,
   routesAtRoot,
   sendRaw,
@@ -32,30 +33,13 @@ describe('no spelling of a path reaches a handler under another family (distribu
 
     cluster = await startCluster({ prefix: 'spell' });
     target = { baseUrl: cluster.baseUrl, caPem: cluster.caPem };
-    const keyWith = async (scope: string): Promise<Caller> => {
-      const issued = await cluster.admin.post('/admin/api-keys', {
-        participantId: 'PSDDE-BAFIN-123456',
-        scopes: [scope],
-      });
-      assert.equal(issued.status, 201, issued.text);
-      return {
-        name: `an API key with the ${scope} scope`,
-        headers: { authorization: `Bearer ${issued.body.secret as string}` },
-      };
-    };
-    callers = [
+    callers = await probeCallers(
       {
-        name: 'a participant certificate',
-        cert: {
-          certPem: await readFile(cluster.pki.clientCertPath, 'utf8'),
-          keyPem: await readFile(cluster.pki.clientKeyPath, 'utf8'),
-        },
+        certPem: await readFile(cluster.pki.clientCertPath, 'utf8'),
+        keyPem: await readFile(cluster.pki.clientKeyPath, 'utf8'),
       },
-      { name: 'no credential' },
-      await keyWith('verify'),
-      await keyWith('accounts'),
-      await keyWith('analytics'),
-    ];
+      cluster.admin,
+    );
   });
 
   after(async () => {

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { runEmbedded, participantTls, type RunningEmbedded } from '../embedded/fixtures.js';
 import {
   agentFor,
+  probeCallers,
   probeSpellings,
   routesAtRoot,
   sendRaw,
@@ -24,24 +25,7 @@ describe('no spelling of a path reaches a handler under another family (embedded
     embedded = await runEmbedded();
     const participant = await participantTls(embedded.service.pki);
     target = { baseUrl: embedded.service.url, caPem: participant.caPem };
-    const keyWith = async (scope: string): Promise<Caller> => {
-      const issued = await embedded.admin.post('/admin/api-keys', {
-        participantId: 'PSDDE-BAFIN-123456',
-        scopes: [scope],
-      });
-      assert.equal(issued.status, 201, issued.text);
-      return {
-        name: `an API key with the ${scope} scope`,
-        headers: { authorization: `Bearer ${issued.body.secret as string}` },
-      };
-    };
-    callers = [
-      { name: 'a participant certificate', cert: participant },
-      { name: 'no credential' },
-      await keyWith('verify'),
-      await keyWith('accounts'),
-      await keyWith('analytics'),
-    ];
+    callers = await probeCallers(participant, embedded.admin);
   });
   after(async () => {
     await embedded.stop();

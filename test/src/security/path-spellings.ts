@@ -24,6 +24,36 @@ export interface Caller {
   headers?: Record<string, string>;
 }
 
+/**
+ * Every caller that is not the admin: a participant's certificate, nobody, and an API key of each
+ * scope (issued by the admin through `issue`, without a certificate).
+ */
+export async function probeCallers(
+  participant: { certPem: string; keyPem: string },
+  admin: {
+    post(path: string, body: unknown): Promise<{ status: number; text: string; body: any }>;
+  },
+): Promise<Caller[]> {
+  const keyWith = async (scope: string): Promise<Caller> => {
+    const issued = await admin.post('/admin/api-keys', {
+      participantId: 'PSDDE-BAFIN-123456',
+      scopes: [scope],
+    });
+    assert.equal(issued.status, 201, issued.text);
+    return {
+      name: `an API key with the ${scope} scope`,
+      headers: { authorization: `Bearer ${issued.body.secret as string}` },
+    };
+  };
+  return [
+    { name: 'a participant certificate', cert: participant },
+    { name: 'no credential' },
+    await keyWith('verify'),
+    await keyWith('accounts'),
+    await keyWith('analytics'),
+  ];
+}
+
 export interface ProbeTarget {
   /** https://127.0.0.1:port */
   baseUrl: string;
