@@ -3,6 +3,7 @@ import UkModulusChecking from 'uk-modulus-checking';
 import { hasUnsafeCharacter, UNSAFE_CHARACTER_CLASS } from './unsafe-characters.js';
 import { z } from './zod.js';
 
+// With the text contracts: the edge refuses the same characters in every string of a request.
 export { hasUnsafeCharacter } from './unsafe-characters.js';
 
 /** IBAN in electronic form (no spaces, upper case) after ISO 13616 country-length and mod-97 checks. */

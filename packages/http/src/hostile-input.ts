@@ -43,6 +43,21 @@ export function refuseDeepJson(
   });
 }
 
+/**
+ * What one JSON text read by a streamed upload (an NDJSON line) holds that a JSON body may not: nesting
+ * deeper than MAX_JSON_DEPTH, or a key twice in one object (with the key's path). The same scan as the
+ * edge's, so an upload's line is judged as a body is.
+ */
+export function jsonTextHazard(
+  raw: Buffer,
+): { reason: 'TOO_DEEP' } | { reason: 'DUPLICATE_KEY'; path: string } | undefined {
+  const hazard = scanJson(raw, MAX_JSON_DEPTH);
+  if (hazard === undefined) return undefined;
+  return 'tooDeep' in hazard
+    ? { reason: 'TOO_DEEP' }
+    : { reason: 'DUPLICATE_KEY', path: hazard.duplicateKey.join('.') };
+}
+
 export const tooDeep = () =>
   new ApiError(400, 'INVALID_REQUEST', `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, {
     field: 'body',

@@ -14,7 +14,7 @@ export type { DirectRoute } from './direct-routes.js';
 export { serverClassesFor, type ServerClasses } from './express-prototypes.js';
 export { ApiError, errors, toErrorBody, type ErrorBody, type ErrorContext } from './errors.js';
 export { forwardToOwner, type ForwardOptions } from './forward.js';
-export { hasUnsafeCharacter } from './hostile-input.js';
+export { hasUnsafeCharacter, jsonTextHazard, MAX_JSON_DEPTH } from './hostile-input.js';
 export {
   principalHeaders,
   trustedPrincipal,

@@ -169,6 +169,41 @@ describe('streamed bodies and CSV output, tried as an attacker would', () => {
     });
   });
 
+  describe('batch uploads: a key twice in one object (the edge refuses it in JSON bodies)', () => {
+    it('in an NDJSON entry: the batch is refused naming the entry and the key', async () => {
+      const body = `${entry('e-1')}\n{"id":"e-2","iban":"${holder.iban}","name":"Erika Mustermann","name":"Mallory"}`;
+      flat(
+        await upload('?batchId=dup-1', body),
+        'INVALID_REQUEST',
+        'verifications[1].name',
+        /^Duplicate key in line 2: verifications\[1\]\.name$/,
+      );
+    });
+
+    it('in a JSON body, escaped or not, in an entry or at the top', async () => {
+      const send = (raw: string) => upload('', raw, { 'content-type': 'application/json' });
+      flat(
+        await send(
+          `{"batchId":"dup-2","verifications":[${entry('e-1')},{"id":"e-2","iban":"${holder.iban}","name":"A","n\u0061me":"B"}]}`,
+        ),
+        'INVALID_REQUEST',
+        'verifications[1].name',
+        /^Duplicate key in the body/,
+      );
+      flat(
+        await send(`{"batchId":"dup-3","batchId":"other","verifications":[${entry('e-1')}]}`),
+        'INVALID_REQUEST',
+        'batchId',
+        /^Duplicate key in the body: batchId$/,
+      );
+    });
+
+    it('the same key in two entries is no duplicate: the batch is accepted', async () => {
+      const response = await upload('?batchId=dup-4', `${entry('e-1')}\n${entry('e-2')}`);
+      assert.equal(response.status, 202, response.text);
+    });
+  });
+
   describe('the bulk account import', () => {
     const importAs = (rawBody: string | Buffer) =>
       running.admin.request('POST', '/admin/accounts/import', { rawBody, headers: NDJSON });
@@ -182,6 +217,20 @@ describe('streamed bodies and CSV output, tried as an attacker would', () => {
         response.body.message,
         `The import stopped: the record on line 2 is longer than a record may be (${MAX_IMPORT_RECORD_BYTES} bytes)`,
       );
+    });
+
+    it('a key twice in one record refuses that row naming the key, never keeping the last', async () => {
+      const body = [
+        `{"iban":"${germanIban(850_104)}","name":"Erika Mustermann","name":"Mallory"}`,
+        `{"iban":"${germanIban(850_105)}","name":"Ok","identifiers":{"lei":"a","lei":"b"}}`,
+        JSON.stringify({ iban: germanIban(850_106), name: 'Kept' }),
+      ].join('\n');
+      const response = await importAs(body);
+      assert.equal(response.status, 201, response.text);
+      assert.deepEqual(response.body.errors, [
+        { row: 1, field: 'name', code: 'DUPLICATE_KEY' },
+        { row: 2, field: 'identifiers.lei', code: 'DUPLICATE_KEY' },
+      ]);
     });
 
     it('a lone surrogate, as a JSON escape or as bytes, refuses that row naming the field', async () => {

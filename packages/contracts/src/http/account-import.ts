@@ -39,6 +39,8 @@ export const AccountImportRowError = z.object({
   field: z.string(),
   code: z.enum([
     'NOT_JSON',
+    // A key twice in one object of the line (hostile-input.ts: never the last one silently).
+    'DUPLICATE_KEY',
     'NOT_A_RECORD',
     'MISSING_FIELD',
     'INVALID_IBAN',

@@ -1,7 +1,7 @@
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_BATCH_ENTRIES, MAX_BATCH_ENTRY_BYTES, RecordSplitter } from '@vop/contracts';
-import { ApiError } from '@vop/http';
+import { ApiError, jsonTextHazard, MAX_JSON_DEPTH } from '@vop/http';
 import { parse as parseCsv } from 'csv-parse';
 import parserStream from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
@@ -87,18 +87,63 @@ function jsonEntryBound(): Transform {
   });
 }
 
+/** A key twice in one object, or nesting past MAX_JSON_DEPTH: refused as the edge refuses a JSON body. */
+const duplicateKey = (field: string, where: string): ApiError =>
+  new ApiError(400, 'INVALID_REQUEST', `Duplicate key in ${where}: ${field}`, {
+    field,
+    reason: 'DUPLICATE_KEY',
+  });
+const tooDeepIn = (where: string): ApiError =>
+  new ApiError(400, 'INVALID_REQUEST', `${where} nests deeper than ${MAX_JSON_DEPTH} levels`, {
+    field: 'body',
+    reason: 'TOO_DEEP',
+  });
+
+/**
+ * The keys of each open object of a token stream (null for an array), so a key twice in one object is
+ * refused as it arrives: the assembler, like JSON.parse, would keep the last one (hostile-input.ts).
+ */
+class KeysInOpenObjects {
+  private readonly open: (Set<string> | null)[] = [];
+  /** The repeated key, or undefined; throws nothing. */
+  take(token: { name: string; value?: unknown }): string | undefined {
+    if (token.name === 'startObject') this.open.push(new Set());
+    else if (token.name === 'startArray') this.open.push(null);
+    else if (token.name === 'endObject' || token.name === 'endArray') this.open.pop();
+    else if (token.name === 'keyValue') {
+      const keys = this.open.at(-1);
+      const key = String(token.value);
+      if (keys?.has(key)) return key;
+      keys?.add(key);
+    }
+    return undefined;
+  }
+  get depth(): number {
+    return this.open.length;
+  }
+}
+
 /**
  * A JSON body read as a stream of tokens (stream-json): entries of the array under `arrayKey` are
- * counted as they start, so the 10,001st stops the read (413) without holding the rest.
+ * counted as they start, so the 10,001st stops the read (413) without holding the rest; a key twice
+ * in one object, or nesting past MAX_JSON_DEPTH, stops it too (400).
  */
 export async function readJsonBody(body: Readable, arrayKey: string): Promise<unknown> {
   const assembler = new Assembler();
+  const keys = new KeysInOpenObjects();
   let entries = 0;
   // Whole keys, strings and numbers as one token each, not also streamed in pieces: a third of the tokens.
   const tokens = parserStream({ packValues: true, streamValues: false });
   const assemble = new Transform({
     objectMode: true,
-    transform(token: { name: string }, _encoding, callback) {
+    transform(token: { name: string; value?: unknown }, _encoding, callback) {
+      const repeated = keys.take(token);
+      if (keys.depth > MAX_JSON_DEPTH) return callback(tooDeepIn('The body'));
+      if (repeated !== undefined) {
+        const inEntry = assembler.depth >= 3 && assembler.stack[1] === arrayKey;
+        const field = inEntry ? `${arrayKey}[${entries - 1}].${repeated}` : repeated;
+        return callback(duplicateKey(field, 'the body'));
+      }
       assembler.consume(token as never);
       if (token.name === 'startObject' && assembler.depth === 3 && assembler.stack[1] === arrayKey)
         if (++entries > MAX_BATCH_ENTRIES) return callback(tooManyEntries());
@@ -129,6 +174,10 @@ export async function readNdjsonEntries(body: Readable): Promise<unknown[]> {
     const text = bytes.toString('utf8');
     if (text.trim() === '') return;
     if (entries.length >= MAX_BATCH_ENTRIES) throw tooManyEntries();
+    const hazard = jsonTextHazard(bytes);
+    if (hazard?.reason === 'TOO_DEEP') throw tooDeepIn(`Line ${line}`);
+    if (hazard?.reason === 'DUPLICATE_KEY')
+      throw duplicateKey(`verifications[${entries.length}].${hazard.path}`, `line ${line}`);
     try {
       entries.push(JSON.parse(text));
     } catch {

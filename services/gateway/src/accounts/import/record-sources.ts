@@ -1,6 +1,7 @@
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { MAX_IMPORT_RECORD_BYTES, RecordSplitter } from '@vop/contracts';
 import { parse as parseCsv } from 'csv-parse';
+import { jsonTextHazard } from '@vop/http';
 import {
   checkCsvHeader,
   csvRowToRecord,
@@ -51,8 +52,15 @@ function through<T extends NodeJS.ReadWriteStream>(input: Readable, transform: T
   return transform;
 }
 
-/** One line's record: blank lines are no record; a line that is not JSON is a failed row. */
-function lineRecord(row: number, line: string): SourceRecord {
+/**
+ * One line's record: blank lines are no record; a line that is not JSON, or holds a key twice in one
+ * object (JSON.parse would keep the last: hostile-input.ts), or nests too deep, is a failed row.
+ */
+function lineRecord(row: number, line: string, bytes: Buffer): SourceRecord {
+  const hazard = jsonTextHazard(bytes);
+  if (hazard?.reason === 'DUPLICATE_KEY')
+    return failedRow(row, { field: hazard.path, code: 'DUPLICATE_KEY' });
+  if (hazard?.reason === 'TOO_DEEP') return failedRow(row, { field: 'row', code: 'NOT_A_RECORD' });
   let raw: unknown;
   try {
     raw = JSON.parse(line);
@@ -69,7 +77,7 @@ async function* ndjsonRecords(input: Readable): AsyncGenerator<SourceRecord> {
   let row = 0;
   const next = (bytes: Buffer): SourceRecord | undefined => {
     const line = bytes.toString('utf8');
-    return line.trim() === '' ? undefined : lineRecord((row += 1), line);
+    return line.trim() === '' ? undefined : lineRecord((row += 1), line, bytes);
   };
   try {
     for await (const chunk of through(input, new PassThrough()) as AsyncIterable<Buffer>) {
