@@ -541,7 +541,8 @@ export function buildOpenApiDocument(
   registry.registerPath({
     method: 'get',
     path: '/api/v1/batch/{batchId}/results',
-    summary: 'Batch results, paged (?cursor=, ?limit=); NDJSON or CSV by Accept',
+    summary:
+      "Batch results, paged (?cursor=, ?limit=); NDJSON or CSV by Accept. In CSV a cell that begins with =, +, -, @, a tab or a carriage return is written with a leading ' and quoted (OWASP CSV injection)",
     request: { params: batchId },
     responses: {
       200: json(BatchResults, 'Results in the batch words of the outcome table'),
