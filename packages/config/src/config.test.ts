@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       ['VOP_SERVICE_URLS', '{"billing":"http://127.0.0.1:1"}'],
       ['VOP_SERVICE_URLS', 'not json'],
       ['VOP_RATE_LIMITS', '{"default":-1}'],
+      // Without a default every participant not listed would go unbudgeted.
+      ['VOP_RATE_LIMITS', '{"PSDDE-BAFIN-1":20}'],
       ['VOP_INTERNAL_SECRET', 'short'],
     ] as const) {
       assert.throws(

@@ -108,10 +108,16 @@ export const ServiceConfig = z.object({
   /** Shared by the gateway and the services behind it: signs the principal the edge forwards (32+ characters). */
   VOP_INTERNAL_SECRET: z.string().min(32).optional(),
   /** Live verification budget per participant per minute; "default" applies to every other caller. */
+  /**
+   * Live deployments: verifications per participant per minute. "default" is required (issue 39: no
+   * environment leaves a caller unbudgeted), as for VOP_TEST_RATE_LIMITS.
+   */
   VOP_RATE_LIMITS: jsonSetting(
-    z.record(z.string(), z.number().int().positive()),
+    z
+      .record(z.string(), z.number().int().positive())
+      .refine((limits) => limits.default !== undefined),
     '{"default":6000}',
-    'must be a JSON object of positive integers per participant, e.g. {"default":6000}',
+    'must be a JSON object of positive integers per participant with a "default", e.g. {"default":6000}',
   ),
   /**
    * Test deployments: verifications per participant per minute, as VOP_RATE_LIMITS is for live ones
