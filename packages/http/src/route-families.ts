@@ -37,12 +37,11 @@ export type ApiKeyScope = 'verify' | 'accounts' | 'analytics';
 /**
  * The budget a request draws from (limits in packages/config): `admin` per credential per minute;
  * `sandbox-writes` the specification's test endpoints, per credential per hour in test deployments;
- * `live-verifications` per participant per minute in live deployments; `test-toolkit` every request
- * to /test/* (reads too) per credential per hour in test deployments. The bank's own account writes
- * draw from none.
+ * `verifications` per participant per minute in every environment (VOP_RATE_LIMITS live,
+ * VOP_TEST_RATE_LIMITS test); `test-toolkit` every request to /test/* (reads too) per credential per
+ * hour in test deployments. The bank's own account writes draw from none.
  */
-export type RateBudget =
-  'none' | 'admin' | 'sandbox-writes' | 'live-verifications' | 'test-toolkit';
+export type RateBudget = 'none' | 'admin' | 'sandbox-writes' | 'verifications' | 'test-toolkit';
 
 export interface RouteFamily {
   name: string;
@@ -212,7 +211,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'epc',
     access: 'participant-certificate',
     apiKeyScope: null,
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
@@ -223,7 +222,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'scheme',
     access: 'participant-certificate',
     apiKeyScope: null,
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
@@ -235,7 +234,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'flat',
     access: 'participant',
     apiKeyScope: 'verify',
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: BATCH_UPLOAD_DEADLINE_MS,
     audited: false,
     streamedBody: true,
@@ -247,7 +246,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'flat',
     access: 'participant',
     apiKeyScope: 'verify',
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: BATCH_UPLOAD_DEADLINE_MS,
     audited: false,
     streamedBody: true,
@@ -260,7 +259,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'flat',
     access: 'participant',
     apiKeyScope: 'verify',
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
@@ -271,7 +270,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'flat',
     access: 'participant',
     apiKeyScope: 'verify',
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },
@@ -282,7 +281,7 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     errorFormat: 'flat',
     access: 'participant',
     apiKeyScope: 'verify',
-    rateBudget: 'live-verifications',
+    rateBudget: 'verifications',
     deadlineMs: DEADLINE_MS,
     audited: false,
   },

@@ -78,7 +78,7 @@ export function budgetFor(
         points: settings.testPerHour,
         durationSeconds: 3600,
       };
-    case 'live-verifications': {
+    case 'verifications': {
       // The verification families, in every environment: per participant per minute.
       const live = settings.environment === 'live';
       const limits = live
