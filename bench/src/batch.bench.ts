@@ -265,7 +265,7 @@ async function distributed(): Promise<void> {
   const tls = await clientTlsFrom(pki.dir, 'client');
   await waitReady(url, tls);
   const keystore = { VOP_KEYSTORE_DATABASE_URL: gatewayDb.url };
-  // One matching process per role: the batch one runs niced (VOP_BATCH_NICE), as the README starts it.
+  // One matching process per role: the batch one runs niced (VOP_BATCH_NICE), as docs/operations.md starts it.
   const matchingRoles = oneMatching ? ['single,batch'] : ['single', 'batch'];
   for (const roles of matchingRoles)
     processes.push(

@@ -26,7 +26,7 @@ const [ca, cert, key] = await Promise.all(
 );
 const target = new URL(job.url);
 // undici, not node:https: at 1,000 req/s node:https's client took 33-43 % of a core on a 2-core box
-// that the service under test shares (bench/RESULTS.md §1, 2026-11-27 20:25).
+// that the service under test shares (bench/RESULTS.md §1).
 const pool = new Pool(target.origin, {
   connections: job.connections,
   pipelining: 1,
@@ -36,7 +36,7 @@ const pool = new Pool(target.origin, {
 
 const start = performance.now();
 const windowStart = start + job.warmUpSeconds * 1000;
-// The client shares the box it measures: its own stalls (bench/RESULTS.md §1, 2026-11-28 13:44) are
+// The client shares the box it measures: its own stalls (bench/RESULTS.md §1) are
 // reported beside the latencies they inflate. Its samples are the gaps between turns of a 10 ms timer.
 const LOOP_TIMER_MS = 10;
 const clientLoop = monitorEventLoopDelay({ resolution: LOOP_TIMER_MS });
@@ -101,7 +101,7 @@ function send(dueAt: number): void {
  * The warm-up ramps the rate from a tenth of it to all of it, so a service that has just started (its
  * code not yet compiled by V8, its caches empty) is not met at once by the full rate: a backlog built in
  * a cold first second took the whole window to drain at 1,000 req/s, so the figures were the start's,
- * not the steady state's (bench/RESULTS.md §1, 2026-11-27 16:05). `warmUpSeconds` 0 measures the cold
+ * not the steady state's (bench/RESULTS.md §1). `warmUpSeconds` 0 measures the cold
  * start itself: the full rate from the first request, all of it counted.
  */
 const warmUpMs = job.warmUpSeconds * 1000;

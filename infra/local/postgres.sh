@@ -15,7 +15,7 @@ readonly WANTED_MAJOR=15
 readonly APP_ROLE=vop
 readonly APP_PASSWORD=vop
 readonly APP_DATABASE=vop
-# A database per service beside the gateway's (vop), as the README's distributed run uses them: an event
+# A database per service beside the gateway's (vop), as the distributed run of docs/operations.md uses them: an event
 # store reader waits for the running transactions of its own database only
 # (packages/event-store/src/event-store.ts), so a batch's transactions never hold a single check's relay.
 readonly SERVICE_DATABASES=(vop_matching vop_batch vop_analytics vop_webhooks)

@@ -197,7 +197,8 @@ export const ServiceConfig = z.object({
   /**
    * The distributed gateway: the least ms between the starts of two rounds of single checks recorded
    * (one statement each). Under load the checks of several turns share a round; a check after a quiet
-   * spell goes at once. 0: a round per turn. bench/RESULTS.md §1, 2026-11-28 10:43.
+   * spell goes at once, so one statement serves many checks without delaying a lone one. 0: a round per
+   * turn. Measured in bench/RESULTS.md §1.
    */
   VOP_RECORDING_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**

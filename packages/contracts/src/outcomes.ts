@@ -1,7 +1,7 @@
 import type { NameMatchOutcome } from './events/verifications.js';
 
 /**
- * One internal outcome, one word per family (the outcome table of README.md). NOAP answers NO_MATCH with a reason where the
+ * One internal outcome, one word per family (the outcome table of docs/api.md). NOAP answers NO_MATCH with a reason where the
  * family has no word of its own for it.
  */
 export const outcomeTable = {

@@ -27,10 +27,10 @@ let statementsNamed = 0;
 /**
  * PGlite's `query` with each statement text parsed and planned once, as a named prepared statement.
  *
- * Why: `query` parses, describes and plans the text on every call, in five calls into PGlite. On its
- * thread under the embedded service, the recorder's round (one statement for a whole round of checks)
- * took ~1.8 ms of which ~1.2 ms was that, paid once per round whatever its size: at 200 checks/s, with
- * one or two checks a round, PGlite's thread was 75 % busy (bench/RESULTS.md §1, 2026-11-28).
+ * Why: `query` parses, describes and plans the text on every call, in five calls into PGlite. Under the
+ * embedded service most of the recorder's round (one statement for a whole round of checks) was that,
+ * paid once per round whatever its size, so at a modest rate, with one or two checks a round, it kept
+ * PGlite's thread busy (figures in bench/RESULTS.md §1).
  *
  * The values are serialized and the rows parsed exactly as `query` does (the types the server inferred
  * for the parameters, PGlite's serializers and parsers), so callers see the same results and errors.

@@ -30,7 +30,7 @@ const MAX_RESTART_DELAY_MS = 5000;
 /**
  * A SqlClient over ONE PGlite instance that runs on a thread of its own (pglite-thread.ts), so its
  * statements do not hold the caller's event loop: embedded, that loop answers the single checks, and
- * PGlite took about half of it (bench/RESULTS.md §1, 2026-11-26). Same contract as pglite-client.ts: one
+ * PGlite took a large share of it (bench/RESULTS.md §1). Same contract as pglite-client.ts: one
  * backend, statements in order, a transaction holds every other statement until it ends, and code inside
  * transaction(fn) must use the tx executor it is given. Statements are sent at once, without waiting for
  * the ones before; the thread keeps the order. Listen/notify stay in this process

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * per connection instead of at every call (node-postgres prepares a named statement on a connection the
  * first time it runs there). Planning was most of what some statements cost the server: the relay's read
  * (EventStore.readAll, with its visibility horizon) took 0.9–1.2 ms of the server's CPU a call unnamed and
- * 0.17–0.18 ms named (bench/RESULTS.md §1, 2026-11-27).
+ * 0.17–0.18 ms named (bench/RESULTS.md §1).
  *
  * A text is named the second time it is seen, so migrations and other one-off statements stay unnamed;
  * at most `limit` texts are named per client (a text that changed with every call would otherwise fill

@@ -50,7 +50,7 @@ interface Layout {
   text: string;
 }
 
-/** Layouts built lately: the recorder's rounds repeat a few (bench/RESULTS.md §1, 2026-11-28 07:25). */
+/** Layouts built lately: the recorder's rounds repeat a few (bench/RESULTS.md §1). */
 const layouts: Layout[] = [];
 const KEPT_LAYOUTS = 16;
 

@@ -19,7 +19,7 @@ type HandleFunction = (req: Request, res: Response, callback?: (error?: unknown)
 /**
  * Serves `routes` through `chain` and the handler without the router's walk: the router, Express and
  * their `debug` calls were ~7.5 % of the distributed gateway's request thread at 1,000 checks/s
- * (bench/RESULTS.md §1, 2026-11-27 19:40). Everything else goes to Express as before.
+ * (bench/RESULTS.md §1). Everything else goes to Express as before.
  *
  * What Express's `app.handle` and router set up for a handler is set up here too: the circular
  * references, the app's prototypes (born with them, express-prototypes.ts), `res.locals`,

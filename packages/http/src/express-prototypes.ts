@@ -16,7 +16,7 @@ const classesOfApp = new WeakMap<Express, ServerClasses>();
  * An Express app moves every request and response onto its own prototypes (`Object.setPrototypeOf`
  * in `app.handle`). V8 then gives both objects a map of their own, and every later property access on
  * them, Node's HTTP internals included, misses its inline caches: it cost a JSON endpoint behind
- * Express half its throughput or more (`pnpm bench:edge`; bench/RESULTS.md §1, 2026-11-27 12:50). Here the app's prototypes become
+ * Express half its throughput or more (`pnpm bench:edge`; bench/RESULTS.md §1). Here the app's prototypes become
  * those of two subclasses of Node's request and response, with the same properties and the same chain
  * above them, and the server makes its objects from those subclasses: the call in `app.handle` is then
  * a no-op (the same prototype), and nothing else changes.

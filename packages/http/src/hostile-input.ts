@@ -68,8 +68,8 @@ export const tooDeep = () =>
  * The path of the first string (or key) holding an unsafe character, if any. Depth is bounded by
  * refuseDeepJson. Every request's body passes it, so a clean body allocates nothing: the path is built
  * on the way back from a find. Built on the way down (a key array per level, `Object.entries` per
- * object), it was ~5 % of what the gateway's request thread allocated per check (bench/RESULTS.md §1,
- * 2026-11-28 07:25).
+ * object), it was a noticeable share of what the gateway's request thread allocated per check
+ * (bench/RESULTS.md §1).
  */
 export function unsafeStringPath(value: unknown, depth = 0): string[] | undefined {
   if (typeof value === 'string') return hasUnsafeCharacter(value) ? [] : undefined;

@@ -52,7 +52,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (parsed.success) return parsed.data;
   // Again with reportInput, only for the error: zod 4 leaves `input` out of issues otherwise, and a
   // wrong type would read as missing. Asked on every parse, it cost valid requests a third more
-  // (bench/RESULTS.md §1, 2026-11-28 04:04).
+  // (bench/RESULTS.md §1).
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0] as z.core.$ZodIssue;

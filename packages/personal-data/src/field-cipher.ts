@@ -77,7 +77,7 @@ export class FieldCipher {
    * malformed `pd1:` value throws.
    *
    * `keepOpened`: for values read again and again (the account projection's holder names, decrypted for
-   * every check: an AES-GCM open and the value's parsing each time, bench/RESULTS.md §1, 2026-11-27
+   * every check: an AES-GCM open and the value's parsing each time, bench/RESULTS.md §1
    * 22:26): their plain text is kept, the `maxKeptOpened` used last, and given back only while the
    * key store still holds the subject's key as live, which is what opening them again would need.
    */

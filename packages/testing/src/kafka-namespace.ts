@@ -9,7 +9,7 @@ export interface TestNamespace {
    * Deletes the namespace's topics once the run's processes are stopped, and says how many. A run
    * that leaves its ~100 partitions behind costs the local broker open files for good: after some 180
    * benchmark runs it refused connections with "Too many open files" and stopped answering
-   * (bench/RESULTS.md §1, 2026-11-28 17:10). Best effort: a cleanup that fails must not fail the run.
+   * (bench/RESULTS.md §1). Best effort: a cleanup that fails must not fail the run.
    */
   drop(): Promise<number>;
 }

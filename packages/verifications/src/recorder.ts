@@ -37,7 +37,7 @@ export interface VerificationRecorderOptions {
   /**
    * Rounds written at once (default 1). Embedded, 2: PGlite runs statements on a thread of its own, and
    * with one round the request thread waited on it; distributed the gateway's request thread is the
-   * bound, and two smaller rounds cost it more per check (bench/RESULTS.md §1, 2026-11-27 22:26).
+   * bound, and two smaller rounds cost it more per check (bench/RESULTS.md §1).
    */
   roundsInFlight?: number;
   /**

@@ -42,7 +42,7 @@ export interface AnalyticsServiceOptions {
    * How long deliveries gather before the projection takes them (default 250 ms; `lingerMs` of
    * packages/messaging/src/types.ts). Each delivery is a transaction whatever its size, and embedded
    * the relay published after almost every round of single checks: analytics took two transactions of
-   * five statements per round (bench/RESULTS.md §1, 2026-11-28 04:04). Its figures are read by people.
+   * five statements per round (bench/RESULTS.md §1). Its figures are read by people.
    */
   deliveryLingerMs?: number;
 }

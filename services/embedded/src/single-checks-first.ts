@@ -35,7 +35,7 @@ export function singleChecksFirst(gate: PriorityGate, app: RequestListener): Req
 // The webhook dispatcher is not among them: a delivery has its own bar (completion to delivery, p99
 // ≤ 500 ms, ../shared/design.md §8) and its consuming transaction is small, while behind the gate it
 // queued after analytics' units in one low lane: a burst's p99 was 0.9–1.2 s gated, 0.19–0.33 s not
-// (bench/RESULTS.md §3, 2026-11-25 12:25).
+// (bench/RESULTS.md §3).
 const BACKGROUND_GROUPS = [/^analytics-/, /^batch-progress$/, /^batch-domestic-accounts$/];
 
 /** Most messages a background consumer handles in one unit (one transaction). */

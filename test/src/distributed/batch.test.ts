@@ -36,7 +36,7 @@ async function batchReadModels(sql: SqlExecutor) {
 describe('distributed batches: gateway, matching per role (single, batch), the batch service, real Kafka and PostgreSQL', () => {
   let cluster: BatchCluster;
   before(async () => {
-    // Matching as the README starts it: one process for single checks, one (niced) for batch entries.
+    // Matching as docs/operations.md starts it: one process for single checks, one (niced) for batch entries.
     cluster = await startBatchCluster({
       matchingInstances: 2,
       matchingRoles: ['single', 'batch'],

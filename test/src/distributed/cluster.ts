@@ -24,7 +24,7 @@ const main = (service: string) => path.join(repoRoot, `services/${service}/dist/
 /** The services behind the gateway, each with its internal listener and database. */
 export const INTERNAL_SERVICES = ['matching', 'batch', 'webhook-dispatcher', 'analytics'] as const;
 
-/** The README's distributed run: one gateway forwarding to every other service, on real Kafka and PostgreSQL. */
+/** The distributed run of docs/operations.md: one gateway forwarding to every other service, on real Kafka and PostgreSQL. */
 export interface Cluster {
   namespace: TestNamespace;
   dataDir: string;

@@ -28,7 +28,7 @@ const gatewayMain = path.join(repoRoot, 'services/gateway/dist/main.js');
 const matchingMain = path.join(repoRoot, 'services/matching/dist/main.js');
 
 /**
- * The README's distributed commands on a broker that has never seen a topic or a consumer group: every
+ * The distributed commands of docs/operations.md on a broker that has never seen a topic or a consumer group: every
  * process starts at the same moment, so topics are created while others already ask for their leaders
  * and the offsets topic does not exist yet. Retriable broker errors must not kill anyone (issue 14).
  */

@@ -3,7 +3,7 @@ import https from 'node:https';
 
 /**
  * The attacker's probe of issue 39: every mounted route, spelt every way an attacker would, sent by
- * every kind of caller that is not the admin. The oracle is written here from the README's rules, not
+ * every kind of caller that is not the admin. The oracle is written here from the rules of docs/security.md and docs/api.md, not
  * from the service's own table: a route answers at its path and under the `/v1` and `/vop/api/v1` base
  * forms, where a caller refused at the path is refused the same way; every other spelling reaches no
  * handler at all (refused, or no such endpoint).

@@ -18,7 +18,7 @@ export const AccountNumberVerifyRequest = z
 export type AccountNumberVerifyRequest = z.infer<typeof AccountNumberVerifyRequest>;
 
 /**
- * UK Confirmation-of-Payee reason codes given beside the answer (README, "Account-number verification"):
+ * UK Confirmation-of-Payee reason codes given beside the answer (docs/api.md, "Account-number verification"):
  * ANNM no match; MBAM close match; BANM / PANM the name matches but the account is a business / personal
  * one, not what the payer said; BAMM / PAMM the same for a close match; AC01 no such account (or closed);
  * ACNS the account cannot be checked (blocked).

@@ -1,7 +1,7 @@
 import { csvRecord } from '../csv-record.js';
 import type { BatchResult } from './batches.js';
 
-/** The columns of a batch's results as CSV, in order (README.md, Batches). */
+/** The columns of a batch's results as CSV, in order (docs/batches-and-accounts.md). */
 export const BATCH_RESULT_CSV_COLUMNS = [
   'id',
   'result',

@@ -85,7 +85,7 @@ export const BatchStatus = z
 export type BatchStatus = z.infer<typeof BatchStatus>;
 
 /**
- * One entry's answer: the outcome words of README.md's outcome table (batch column), or ERROR for an
+ * One entry's answer: the outcome words of the outcome table of docs/api.md (batch column), or ERROR for an
  * entry whose verification could not be completed (reason VERIFICATION_TIMEOUT or VERIFICATION_ERROR).
  */
 export const BatchResult = z

@@ -29,7 +29,7 @@ export interface InProcessBusOptions {
    * Most messages in one delivery to a group, whatever the subscription's `maxBatchSize`; between two
    * deliveries of a backlog the event loop turns. Embedded, a delivery's synchronous part (a span and a
    * parse per message) runs on the thread that answers single checks: a relay's publication of ~260
-   * events held it 55–85 ms per group every ~1.3 s at 200 checks/s (bench/RESULTS.md §1, 2026-11-26).
+   * events held it 55–85 ms per group every ~1.3 s at 200 checks/s (bench/RESULTS.md §1).
    * Default: no cap.
    */
   maxDeliverySize?: number;

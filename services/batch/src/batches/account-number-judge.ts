@@ -14,7 +14,7 @@ const pairKey = (sortCode: string, accountNumber: string): string => `${sortCode
 /**
  * Family D for form 1 entries (pure): an entry whose sort code and account number name a live,
  * open account is looked up (matching decides the name, as for a single family D check); one the
- * bank does not hold, or whose account is closed, is judged at once as NOAP (README's outcome
+ * bank does not hold, or whose account is closed, is judged at once as NOAP (docs/api.md's outcome
  * table: NO_MATCH, reason ACCOUNT_NOT_FOUND_OR_CLOSED). A blocked account is looked up, as family D
  * does.
  */

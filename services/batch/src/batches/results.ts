@@ -9,7 +9,7 @@ import type { FieldCipher } from '@vop/personal-data';
 import { FAILED_OUTCOME, type EntryRow } from './status-read-model.js';
 
 /**
- * One entry's answer in the batch words of README.md's outcome table: the holder's name only on a
+ * One entry's answer in the batch words of docs/api.md's outcome table: the holder's name only on a
  * close match (decrypted here; gone once the holder was erased), a reason on NO_MATCH and ERROR.
  */
 export function renderBatchResult(row: EntryRow, matchedName: string | undefined): BatchResult {

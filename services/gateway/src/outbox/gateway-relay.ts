@@ -10,9 +10,9 @@ export const GATEWAY_OUTBOX_RELAY_NAME = 'gateway-outbox';
  * How long the distributed relay gathers appends into one publication when no caller waits for them
  * (single checks decided at recording: their events feed analytics and webhooks only). Each publication
  * costs a read of the outbox, a produce request per topic and a fetch per consumer; at 1,000 checks/s a
- * relay that published at every append took more CPU than the box had to spare (bench/RESULTS.md §1,
- * 2026-11-27 15:50). Embedded it bought nothing measurable and a burst's webhooks arrived later
- * (completion to delivery p99 1,113–1,131 ms against 845–853 ms), so the embedded relay does not linger.
+ * relay that published at every append took more CPU than the box had to spare. Embedded it bought
+ * nothing measurable and a burst's webhooks arrived later, so the embedded relay does not linger
+ * (both measured in bench/RESULTS.md §1).
  */
 export const DECIDED_AT_RECORDING_LINGER_MS = 50;
 

@@ -8,7 +8,7 @@ const RETRY_MS = 1_000;
  * This instance's waiters group, subscribed only while it is needed: while the shared results group
  * does not hold every partition of the completions topic here. When it does (one gateway), its handler
  * sees every end and wakes this instance's callers itself, and a second group fetching every completion
- * again bought nothing (bench/RESULTS.md §1, 2026-11-27). Starts and stops are serialized and follow
+ * again bought nothing (bench/RESULTS.md §1). Starts and stops are serialized and follow
  * the last wish; a wake-up lost while switching is answered by the waiters' sweep of the read model.
  */
 export class WakeupsWhileShared {
