@@ -8,67 +8,21 @@ import {
   OneLineText,
   SchemeVerifyRequest,
 } from './index.js';
+import { NAMES_IN_EVERY_SCRIPT, SPOOFING_CHARACTERS } from '@vop/testing';
 import { hasUnsafeCharacter, UNSAFE_CHARACTER_CLASS } from './unsafe-characters.js';
 
-/** Characters that spoof a name on a page or in a CSV file (issue 39). */
-const SPOOFING: [string, string][] = [
-  ['LINE SEPARATOR', '\u2028'],
-  ['PARAGRAPH SEPARATOR', '\u2029'],
-  ['LEFT-TO-RIGHT EMBEDDING', '\u202A'],
-  ['RIGHT-TO-LEFT EMBEDDING', '\u202B'],
-  ['POP DIRECTIONAL FORMATTING', '\u202C'],
-  ['LEFT-TO-RIGHT OVERRIDE', '\u202D'],
-  ['RIGHT-TO-LEFT OVERRIDE', '\u202E'],
-  ['LEFT-TO-RIGHT ISOLATE', '\u2066'],
-  ['RIGHT-TO-LEFT ISOLATE', '\u2067'],
-  ['FIRST STRONG ISOLATE', '\u2068'],
-  ['POP DIRECTIONAL ISOLATE', '\u2069'],
-  ['LEFT-TO-RIGHT MARK', '\u200E'],
-  ['RIGHT-TO-LEFT MARK', '\u200F'],
-  ['ARABIC LETTER MARK', '\u061C'],
-  ['ZERO WIDTH SPACE', '\u200B'],
-  ['WORD JOINER', '\u2060'],
-  ['FUNCTION APPLICATION', '\u2061'],
-  ['INVISIBLE TIMES', '\u2062'],
-  ['INVISIBLE SEPARATOR', '\u2063'],
-  ['INVISIBLE PLUS', '\u2064'],
-  ['ZERO WIDTH NO-BREAK SPACE (BOM)', '\uFEFF'],
-  ['MONGOLIAN VOWEL SEPARATOR', '\u180E'],
-  ['HANGUL CHOSEONG FILLER', '\u115F'],
-  ['HANGUL JUNGSEONG FILLER', '\u1160'],
-  ['HANGUL FILLER', '\u3164'],
-  ['HALFWIDTH HANGUL FILLER', '\uFFA0'],
-  ['SOFT HYPHEN', '\u00AD'],
-  ['COMBINING GRAPHEME JOINER', '\u034F'],
-  ['BRAILLE PATTERN BLANK', '\u2800'],
-  ['ZERO WIDTH JOINER between Latin letters', '\u200D'],
-  ['ZERO WIDTH NON-JOINER between Latin letters', '\u200C'],
-  ['TAG LATIN CAPITAL LETTER A', '\u{E0041}'],
-  ['LANGUAGE TAG', '\u{E0001}'],
-];
-
-/** Names in every script the service takes, as their holders write them. */
+/** Names in every script the service takes, as their holders write them; more than the edge's test sends. */
 const LEGITIMATE = [
+  ...NAMES_IN_EVERY_SCRIPT,
   'Erika Mustermann',
-  'Łukasz Żółć-Ærø',
   'Jürgen Müller-Lüdenscheidt',
-  'Nguyễn Văn Đức',
-  'Siobhán O’Brien',
-  'Ελένη Παπαδοπούλου',
-  'Екатерина Иванова',
-  'محمد رضا',
-  'می\u200Cخواهم رضایی', // Persian: a non-joiner keeps the letters apart
   'زهرا\u200Cسادات',
-  'क्\u200Dष राज', // Devanagari: a joiner asks for the half form
   'र्\u200Dय',
   'শ্\u200Cরী', // Bengali
   'അര്\u200Dജുന്\u200Dന', // Malayalam (chillu as joiner sequences, inside the name)
   'ශ්\u200Dරී', // Sinhala
   'ܐܒܪܗܡ\u200Cܐ', // Syriac
-  '山田太郎',
   '葛\u{E0100}飾', // an ideographic variation sequence
-  '김민준',
-  'דוד כהן',
   'Արամ Խաչատրյան',
   'สมชาย ใจดี',
   '𠮷野家 🙂\uFE0F',
@@ -76,7 +30,7 @@ const LEGITIMATE = [
 
 describe('unsafe characters', () => {
   it('are refused wherever they stand in a name', () => {
-    for (const [what, character] of SPOOFING)
+    for (const [what, character] of SPOOFING_CHARACTERS)
       for (const name of [`Erika${character}Mustermann`, `${character}Erika`, `Erika${character}`])
         assert.equal(hasUnsafeCharacter(name), true, `${what} in ${JSON.stringify(name)}`);
   });
@@ -129,7 +83,7 @@ describe('text contracts refuse the same characters, as INVALID_CHARACTERS', () 
     (result.error?.issues[0] as { message?: string; path?: unknown[] } | undefined) ?? {};
 
   it('in a holder name, a one-line text and a batch entry', () => {
-    for (const [what, character] of SPOOFING) {
+    for (const [what, character] of SPOOFING_CHARACTERS) {
       for (const schema of [HolderName, OneLineText(140)])
         assert.equal(
           firstIssue(schema.safeParse(`Erika${character}`)).message,
@@ -159,7 +113,7 @@ describe('text contracts refuse the same characters, as INVALID_CHARACTERS', () 
       partyAgent: { financialInstitutionId: { bicfi: 'COBADEFFXXX' } },
       requestingAgent: { financialInstitutionId: { bicfi: 'DEUTDEFFXXX' } },
     });
-    for (const [what, character] of SPOOFING)
+    for (const [what, character] of SPOOFING_CHARACTERS)
       for (const schema of [SchemeVerifyRequest, EpcVerifyRequest]) {
         const issue = firstIssue(schema.safeParse(request(`Erika${character}`)));
         assert.equal(issue.message, 'INVALID_CHARACTERS', what);
@@ -171,7 +125,7 @@ describe('text contracts refuse the same characters, as INVALID_CHARACTERS', () 
     const schemas = buildOpenApiDocument('test').components?.schemas as Record<string, any>;
     const scheme = new RegExp(schemas.SchemeVerifyRequest.properties.party.properties.name.pattern);
     const epc = new RegExp(schemas.EpcVerifyRequest.properties.party.properties.name.pattern);
-    for (const [what, character] of SPOOFING) {
+    for (const [what, character] of SPOOFING_CHARACTERS) {
       if (character.length > 1 || character === '\u200C' || character === '\u200D') continue;
       assert.equal(scheme.test(`Erika${character}`), false, what);
       assert.equal(epc.test(`Erika${character}`), false, what);

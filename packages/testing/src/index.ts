@@ -18,3 +18,4 @@ export { germanIban } from './ibans.js';
 export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
 export { eventLoopTurnsDuring } from './event-loop-turns.js';
 export { createTestNamespace, type TestNamespace } from './kafka-namespace.js';
+export { NAMES_IN_EVERY_SCRIPT, SPOOFING_CHARACTERS } from './hostile-strings.js';
