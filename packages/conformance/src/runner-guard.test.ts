@@ -4,21 +4,13 @@ import tls from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { createAddressGuard } from '@vop/address-guard';
 import { runConformance, TARGET_UNREACHABLE, type ConnectionGuard } from './runner.js';
-import type { ConformanceCase, ConformanceFixture } from './types.js';
+import { PLACEHOLDER_FIXTURE } from './placeholder-fixture.test-support.js';
+import type { ConformanceCase } from './types.js';
 
 // The toolkit's `target` is named by a caller: a guarded run must not tell a closed port from an
 // open one, nor either from an address it may not reach.
 
-const fixture: ConformanceFixture = {
-  responderBic: 'COBADEFFXXX',
-  responderBic8: 'COBADEFF',
-  foreignBic: 'BNPAFRPPXXX',
-  requesterBic: 'DEUTDEFFXXX',
-  otherParticipantBic: 'BYLADEMMXXX',
-  person: { iban: 'P', name: 'N', nameWithDiacritics: 'Ñ', otherName: 'O' },
-  organisation: { iban: 'I', name: 'A', closeName: 'B', lei: 'L', otherLei: 'M', txid: 'T' },
-  unknownIban: 'U',
-};
+const fixture = PLACEHOLDER_FIXTURE;
 const probe: ConformanceCase = {
   id: 'PROBE',
   group: 'headers',

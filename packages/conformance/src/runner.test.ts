@@ -3,18 +3,9 @@ import { describe, it } from 'node:test';
 import { EPC_RESPONDER_CASES } from './epc-responder-cases.js';
 import { placeholderFiller } from './placeholders.js';
 import { checkResponse } from './runner.js';
-import type { ConformanceFixture } from './types.js';
+import { PLACEHOLDER_FIXTURE } from './placeholder-fixture.test-support.js';
 
-const fixture: ConformanceFixture = {
-  responderBic: 'COBADEFFXXX',
-  responderBic8: 'COBADEFF',
-  foreignBic: 'BNPAFRPPXXX',
-  requesterBic: 'DEUTDEFFXXX',
-  otherParticipantBic: 'BYLADEMMXXX',
-  person: { iban: 'P', name: 'N', nameWithDiacritics: 'Ñ', otherName: 'O' },
-  organisation: { iban: 'I', name: 'A', closeName: 'B', lei: 'L', otherLei: 'M', txid: 'T' },
-  unknownIban: 'U',
-};
+const fixture = PLACEHOLDER_FIXTURE;
 const requestId = '3f0c6a1e-1d0b-4b8e-9a55-6c1c1a3c9a01';
 const headers = { 'x-request-id': requestId, 'x-response-timestamp': '2026-11-25T10:00:00.000Z' };
 
