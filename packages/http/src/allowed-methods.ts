@@ -1,6 +1,5 @@
 import type { Express } from 'express';
-import { match } from 'path-to-regexp';
-import { mountedRoutes } from './route-coverage.js';
+import { mountedRoutes, templateMatcher } from './route-coverage.js';
 
 /**
  * The methods an app serves on a path, from its mounted route templates (read once, on first use,
@@ -11,9 +10,7 @@ export function allowedMethods(app: Express): (path: string) => string[] {
   return (path) => {
     routes ??= mountedRoutes(app).map((route) => {
       const [method, template] = route.split(' ', 2) as [string, string];
-      // As the routers match (router.ts): case-sensitively, no trailing slash.
-      const matcher = match(template, { decode: false, sensitive: true, trailing: false });
-      return { method, matches: (candidate: string) => matcher(candidate) !== false };
+      return { method, matches: templateMatcher(template) };
     });
     const methods = new Set(
       routes.filter((route) => route.matches(path)).map((route) => route.method),

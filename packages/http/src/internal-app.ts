@@ -4,7 +4,6 @@ import { authorizeInternallyByFamily } from './access.js';
 import { createHttpApp } from './app.js';
 import { trustedPrincipal } from './internal-principal.js';
 import { opsRoutes, type ReadinessCheck } from './ops-routes.js';
-import { familyFor } from './route-families.js';
 
 export interface InternalAppOptions {
   logger: Logger;
@@ -38,11 +37,6 @@ export function createInternalApp(options: InternalAppOptions): Express {
     ...(options.metrics && { metrics: options.metrics }),
     ...(internalSecret !== undefined && options.detailed && { detailed: options.detailed }),
   });
-  // The scraper reaches /metrics on this listener without a principal (it is never published).
-  const isOpen = (path: string): boolean => {
-    const { access } = familyFor(path);
-    return access === 'open' || access === 'scraper';
-  };
   return createHttpApp({
     logger: options.logger,
     respondingPsp: options.respondingPsp,
@@ -52,7 +46,6 @@ export function createInternalApp(options: InternalAppOptions): Express {
         : [
             trustedPrincipal({
               secret: internalSecret,
-              isOpen,
               ...(options.now && { now: options.now }),
             }),
             authorizeInternallyByFamily,

@@ -3,6 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestHandler } from 'express';
 import { errors } from './errors.js';
 import { type Principal, setPrincipal } from './principal.js';
+import { refusalFor } from './access.js';
+import { requestFamily } from './request-family.js';
 
 export const PRINCIPAL_HEADER = 'x-vop-principal';
 export const PRINCIPAL_SIGNATURE_HEADER = 'x-vop-principal-signature';
@@ -59,17 +61,15 @@ export function verifyPrincipalHeaders(
 }
 
 /**
- * On an internal listener (a service's own routes, behind the edge): every request but the operations
- * probes must carry a principal signed by the edge; it is set as the request's principal.
+ * On an internal listener (a service's own routes, behind the edge): every request but those its
+ * family lets anyone make there (the probes, the scraper's /metrics: access.ts) must carry a principal
+ * signed by the edge; it is set as the request's principal.
  */
-export function trustedPrincipal(options: {
-  secret: string;
-  now?: () => Date;
-  isOpen: (path: string) => boolean;
-}): RequestHandler {
+export function trustedPrincipal(options: { secret: string; now?: () => Date }): RequestHandler {
   const now = options.now ?? (() => new Date());
   return (req, res, next) => {
-    if (options.isOpen(req.path)) return next();
+    if (refusalFor(requestFamily(req, res).access, undefined, 'internal') === undefined)
+      return next();
     const signed = verifyPrincipalHeaders(req.headers, options.secret, now());
     if (signed === undefined)
       return next(errors.unauthorized('Internal listener: requests come through the edge'));

@@ -1,4 +1,5 @@
 import type { Express, RequestHandler } from 'express';
+import { match } from 'path-to-regexp';
 import { familyFor, isUncovered } from './route-families.js';
 
 /** What Express 5's router keeps of a route: its template(s), its methods and its handlers. */
@@ -53,6 +54,15 @@ export function walkRouters(
     }
   };
   visit((app as unknown as { router: MountedRouter }).router, '');
+}
+
+/**
+ * Whether a raw request path is one a route template serves, matched as the routers match
+ * (router.ts): case-sensitively, no trailing slash folded, a parameter standing for one segment.
+ */
+export function templateMatcher(template: string): (path: string) => boolean {
+  const matches = match(template, { decode: false, sensitive: true, trailing: false });
+  return (path) => matches(path) !== false;
 }
 
 /** Every route an Express 5 app mounts, as `METHOD /path/:param`, nested routers included. */

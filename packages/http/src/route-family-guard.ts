@@ -1,9 +1,8 @@
 import type { Express, RequestHandler } from 'express';
-import { match } from 'path-to-regexp';
 import type { Logger } from '@vop/observability';
 import { errors } from './errors.js';
 import { requestFamily } from './request-family.js';
-import { type MountedRoute, walkRouters } from './route-coverage.js';
+import { type MountedRoute, templateMatcher, walkRouters } from './route-coverage.js';
 
 const VERIFIED = Symbol('route-spelling-verified');
 
@@ -37,10 +36,8 @@ export function guardRoutesByFamily(app: Express, logger: Logger): void {
   for (const [route, templates] of spellings) {
     if (guarded.has(route)) continue;
     guarded.add(route);
-    const matchers = templates.map((template) =>
-      match(template, { decode: false, sensitive: true, trailing: false }),
-    );
-    const spells = (path: string): boolean => matchers.some((matches) => matches(path) !== false);
+    const matchers = templates.map(templateMatcher);
+    const spells = (path: string): boolean => matchers.some((matches) => matches(path));
     const guard: RequestHandler = (req, res, next) => {
       const locals = res.locals as Record<symbol, boolean | undefined>;
       if (locals[VERIFIED]) return next();
