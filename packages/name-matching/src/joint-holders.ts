@@ -1,4 +1,4 @@
-import { CONNECTORS, LEADING_TITLES } from './tables/lexicon.js';
+import { CONNECTORS, LEADING_TITLES, ONE_LETTER_CONNECTORS } from './tables/lexicon.js';
 import type { Token } from './text/token.js';
 
 /**
@@ -15,9 +15,6 @@ const AMBIGUOUS_CONNECTORS: ReadonlySet<string> = new Set([
   'ir', // lt
   'kai', // el και
 ]);
-
-/** One-letter conjunctions (es y; it, pt e; pl, hr, ca, cs, bg i; cs, sk a): also initials. */
-const ONE_LETTER_CONNECTORS: ReadonlySet<string> = new Set(['i', 'e', 'a', 'y']);
 
 export interface GivenNames {
   isGivenName(token: Token): boolean;

@@ -2,6 +2,7 @@ import { compareOrganisations } from './compare/organisation-comparison.js';
 import { comparePersons } from './compare/person-comparison.js';
 import { TokenMatcher } from './compare/token-match.js';
 import { sameSequence } from './compare/align.js';
+import { compareTruncated, hasCutLength } from './compare/truncated-name.js';
 import { rejected, type Verdict } from './compare/verdict.js';
 import { NameNormaliser } from './name-normaliser.js';
 import type { NormalisedName, PersonName } from './normalised-name.js';
@@ -14,6 +15,8 @@ import {
   roundScore,
 } from './scoring.js';
 import { ORGANISATION_WORDS } from './tables/lexicon.js';
+import { TRADING_AS_FORMS } from './tables/sole-trader-words.js';
+import { compareSoleTraders, mayBeSoleTrader } from './compare/sole-trader.js';
 import type { Token } from './text/token.js';
 import { LegalFormIndex } from './tables/legal-form-index.js';
 import { NicknameIndex } from './tables/nickname-index.js';
@@ -110,6 +113,18 @@ class VopNameMatcher implements NameMatcher {
       }
     }
     let best: Candidate | undefined;
+    for (let index = 0; index < holder.names.length; index++) {
+      const raw = holder.names[index]!;
+      if (!hasCutLength(raw)) continue;
+      const stored = this.normaliser.normaliseHolderName(raw);
+      const verdict = compareTruncated(typed.tokenised, raw, stored.tokenised);
+      if (!verdict) continue;
+      const type = holderNames.find((h) => h.index === index)!.type;
+      // A company's name typed for a private person's account stays a no-match, cut or not.
+      if (type === 'person' && typed.hasLegalForm() && !stored.hasLegalForm()) continue;
+      const candidate = toCandidate(verdict, this.thresholds[type], raw, index);
+      if (better(candidate, best)) best = candidate;
+    }
     for (const { name, index, raw, type } of holderNames) {
       let candidate: Candidate | undefined;
       if (type === 'organisation') {
@@ -139,6 +154,10 @@ class VopNameMatcher implements NameMatcher {
       }
     }
     if (!best) return { outcome: 'NMTC', score: 0, reasons: ['EMPTY_NAME'] };
+    if (best.outcome === 'NMTC') {
+      const tradingAs = this.typedTradingAs(typedName, holder);
+      if (tradingAs) return tradingAs;
+    }
     const reasons = [...best.reasons];
     if (best.outcome !== 'NMTC' && best.holderIndex > 0) reasons.push('ALTERNATE_NAME');
     if (
@@ -177,6 +196,29 @@ class VopNameMatcher implements NameMatcher {
     return undefined;
   }
 
+  /** "John Smith t/a Smith Plumbing" typed for John Smith: one of its parts matches, a close match at best. */
+  private typedTradingAs(typedName: string, holder: AccountHolder): MatchResult | undefined {
+    const parts = tradingNameParts(typedName);
+    if (parts.length === 1) return undefined;
+    let best: MatchResult | undefined;
+    for (const part of parts.slice(1)) {
+      const result = this.match(part, holder);
+      if (result.outcome !== 'NMTC' && (!best || result.score > best.score)) best = result;
+    }
+    if (!best) return undefined;
+    const thresholds = this.thresholds[holder.holderType ?? 'person'];
+    const score = Math.min(best.score * FACTORS.tradeName, thresholds.match - 0.001);
+    const outcome = outcomeFor(score, thresholds);
+    if (outcome === 'NMTC') return undefined;
+    const reasons = best.reasons.filter((r) => r !== 'COSMETIC');
+    return {
+      outcome,
+      score: roundScore(score),
+      matchedName: best.matchedName!,
+      reasons: [...reasons, 'TRADE_NAME'],
+    };
+  }
+
   /** The account's holder type governs its primary name; other names may be trading names with a legal form. */
   private holderTypeOf(
     name: NormalisedName,
@@ -205,7 +247,15 @@ class VopNameMatcher implements NameMatcher {
     holder: NormalisedName,
   ): Verdict {
     if (this.typedAsCompany(typed, holder)) return rejected('PERSON_VS_ORGANISATION', 0.5);
-    return this.bestOverHolderPersons(typedPerson, holder);
+    const verdict = this.bestOverHolderPersons(typedPerson, holder);
+    if (verdict.kind === 'scored') return verdict;
+    if (!mayBeSoleTrader(typedPerson.tokens) && !mayBeSoleTrader(holder.tokens)) return verdict;
+    let best: Verdict = verdict;
+    for (const holderPerson of holder.persons()) {
+      const soleTrader = compareSoleTraders(typedPerson.tokens, holderPerson.tokens, this.tokens);
+      if (soleTrader && verdictScore(soleTrader) > verdictScore(best)) best = soleTrader;
+    }
+    return best;
   }
 
   private bestOverHolderPersons(typedPerson: PersonName, holder: NormalisedName): Verdict {
@@ -275,6 +325,33 @@ class VopNameMatcher implements NameMatcher {
     ) {
       return rejected('PERSON_VS_ORGANISATION', 0.7);
     }
+    // "Hans Müller" for "Hans Müller Malerbetrieb": a sole trader without a legal form is that person.
+    // With a sole proprietor's form (e.K.) the form is missing from the typed name too.
+    if (
+      verdict.kind === 'rejected' &&
+      typedName.legalForms.length === 0 &&
+      holderName.legalForms.every((form) => form.generic === 'SP') &&
+      (mayBeSoleTrader(typed.tokens) || mayBeSoleTrader(holderName.core))
+    ) {
+      const typedPersons = typed.persons();
+      const formWords = new Set(holderName.legalForms.map((form) => form.written));
+      const soleTrader =
+        typedPersons.length === 1
+          ? compareSoleTraders(
+              typedPersons[0]!.tokens,
+              formWords.size === 0 ? holder.tokens : withoutLegalForms(holder.tokens, formWords),
+              this.tokens,
+            )
+          : undefined;
+      if (soleTrader?.kind === 'scored' && holderName.legalForms.length > 0) {
+        return {
+          kind: 'scored',
+          score: soleTrader.score * FACTORS.legalFormMissing,
+          reasons: [...soleTrader.reasons, 'LEGAL_FORM_MISSING'],
+        };
+      }
+      if (soleTrader && verdictScore(soleTrader) > verdictScore(verdict)) return soleTrader;
+    }
     return verdict;
   }
 
@@ -286,11 +363,22 @@ class VopNameMatcher implements NameMatcher {
 }
 
 // "Hans Müller t/a Bäckerei Müller": one stored name holding the holder's name and a trading name.
-const TRADING_AS = /\s+(?:t\/a|trading as|d\/b\/a|dba|h\/o|handelnd als|agissant sous le nom)\s+/i;
-const MAY_BE_TRADING_AS = /[/]|as |dba/i;
+const TRADING_AS = new RegExp(`\\s+(?:${TRADING_AS_FORMS.join('|')})\\s+`, 'i');
+const MAY_BE_TRADING_AS = /[/]|as |dba|inh|propr/i;
 function tradingNameParts(raw: string): readonly string[] {
   if (!MAY_BE_TRADING_AS.test(raw) || !TRADING_AS.test(raw)) return [raw];
   return [raw, ...raw.split(TRADING_AS).filter((part) => part.trim() !== '')];
+}
+
+/** "Hans Müller Malerbetrieb e.K." without its form: the words of the form are dropped at the end. */
+function withoutLegalForms(tokens: readonly Token[], formWords: ReadonlySet<string>): Token[] {
+  const kept = [...tokens];
+  for (let joined = ''; kept.length > 0;) {
+    joined = kept[kept.length - 1]!.text + joined;
+    kept.pop();
+    if (formWords.has(joined)) return kept;
+  }
+  return [...tokens];
 }
 
 function verdictScore(verdict: Verdict): number {

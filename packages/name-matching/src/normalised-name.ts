@@ -4,6 +4,7 @@ import {
   CONNECTORS,
   GENERATION_MARKERS,
   LEADING_TITLES,
+  ONE_LETTER_CONNECTORS,
   ORGANISATION_STOPWORDS,
   ORGANISATION_SYNONYMS,
   ORGANISATION_WORDS,
@@ -143,8 +144,18 @@ function readOrganisation(tokens: readonly Token[], legalForms: LegalFormIndex):
     if (letters.length > 0) words.push(joinTokens(letters));
     letters = [];
   };
-  for (const token of core) {
+  for (let i = 0; i < core.length; i++) {
+    const token = core[i]!;
     if (token.text === '&' || CONNECTORS.has(token.text)) continue;
+    // "Pérez y Hijos", "Rossi e Figli": a one-letter conjunction between two words, not an initial.
+    if (
+      ONE_LETTER_CONNECTORS.has(token.text) &&
+      letters.length === 0 &&
+      i > 0 &&
+      core[i - 1]!.text.length > 1 &&
+      (core[i + 1]?.text.length ?? 0) > 1
+    )
+      continue;
     // Initialisms: "A.B.C.", "A B C" and "ABC" are one word.
     if (token.text.length === 1 && !/[0-9]/.test(token.text)) {
       letters.push(token);

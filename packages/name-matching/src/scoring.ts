@@ -16,10 +16,12 @@ export const FACTORS = {
   middleNameMissing: 0.86,
   particleMissing: 0.88,
   extraName: 0.84,
-  generationOneSided: 0.88,
   legalFormMissing: 0.85,
   legalFormAdded: 0.85,
   acronym: 0.86,
+  tradeName: 0.86,
+  truncatedAtWord: 0.95,
+  truncatedInWord: 0.86,
 } as const;
 
 export const DEFAULT_THRESHOLDS: MatcherThresholds = {

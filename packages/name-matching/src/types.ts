@@ -30,6 +30,8 @@ export type ReasonCode =
   | 'LEGAL_FORM_MISSING'
   | 'LEGAL_FORM_ADDED' // the typed name has a legal form the holder name lacks
   | 'ACRONYM'
+  | 'TRADE_NAME' // a sole trader's trade words (Malerbetrieb, Plumbing) or trading name on one side only
+  | 'TRUNCATED_NAME' // the stored name is cut at 35/70/140 characters and the typed name runs on past it
   // reasons for NMTC
   | 'NAME_MISMATCH'
   | 'LEGAL_FORM_DIFFERENT'
@@ -37,6 +39,7 @@ export type ReasonCode =
   | 'INITIALS_ONLY'
   | 'PERSON_VS_ORGANISATION'
   | 'NUMBER_MISMATCH'
+  | 'PERSON_MARKER' // a part that marks another person: Thị/Văn, -né, Filho/Jr., a compound given name halved
   | 'EMPTY_NAME';
 
 export interface MatchResult {

@@ -29,7 +29,11 @@ function compareLegalForms(
   const holderKeys = new Set(holder.legalForms.map((f) => f.key));
   const typedInHolder = [...typedKeys].every((k) => holderKeys.has(k));
   const holderInTyped = [...holderKeys].every((k) => typedKeys.has(k));
-  if (typedInHolder && holderInTyped) {
+  // "Co., Ltd." is one form in the tables and two (Company, Limited) when written out.
+  const sameCombined =
+    typed.legalForms.length !== holder.legalForms.length &&
+    typed.legalForms.map((f) => f.key).join('') === holder.legalForms.map((f) => f.key).join('');
+  if ((typedInHolder && holderInTyped) || sameCombined) {
     const typedWritten = typed.legalForms
       .map((f) => f.written)
       .sort()

@@ -4,6 +4,7 @@ import type { PersonName } from '../normalised-name.js';
 import { FACTORS } from '../scoring.js';
 import { matchesInFull, weaker, withoutAddressForm } from './address-form.js';
 import { alignTokens, rejoinSplitWords, sameSequence } from './align.js';
+import { hyphenatedOrderSwapped, marksAnotherPerson } from './person-markers.js';
 import { TokenMatcher } from './token-match.js';
 import { rejected, ScoreSheet, type Verdict } from './verdict.js';
 
@@ -14,10 +15,20 @@ interface WithoutGeneration {
 
 function splitGeneration(tokens: readonly Token[]): WithoutGeneration {
   const last = tokens[tokens.length - 1];
-  const generation = last && tokens.length > 2 ? GENERATION_MARKERS.get(last.text) : undefined;
+  // "Kim Min-jun": jun is half of a given name here, not Junior.
+  const generation =
+    last && tokens.length > 2 && !tokens[tokens.length - 2]!.hyphenNext
+      ? GENERATION_MARKERS.get(last.text)
+      : undefined;
   return generation
     ? { tokens: tokens.slice(0, -1), generation }
     : { tokens, generation: undefined };
+}
+
+/** Whether the last word of `marked` appears among the words of `other`. */
+function hasText(other: readonly Token[], marked: readonly Token[]): boolean {
+  const word = marked[marked.length - 1]!.text;
+  return other.some((t) => t.text === word);
 }
 
 const isParticle = (token: Token): boolean =>
@@ -58,8 +69,13 @@ function compareNames(typed: PersonName, holder: PersonName, matcher: TokenMatch
   const sheet = new ScoreSheet();
   if (typed.titleRemoved || holder.titleRemoved) sheet.note('TITLE_IGNORED');
 
-  const typedSplit = splitGeneration(typed.tokens);
-  const holderSplit = splitGeneration(holder.tokens);
+  let typedSplit = splitGeneration(typed.tokens);
+  let holderSplit = splitGeneration(holder.tokens);
+  // "Kim Min Jun" for Kim Min-jun: a marker word that the other name has as a plain word is a name.
+  if (typedSplit.generation && !holderSplit.generation && hasText(holder.tokens, typed.tokens))
+    typedSplit = { tokens: typed.tokens, generation: undefined };
+  if (holderSplit.generation && !typedSplit.generation && hasText(typed.tokens, holder.tokens))
+    holderSplit = { tokens: holder.tokens, generation: undefined };
   if (
     typedSplit.generation &&
     holderSplit.generation &&
@@ -67,10 +83,8 @@ function compareNames(typed: PersonName, holder: PersonName, matcher: TokenMatch
   ) {
     return rejected('NAME_MISMATCH', 0.5);
   }
-  if (typedSplit.generation && !holderSplit.generation)
-    sheet.apply(FACTORS.generationOneSided, 'EXTRA_NAME');
-  if (holderSplit.generation && !typedSplit.generation)
-    sheet.apply(FACTORS.generationOneSided, 'MIDDLE_NAME_MISSING');
+  // João Silva Filho is the son of João Silva; John Smith Jr. may be his father's namesake.
+  if (typedSplit.generation !== holderSplit.generation) return rejected('PERSON_MARKER', 0.5);
 
   let typedTokens = typedSplit.tokens;
   let holderTokens = holderSplit.tokens;
@@ -78,6 +92,7 @@ function compareNames(typed: PersonName, holder: PersonName, matcher: TokenMatch
     sheet.applyOnce(FACTORS.transliteration, 'TRANSLITERATION');
   }
   if (sameSequence(typedTokens, holderTokens)) return sheet.verdict();
+  if (marksAnotherPerson(typedTokens, holderTokens, matcher)) return rejected('PERSON_MARKER', 0.5);
   if (typedTokens.length !== holderTokens.length) {
     const fromTyped = rejoinSplitWords(typedTokens, holderTokens);
     const fromHolder = rejoinSplitWords(holderTokens, fromTyped.words);
@@ -152,6 +167,8 @@ function compareNames(typed: PersonName, holder: PersonName, matcher: TokenMatch
     else if (kind === 'initial') sheet.apply(factor, 'INITIALS');
   }
   if (alignment.reordered) {
+    if (hyphenatedOrderSwapped(typedTokens, holderTokens, alignment))
+      return rejected('PERSON_MARKER', agreement);
     const patronymic = [...typedTokens, ...holderTokens].some((t) =>
       PATRONYMIC_PARTICLES.has(t.text),
     );

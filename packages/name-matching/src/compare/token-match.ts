@@ -1,7 +1,10 @@
 import type { NicknameIndex } from '../tables/nickname-index.js';
 import { looseKeyOf, sameTransliteration, translitKeysOf } from '../text/loose-key.js';
+import { sameRomanisation } from '../text/romanisation-key.js';
 import { hasDigit, isRomanNumeral, sameSpelling, type Token } from '../text/token.js';
 import { FACTORS } from '../scoring.js';
+import { ARABIC_ARTICLES } from '../tables/lexicon.js';
+import { DIFFERENT_NAMES_SPELT_ALIKE } from '../tables/person-markers.js';
 import { typingDistance } from './edit-distance.js';
 
 export type TokenMatchKind =
@@ -23,6 +26,10 @@ const NICKNAME: TokenMatch = { kind: 'nickname', factor: FACTORS.nickname };
 const INITIAL: TokenMatch = { kind: 'initial', factor: FACTORS.initial };
 const TYPO_ONE: TokenMatch = { kind: 'typo', factor: FACTORS.typoOneEdit };
 const TYPO_TWO: TokenMatch = { kind: 'typo', factor: FACTORS.typoTwoEdits };
+
+const DIFFERENT_PAIRS: ReadonlySet<string> = new Set(
+  DIFFERENT_NAMES_SPELT_ALIKE.flatMap(([a, b]) => [`${a} ${b}`, `${b} ${a}`]),
+);
 
 const MIN_LENGTH_FOR_TYPOS = 4;
 const MIN_LENGTH_FOR_TWO_TYPOS = 11;
@@ -59,8 +66,14 @@ export function isInflectedEnding(a: string, b: string): boolean {
 export class TokenMatcher {
   constructor(private readonly nicknames: NicknameIndex) {}
 
+  isGivenName(token: Token): boolean {
+    return this.nicknames.isGivenName(token);
+  }
+
   match(a: Token, b: Token, kind: NameKind): TokenMatch | null {
     if (sameSpelling(a, b)) return a.transliterated !== b.transliterated ? TRANSLITERATION : EXACT;
+    if (kind === 'person' && ARABIC_ARTICLES.has(a.text) && ARABIC_ARTICLES.has(b.text))
+      return EXACT;
     const lengthA = a.text.length;
     const lengthB = b.text.length;
     if (lengthA === 1 || lengthB === 1) {
@@ -82,15 +95,21 @@ export class TokenMatcher {
     } else if (
       shorter >= MIN_LENGTH_FOR_TYPOS &&
       Math.abs(lengthA - lengthB) <= 3 &&
-      looseKeyOf(a) === looseKeyOf(b)
+      looseKeyOf(a) === looseKeyOf(b) &&
+      !(kind === 'person' && this.differentNamesSpeltAlike(a, b))
     ) {
       return this.variant(a, b);
     }
     if (kind === 'person') {
+      if (this.nicknames.sameRomanisedName(a, b))
+        return transliterated ? TRANSLITERATION : SPELLING_VARIANT;
       if (this.nicknames.related(a, b)) return NICKNAME;
       // Two different known given names (Karin / Karen, Tom / Tim) are two people, not a slip.
       if (!transliterated && this.nicknames.isGivenName(a) && this.nicknames.isGivenName(b))
         return null;
+      // Zhukov / Joukov / Schukow: the same Cyrillic name by another romanisation convention.
+      if (!transliterated && shorter >= MIN_LENGTH_FOR_TYPOS && sameRomanisation(a, b))
+        return SPELLING_VARIANT;
     }
     const tolerance = typoTolerance(shorter);
     if (tolerance === 0) return null;
@@ -113,6 +132,11 @@ export class TokenMatcher {
     )
       return null;
     return edits === 1 ? TYPO_ONE : TYPO_TWO;
+  }
+
+  /** Sara / Zara, Ilka / Ilkka: two known names that the loose spelling key would take for one. */
+  private differentNamesSpeltAlike(a: Token, b: Token): boolean {
+    return DIFFERENT_PAIRS.has(`${a.alt} ${b.alt}`);
   }
 
   private variant(a: Token, b: Token): TokenMatch {

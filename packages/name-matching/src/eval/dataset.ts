@@ -8,14 +8,21 @@ export interface LabelledCase {
   readonly expected: MatchOutcome;
   readonly category: string;
   readonly language: string;
+  /** Where the case comes from (hand-written sets only). */
+  readonly source: string;
 }
 
 export const DEV_SET_URL = new URL('../../eval/vop-dev-set.csv', import.meta.url);
+/** Hand-written cases for the hard edges: truncated records, sole traders, romanisations, markers. */
+export const HARD_EDGES_URL = new URL('../../eval/hard-edges-cases.csv', import.meta.url);
 
 const OUTCOMES: readonly string[] = ['MTCH', 'CMTC', 'NMTC'];
 const HOLDER_TYPES: readonly string[] = ['person', 'organisation'];
 
-/** Reads a labelled set: typed_name, holder_names (| separated), holder_type, expected, category, language. */
+/**
+ * Reads a labelled set: typed_name, holder_names (| separated), holder_type, expected, category, language
+ * and, optionally, source.
+ */
 export function loadLabelledCases(url: URL = DEV_SET_URL): LabelledCase[] {
   const records = parse(readFileSync(url), { columns: true, skip_empty_lines: true }) as Record<
     string,
@@ -36,6 +43,7 @@ export function loadLabelledCases(url: URL = DEV_SET_URL): LabelledCase[] {
       expected: expected as MatchOutcome,
       category: record['category'] ?? '',
       language: record['language'] ?? '',
+      source: record['source'] ?? '',
     };
   });
 }

@@ -164,6 +164,9 @@ export const PARTICLES: ReadonlySet<string> = new Set([
   'mc',
 ]);
 
+/** The Arabic article as romanised in English, French and German usage: El-Rachid = Al-Rashid. */
+export const ARABIC_ARTICLES: ReadonlySet<string> = new Set(['al', 'el', 'ul', 'il']);
+
 /** Particles that mark descent (son of); reordering names around them changes who is meant. */
 export const PATRONYMIC_PARTICLES: ReadonlySet<string> = new Set([
   'bin',
@@ -177,8 +180,17 @@ export const PATRONYMIC_PARTICLES: ReadonlySet<string> = new Set([
   'kyzy',
 ]);
 
-/** Generation markers: John Smith Jr. and John Smith Sr. are two people. */
+/**
+ * Generation markers: John Smith Jr. and John Smith Sr. are two people, and so are João Silva and João
+ * Silva Filho (son), Neto (grandson) or Sobrinho (nephew) in Portuguese and Brazilian names.
+ */
 export const GENERATION_MARKERS: ReadonlyMap<string, string> = new Map([
+  ['filho', 'filho'],
+  ['filha', 'filho'],
+  ['neto', 'neto'],
+  ['neta', 'neto'],
+  ['bisneto', 'bisneto'],
+  ['sobrinho', 'sobrinho'],
   ['jr', 'junior'],
   ['junior', 'junior'],
   ['jun', 'junior'],
@@ -204,6 +216,9 @@ export const CONNECTORS: ReadonlySet<string> = new Set([
   'or',
   'ou',
 ]);
+
+/** One-letter conjunctions (es y; it, pt e; pl, hr, ca, cs, bg i; cs, sk a): also initials. */
+export const ONE_LETTER_CONNECTORS: ReadonlySet<string> = new Set(['i', 'e', 'a', 'y']);
 
 /** Words of organisation names that carry no identity and are ignored on both sides. */
 export const ORGANISATION_STOPWORDS: ReadonlySet<string> = new Set([
@@ -244,12 +259,44 @@ export const ORGANISATION_SYNONYMS: ReadonlyMap<string, string> = new Map([
   ['int', 'international'],
   ['natl', 'national'],
   ['grp', 'group'],
-  ['hldgs', 'holdings'],
+  // The same filler word in the languages of the EU: Schwarz Gruppe = Schwarz Group.
+  ['gruppe', 'group'],
+  ['groupe', 'group'],
+  ['gruppo', 'group'],
+  ['grupo', 'group'],
+  ['groep', 'group'],
+  ['grupa', 'group'],
+  ['holdings', 'holding'],
+  ['hldgs', 'holding'],
   ['hldg', 'holding'],
   ['mfg', 'manufacturing'],
   ['svcs', 'services'],
   ['svc', 'service'],
+  // Brothers and sons as a class across the languages, with their abbreviations (Gebr., Hnos., Zn.).
   ['bros', 'brothers'],
+  ['gebr', 'brothers'],
+  ['gebrueder', 'brothers'],
+  ['gebruder', 'brothers'],
+  ['gebroeders', 'brothers'],
+  ['fratelli', 'brothers'],
+  ['hermanos', 'brothers'],
+  ['hnos', 'brothers'],
+  ['freres', 'brothers'],
+  ['irmaos', 'brothers'],
+  ['bracia', 'brothers'],
+  ['soehne', 'sons'],
+  ['sohne', 'sons'],
+  ['zonen', 'sons'],
+  ['zn', 'sons'],
+  ['fils', 'sons'],
+  ['figli', 'sons'],
+  ['hijos', 'sons'],
+  ['filhos', 'sons'],
+  ['synowie', 'sons'],
+  ['assoc', 'associates'],
+  ['assocs', 'associates'],
+  // Co. inside a name (Smith Co. Builders); at the end it is read as a designator.
+  ['co', 'company'],
   ['assn', 'association'],
   ['univ', 'university'],
   ['dept', 'department'],

@@ -1,4 +1,6 @@
 import anyAscii from 'any-ascii';
+import { latiniseLookalikes } from './homoglyphs.js';
+import { readAsIso9 } from './iso9.js';
 
 /** One name, folded to lowercase ASCII in two spellings that differ only for umlaut-like letters. */
 export interface FoldedText {
@@ -20,6 +22,9 @@ const EXPANDED: Readonly<Record<string, string>> = {
   œ: 'oe',
   ß: 'ss',
   ẞ: 'ss',
+  // Serbian and Croatian đ: dj in the usual ASCII spelling (Djordjevic), d when the stroke is dropped.
+  đ: 'dj',
+  Đ: 'Dj',
   Ä: 'Ae',
   Ö: 'Oe',
   Ü: 'Ue',
@@ -38,6 +43,8 @@ const STRIPPED: Readonly<Record<string, string>> = {
   œ: 'oe',
   ß: 'ss',
   ẞ: 'ss',
+  đ: 'd',
+  Đ: 'D',
   Ä: 'A',
   Ö: 'O',
   Ü: 'U',
@@ -46,7 +53,7 @@ const STRIPPED: Readonly<Record<string, string>> = {
   Æ: 'Ae',
   Œ: 'Oe',
 };
-const UMLAUT_LIKE_ONE = /[äöüøåæœßẞÄÖÜØÅÆŒ]/;
+const UMLAUT_LIKE_ONE = /[äöüøåæœßẞđĐÄÖÜØÅÆŒ]/;
 // Greek digraphs: "ου" is one sound (ou), "αυ"/"ευ"/"ηυ" are av/ev/iv (ELOT 743); any-ascii writes
 // them letter by letter (oy, ay, ey).
 const GREEK_DIGRAPH = /([οόΟΌ])([υύΥΎ])|([αάΑΆεέΕΈηήΗΉ])([υύΥΎ])/g;
@@ -129,6 +136,7 @@ export function foldText(raw: string): FoldedText {
     return { expanded: folded, stripped: folded, transliterated: false };
   }
   let text = COMBINING_MARK.test(raw) ? raw.normalize('NFC') : raw;
+  if (GREEK_OR_CYRILLIC.test(text)) text = latiniseLookalikes(text);
   const transliterated = GREEK_OR_CYRILLIC.test(text);
   if (transliterated) {
     if (CYRILLIC.test(text)) {
@@ -143,6 +151,14 @@ export function foldText(raw: string): FoldedText {
       }
     }
     if (GREEK.test(text)) text = romaniseGreekSpellings(text);
+  }
+  const iso9 = transliterated ? undefined : readAsIso9(text);
+  if (iso9 !== undefined) {
+    return {
+      expanded: toAsciiLower(umlautSpellings(iso9).expanded),
+      stripped: toAsciiLower(umlautSpellings(text).stripped),
+      transliterated,
+    };
   }
   if (!UMLAUT_LIKE_ONE.test(text)) {
     const folded = toAsciiLower(text);

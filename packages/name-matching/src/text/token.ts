@@ -6,6 +6,8 @@ export interface Token {
   readonly alt: string;
   /** The word was written in Greek or Cyrillic. */
   readonly transliterated: boolean;
+  /** Joined to the next word by a hyphen (Min-jun, Jean-Pierre): the two are one name in that order. */
+  hyphenNext?: boolean;
   /** Memo of looseKey(text), filled on first use. */
   loose?: string;
   /** Memo of translitKeysOf(token). */

@@ -36,9 +36,11 @@ export function tokenise(raw: string): TokenisedName {
     text,
     alt: sameShape ? alts[i]! : text,
     transliterated: folded.transliterated,
+    hyphenNext: false,
   }));
   const commaAt = folded.expanded.indexOf(',');
   const tokensBeforeComma = commaAt < 0 ? -1 : words(folded.expanded.slice(0, commaAt)).length;
+  if (folded.expanded.includes('-')) markHyphens(folded.expanded, tokens);
   const dotted =
     folded.expanded.includes('.') && tokens.some((t) => t.text.length === 1)
       ? dottedLetters(folded.expanded, tokens)
@@ -55,4 +57,14 @@ function dottedLetters(folded: string, tokens: readonly Token[]): ReadonlySet<To
     if (token?.text.length === 1 && text[word.index + 1] === '.') dotted.add(token);
   }
   return dotted;
+}
+
+function markHyphens(folded: string, tokens: readonly Token[]): void {
+  const text = HAS_APOSTROPHE.test(folded) ? folded.replace(APOSTROPHES, '') : folded;
+  let index = 0;
+  for (const word of text.matchAll(WORD)) {
+    const token = tokens[index++];
+    const end = word.index + word[0].length;
+    if (token && text[end] === '-' && /[a-z0-9]/.test(text[end + 1] ?? '')) token.hyphenNext = true;
+  }
 }
