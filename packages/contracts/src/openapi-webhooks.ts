@@ -2,6 +2,8 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { NestedError } from './http/errors.js';
 import {
   WebhookDeliveryRecord,
+  WebhookDeadLetters,
+  WebhookDeadLettersQuery,
   WebhookDeliveriesQuery,
   WebhookRecord,
   WebhookRegistrationRequest,
@@ -63,7 +65,13 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/webhooks/dead-letters',
-    responses: { 200: json(deliveries, 'The caller’s dead-lettered deliveries') },
+    request: { query: WebhookDeadLettersQuery },
+    responses: {
+      200: json(
+        WebhookDeadLetters,
+        'The caller’s dead-lettered deliveries, a page; total counts all',
+      ),
+    },
   });
   registry.registerPath({
     method: 'post',

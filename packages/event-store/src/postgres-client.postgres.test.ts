@@ -120,6 +120,60 @@ describe('Postgres client', () => {
     await stop();
   });
 
+  it('outlives the server ending a connection held by a transaction, and answers again', async () => {
+    const ended = sql.transaction(async (tx) => {
+      const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      // A second connection ends this one while the transaction holds it between statements.
+      await sql.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await tx.query('SELECT 1');
+    });
+    await assert.rejects(ended);
+    assert.equal((await sql.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one, 1);
+  });
+
+  it('listens again each time the server ends the LISTEN connection', async () => {
+    const applicationName = `listen-loss-${randomBytes(4).toString('hex')}`;
+    const errors: Error[] = [];
+    const listening = createPostgresClient({
+      connectionString: url,
+      max: 1,
+      applicationName,
+      onError: (error) => errors.push(error),
+    });
+    const listenPid = async (): Promise<number | undefined> =>
+      (
+        await sql.query<{ pid: number }>(
+          'SELECT pid FROM pg_stat_activity WHERE application_name = $1',
+          [`${applicationName}-listen`],
+        )
+      ).rows[0]?.pid;
+    try {
+      const channel = `chan_${randomBytes(5).toString('hex')}`;
+      let calls = 0;
+      await listening.listen(channel, () => {
+        calls += 1;
+      });
+      for (let loss = 1; loss <= 2; loss++) {
+        const before = await listenPid();
+        assert.ok(before !== undefined, 'the LISTEN connection is open');
+        await sql.query('SELECT pg_terminate_backend($1)', [before]);
+        await waitUntil(async () => {
+          const after = await listenPid();
+          return after !== undefined && after !== before;
+        }, 'a new LISTEN connection');
+        // The reconnect wakes every listener once; a NOTIFY after it is heard too.
+        await waitUntil(() => calls >= 2 * loss - 1, 'the wake-up after reconnecting');
+        const woken = calls;
+        await sql.notify(channel);
+        await waitUntil(() => calls > woken, 'a notification after reconnecting');
+      }
+      assert.equal(errors.length, 2, 'one report per loss');
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('keeps int8 exact by handing it over as text', async () => {
     const { rows } = await sql.query<{ big: string }>('SELECT 9007199254740993::int8 AS big');
     assert.equal(rows[0]?.big, '9007199254740993');

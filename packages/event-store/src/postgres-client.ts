@@ -1,5 +1,5 @@
 import pg from 'pg';
-import pgListen from 'pg-listen';
+import { openListenConnection, type ListenConnection } from './listen-connection.js';
 import { StatementNames } from './statement-names.js';
 import type { SqlClient, SqlExecutor } from './types.js';
 
@@ -12,10 +12,7 @@ export interface PostgresClientOptions {
   onError?: (error: Error) => void;
 }
 
-type Subscriber = ReturnType<typeof pgListen.default>;
 type QueryResult<R> = { rows: R[]; rowCount: number };
-
-const MAX_RECONNECT_DELAY_MS = 5_000;
 
 /** A SqlClient over a node-postgres Pool; LISTEN runs on its own connection, opened on first use. */
 export function createPostgresClient(options: PostgresClientOptions): SqlClient {
@@ -26,12 +23,13 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     connectionString: options.connectionString,
     ...(options.max !== undefined ? { max: options.max } : {}),
     ...(options.applicationName !== undefined ? { application_name: options.applicationName } : {}),
+    keepAlive: true,
   });
   // Without a listener, an idle client dropped by the server would crash the process.
   pool.on('error', onError);
 
   const listeners = new Map<string, { callbacks: Set<() => void>; listening: Promise<void> }>();
-  let subscriber: Promise<Subscriber> | undefined;
+  let subscriber: Promise<ListenConnection> | undefined;
   let closed = false;
 
   const statementNames = new StatementNames();
@@ -53,24 +51,17 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     for (const onNotify of listeners.get(channel)?.callbacks ?? []) onNotify();
   }
 
-  async function connectSubscriber(): Promise<Subscriber> {
-    const created = pgListen.default(
-      {
-        connectionString: options.connectionString,
-        application_name: `${options.applicationName ?? 'vop'}-listen`,
+  function connectSubscriber(): Promise<ListenConnection> {
+    return openListenConnection({
+      connectionString: options.connectionString,
+      applicationName: `${options.applicationName ?? 'vop'}-listen`,
+      onNotify: wake,
+      // Notifications sent while the connection was down are lost: wake everybody so they poll once.
+      onReconnected: () => {
+        for (const channel of listeners.keys()) wake(channel);
       },
-      {
-        retryInterval: (attempt) => Math.min(250 * 2 ** attempt, MAX_RECONNECT_DELAY_MS),
-        retryTimeout: 0, // keep reconnecting for as long as the process lives
-      },
-    );
-    created.events.on('error', onError);
-    await created.connect();
-    // Notifications sent while the connection was down are lost: wake everybody so they poll once.
-    created.events.on('connected', () => {
-      for (const channel of listeners.keys()) wake(channel);
+      onError,
     });
-    return created;
   }
 
   const client: SqlClient = {
@@ -82,6 +73,10 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
 
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
       const connection = await pool.connect();
+      let broken: Error | undefined;
+      // A checked-out client has no pool listener: an unheard 'error' (server gone) would end the process.
+      const onConnectionError = (error: Error) => void (broken ??= error);
+      connection.on('error', onConnectionError);
       let finished = false;
       const tx: SqlExecutor = {
         query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]) {
@@ -90,7 +85,6 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
           return runQuery<R>(connection, text, params);
         },
       };
-      let broken: Error | undefined;
       try {
         await connection.query('BEGIN');
         const result = await fn(tx);
@@ -100,12 +94,13 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
         try {
           await connection.query('ROLLBACK');
         } catch (rollbackError) {
-          broken =
+          broken ??=
             rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
         }
         throw error;
       } finally {
         finished = true;
+        connection.removeListener('error', onConnectionError);
         // Passing an error destroys the connection instead of reusing it in an unknown state.
         connection.release(broken);
       }
@@ -114,7 +109,7 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     async listen(channel: string, onNotify: () => void): Promise<() => Promise<void>> {
       if (closed) throw new Error('The Postgres client is closed');
       subscriber ??= connectSubscriber();
-      let ready: Subscriber;
+      let ready: ListenConnection;
       try {
         ready = await subscriber;
       } catch (error) {
@@ -124,12 +119,8 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
       let channelListeners = listeners.get(channel);
       if (channelListeners === undefined) {
         const callbacks = new Set<() => void>();
-        ready.notifications.on(channel, () => wake(channel));
-        // A failed LISTEN means a lost connection; pg-listen re-LISTENs on reconnect, and we then wake everybody.
-        const listening = Promise.resolve(ready.listenTo(channel)).then(
-          () => undefined,
-          (error: unknown) => onError(error instanceof Error ? error : new Error(String(error))),
-        );
+        // A LISTEN on a lost connection is made again on reconnect, and we then wake everybody.
+        const listening = ready.listen(channel);
         channelListeners = { callbacks, listening };
         listeners.set(channel, channelListeners);
       }
@@ -147,7 +138,6 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
         current.callbacks.delete(entry);
         if (current.callbacks.size === 0 && !closed) {
           listeners.delete(channel);
-          ready.notifications.removeAllListeners(channel);
           await ready.unlisten(channel);
         }
       };

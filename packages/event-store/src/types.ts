@@ -13,7 +13,7 @@ export interface SqlClient extends SqlExecutor {
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   /**
    * Wake-up hint (never a delivery guarantee): onNotify runs some time after any transaction that called
-   * notify(channel) commits. Postgres: LISTEN/NOTIFY via pg-listen; PGlite: in-process.
+   * notify(channel) commits. Postgres: LISTEN/NOTIFY on a reconnecting connection; PGlite: in-process.
    * Returns a function that stops listening.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;

@@ -15,8 +15,10 @@ import {
 import { allowedMethods } from './allowed-methods.js';
 import { BASE_PATHS } from './base-paths.js';
 import { serveDirectRoutes, type DirectRoute } from './direct-routes.js';
+import { OutageLog, unreachableDependency } from './dependency-outage.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
 import { refuseUncovered } from './access.js';
+import { isPageNavigation, sendRefusalPage } from './refusal-page.js';
 import { refuseDeepJson, refuseUnsafeStrings, tooDeep } from './hostile-input.js';
 import { requestFamily } from './request-family.js';
 import { guardRoutesByFamily } from './route-family-guard.js';
@@ -39,6 +41,12 @@ export interface HttpAppOptions {
   directRoutes?: DirectRoute[];
 }
 
+/** Seconds a caller is asked to wait before retrying a request its dependency could not record. */
+export const OUTAGE_RETRY_AFTER_SECONDS = 2;
+
+/** Families whose success says nothing of the database or broker. */
+const DEPENDENCY_FREE_FAMILIES = new Set(['operations', 'metrics', 'api-documents', 'pages']);
+
 /** On every answer, errors included. A JSON API embeds nothing and is framed by no one. */
 export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Strict-Transport-Security', 'max-age=31536000'],
@@ -56,6 +64,7 @@ export function sendError(req: Request, res: Response, error: ApiError): void {
   const format = requestFamily(req, res).errorFormat;
   const { retryAfterSeconds } = error.extra;
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
+  if (isPageNavigation(req)) return sendRefusalPage(res, statusIn(format, error), error);
   res.status(statusIn(format, error)).json(
     toErrorBody(error, {
       format,
@@ -111,8 +120,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
 
+  const outages = new OutageLog(options.logger);
   // The edge before the body, in order: what every request passes, a direct route's too.
   const edge: RequestHandler[] = [httpTracingMiddleware()];
+  edge.push((req, res, next) => {
+    if (outages.anyDown)
+      res.once('finish', () => {
+        if (res.statusCode < 300 && !DEPENDENCY_FREE_FAMILIES.has(requestFamily(req, res).name))
+          outages.recovered();
+      });
+    next();
+  });
   if (options.logger.isLevelEnabled('debug'))
     edge.push((req, res, next) => {
       // 'finish' runs outside the request's context: its trace ids are written explicitly.
@@ -197,6 +215,19 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     const status = bodyParserError.status;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return sendError(req, res, errors.unreadable());
+    // Nothing was recorded when the database or broker could not be reached: safe to retry.
+    const dependency = unreachableDependency(error);
+    if (dependency !== undefined) {
+      outages.unreachable(dependency, error);
+      return sendError(
+        req,
+        res,
+        errors.unavailable(
+          `The ${dependency} is unreachable; nothing was recorded, retry later`,
+          OUTAGE_RETRY_AFTER_SECONDS,
+        ),
+      );
+    }
     options.logger.error(
       { err: error, family: requestFamily(req, res).name },
       'unhandled request error',

@@ -7,7 +7,19 @@ export {
   refuseUncovered,
   type Listener,
 } from './access.js';
-export { createHttpApp, SECURITY_HEADERS, sendError, type HttpAppOptions } from './app.js';
+export {
+  createHttpApp,
+  OUTAGE_RETRY_AFTER_SECONDS,
+  SECURITY_HEADERS,
+  sendError,
+  type HttpAppOptions,
+} from './app.js';
+export {
+  loopFailureLog,
+  OutageLog,
+  unreachableDependency,
+  type Dependency,
+} from './dependency-outage.js';
 export { BASE_PATHS, canonicalPath } from './base-paths.js';
 export { isCanonicalPath } from './path-form.js';
 export type { DirectRoute } from './direct-routes.js';

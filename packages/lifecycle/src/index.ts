@@ -7,3 +7,4 @@ export {
 } from './run-internal-service.js';
 export { kafkaValueCodec } from './kafka-value-codec.js';
 export { lowerProcessPriority } from './background-priority.js';
+export { brokerReadiness } from './broker-readiness.js';

@@ -1,6 +1,6 @@
 import { loadConfig, RELEASE_VERSION, requireDistributed, type ServiceConfig } from '@vop/config';
 import { createPostgresClient, type SqlClient } from '@vop/event-store';
-import { createInternalApp, startHttpServer, type ReadinessCheck } from '@vop/http';
+import { createInternalApp, loopFailureLog, startHttpServer, type ReadinessCheck } from '@vop/http';
 import { createKafkaBus, type Bus } from '@vop/messaging';
 import {
   createLogger,
@@ -10,8 +10,9 @@ import {
   type Logger,
   type ServiceMetrics,
 } from '@vop/observability';
-import { registerLagMetrics } from '@vop/outbox';
+import { registerLagMetrics, serviceHealth } from '@vop/outbox';
 import type { Router } from 'express';
+import { brokerReadiness } from './broker-readiness.js';
 import { kafkaValueCodec } from './kafka-value-codec.js';
 import { startWithRetry } from './start-with-retry.js';
 
@@ -51,16 +52,20 @@ export async function runInternalService(
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   const { databaseUrl, kafkaBrokers } = requireDistributed(config);
   const metrics = createMetricsRegistry({ service: name });
+  // Idle connections the server dropped: a log line a while per outage, not a process warning each.
+  const connectionLost = loopFailureLog(logger, 'database connection lost; reconnecting on use');
   const sql = createPostgresClient({
     connectionString: databaseUrl,
     max: config.DATABASE_POOL_MAX,
     applicationName: `vop-${name}-${config.VOP_INSTANCE_ID}`,
+    onError: connectionLost,
   });
   const keySql = config.VOP_KEYSTORE_DATABASE_URL
     ? createPostgresClient({
         connectionString: config.VOP_KEYSTORE_DATABASE_URL,
         max: 4,
         applicationName: `vop-${name}-keys-${config.VOP_INSTANCE_ID}`,
+        onError: connectionLost,
       })
     : sql;
   const bus = createKafkaBus({
@@ -81,9 +86,21 @@ export async function runInternalService(
     logger.warn('VOP_INTERNAL_SECRET is not set: serving probes only');
   const checks: ReadinessCheck[] = [
     { name: 'database', check: async () => void (await sql.query('SELECT 1')) },
+    brokerReadiness(bus),
   ];
   if (service.checkReady) checks.push({ name: name, check: () => service.checkReady!() });
-  const health = service.health?.bind(service);
+  // Every service answers the gateway's GET /health/detailed, with its database and broker at least.
+  const health =
+    service.health?.bind(service) ??
+    (() =>
+      serviceHealth({
+        service: name,
+        sql,
+        bus,
+        topics: [],
+        consumers: () => bus.subscribedGroups?.() ?? [],
+        outboxes: [],
+      }));
   const app = createInternalApp({
     logger,
     respondingPsp: config.VOP_RESPONDING_PSP,
@@ -93,7 +110,7 @@ export async function runInternalService(
     isShuttingDown: () => !ready,
     metrics: metricsEndpoint(metrics),
     routers: service.routers,
-    ...(health && { detailed: { report: async () => ({ services: [await health()] }) } }),
+    detailed: { report: async () => ({ services: [await health()] }) },
     internalSecret: config.VOP_INTERNAL_SECRET,
   });
 

@@ -9,6 +9,7 @@ import {
 } from '@vop/contracts';
 import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
+import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import {
   OutboxRelay,
@@ -143,7 +144,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             key: WebhookDeliveryDeadLettered.parse(event).data.webhookId,
           }
         : null,
-    onError: (error) => logger.warn({ err: error }, 'webhook outbox relay failed; retrying'),
+    onError: loopFailureLog(logger, 'webhook outbox relay failed; retrying'),
   });
   const groupId = `${namespace}webhook-dispatcher`;
   // Batch entries' ends travel on their own topic (verification.success/failure with batch_id).

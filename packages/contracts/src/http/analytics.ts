@@ -114,14 +114,18 @@ export type AccountHistoryResponse = z.infer<typeof AccountHistoryResponse>;
 export const StatsPeriod = z.enum(['today', 'hour', 'week', 'month']);
 export type StatsPeriod = z.infer<typeof StatsPeriod>;
 export const StatsQuery = z.strictObject({ period: StatsPeriod.default('today') });
+const RequestFigures = z.object({
+  total: z.number().int(),
+  successful: z.number().int(),
+  failed: z.number().int(),
+  averageResponseTime: z.string(),
+});
 export const StatsResponse = z.object({
   period: StatsPeriod,
-  requests: z.object({
-    total: z.number().int(),
-    successful: z.number().int(),
-    failed: z.number().int(),
-    averageResponseTime: z.string(),
-  }),
+  /** Single checks, every family but batches. */
+  requests: RequestFigures,
+  /** The entries of batches, apart: their response time is the batch's, minutes rather than ms. */
+  batchEntries: RequestFigures,
   uptime: z.string(),
   version: z.string(),
 });

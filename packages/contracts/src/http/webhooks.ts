@@ -122,8 +122,21 @@ export const WebhookPayload = z
   .openapi('WebhookPayload');
 export type WebhookPayload = z.infer<typeof WebhookPayload>;
 
-/** `GET /webhooks/{id}/deliveries` and `/webhooks/dead-letters`: which deliveries, how many. */
+/** `GET /webhooks/{id}/deliveries`: which deliveries, how many. */
 export const WebhookDeliveriesQuery = z.object({
   status: WebhookDeliveryStatus.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/** `GET /webhooks/dead-letters`: a page size, and the `nextCursor` of the page before. */
+export const WebhookDeadLettersQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  cursor: z.uuid().optional(),
+});
+
+/** `GET /webhooks/dead-letters`: one page, newest first; `total` counts them all. */
+export const WebhookDeadLetters = z.object({
+  deliveries: z.array(WebhookDeliveryRecord),
+  total: z.number().int(),
+  nextCursor: z.uuid().nullable(),
 });

@@ -179,6 +179,23 @@ describe('analytics projections', () => {
       });
   });
 
+  it('given a single check and a batch entry, then admin figures count each apart', async () => {
+    const entry = { family: 'batch', batch: { batchId: 'b1', entryId: 'e1' } };
+    await spec
+      .given([requested(1, '10:00:00'), requested(2, '10:00:00', entry)])
+      .when([completed(1, 'MTCH', '10:00:00.200'), completed(2, 'MTCH', '10:03:00')])
+      .then(
+        async (sql) => ({
+          single: await requestFigures(sql, SCHEMA, { from: window.from, now }, 'single'),
+          batch: await requestFigures(sql, SCHEMA, { from: window.from, now }, 'batch'),
+        }),
+        {
+          single: { total: 1, successful: 1, failed: 0, averageResponseMs: 200 },
+          batch: { total: 1, successful: 1, failed: 0, averageResponseMs: 180_000 },
+        },
+      );
+  });
+
   it('given a deferred request that failed, then admin figures and usage count it as failed', async () => {
     const deferred = { family: 'request-result' };
     await spec

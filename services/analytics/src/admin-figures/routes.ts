@@ -5,10 +5,17 @@ import type { FieldCipher } from '@vop/personal-data';
 import { type Router } from 'express';
 import { parseQuery } from '../query-parameters.js';
 import { recentVerifications } from './recent-verifications.js';
-import { periodStart, requestFigures } from './stats.js';
+import { periodStart, requestFigures, type RequestFigures } from './stats.js';
+
+const shown = (figures: RequestFigures): StatsResponse['requests'] => ({
+  total: figures.total,
+  successful: figures.successful,
+  failed: figures.failed,
+  averageResponseTime: `${figures.averageResponseMs ?? 0} ms`,
+});
 
 /**
- * GET /admin/stats and /admin/verifications (management, flat errors; the edge lets only the admin
+ * GET /admin/stats (`requests`: single checks; `batchEntries`: the entries of batches) and /admin/verifications (management, flat errors; the edge lets only the admin
  * certificate through and audits every call). Uptime is this analytics instance's, version the release's.
  */
 export function adminFigureRoutes(options: {
@@ -24,15 +31,15 @@ export function adminFigureRoutes(options: {
   router.get('/admin/stats', async (req, res) => {
     const { period } = parseQuery(StatsQuery, req.query);
     const now = clock();
-    const figures = await requestFigures(sql, schema, { from: periodStart(period, now), now });
+    const window = { from: periodStart(period, now), now };
+    const [single, batch] = await Promise.all([
+      requestFigures(sql, schema, window, 'single'),
+      requestFigures(sql, schema, window, 'batch'),
+    ]);
     const body: StatsResponse = {
       period,
-      requests: {
-        total: figures.total,
-        successful: figures.successful,
-        failed: figures.failed,
-        averageResponseTime: `${figures.averageResponseMs ?? 0} ms`,
-      },
+      requests: shown(single),
+      batchEntries: shown(batch),
       uptime: formatUptime(Date.now() - options.startedAt),
       version: options.version,
     };

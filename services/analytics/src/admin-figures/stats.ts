@@ -26,14 +26,18 @@ export interface RequestFigures {
   averageResponseMs: number | null;
 }
 
+/** Single checks (every family but batch) or batch entries: their response times differ by orders of magnitude. */
+export type RequestKind = 'single' | 'batch';
+
 /**
- * Verifications requested in the period: successful = an outcome within the family's limit (any
+ * Verifications of one kind requested in the period: successful = an outcome within the family's limit (any
  * outcome, no-match included); failed = none within it (design §4); the rest are still in flight.
  */
 export async function requestFigures(
   sql: SqlExecutor,
   schema: string,
   window: { from: Date; now: Date },
+  kind: RequestKind = 'single',
 ): Promise<RequestFigures> {
   const { rows } = await sql.query<{
     total: string;
@@ -46,8 +50,9 @@ export async function requestFigures(
             count(*) FILTER (WHERE v.outcome IS NOT NULL AND NOT ${failedSql('$2::timestamptz')})::text AS successful,
             (avg(v.response_ms) FILTER (WHERE v.outcome IS NOT NULL AND NOT ${failedSql('$2::timestamptz')}))::text AS average
        FROM ${schema}.verifications v
-      WHERE v.requested_at >= $1 AND v.requested_at <= $2`,
-    [window.from.toISOString(), window.now.toISOString()],
+      WHERE v.requested_at >= $1 AND v.requested_at <= $2
+        AND (v.family = 'batch') = $3`,
+    [window.from.toISOString(), window.now.toISOString(), kind === 'batch'],
   );
   const row = rows[0];
   return {

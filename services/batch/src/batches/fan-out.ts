@@ -1,5 +1,6 @@
 import type { VerificationRequestedData, VerificationTerminal } from '@vop/contracts';
 import { migrateSchema, type EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { entryStreams, type DecideEntries, type DecidedEntries } from './entry-decisions.js';
 import { insertBatchEntries } from './status-read-model.js';
@@ -190,6 +191,7 @@ export function fanOutWorker(options: {
   onEntriesAnswered?: (answered: number) => void;
 }): FanOutWorker {
   const { store, logger } = options;
+  const fanOutFailed = loopFailureLog(logger, 'batch fan-out failed; retrying at the next poll');
   const runUnit = options.runUnit ?? ((work) => work());
   let running: Promise<void> | undefined;
   let again = false;
@@ -216,9 +218,7 @@ export function fanOutWorker(options: {
       return;
     }
     running = drain()
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, 'batch fan-out failed; retrying at the next poll'),
-      )
+      .catch(fanOutFailed)
       .finally(() => {
         running = undefined;
       });

@@ -1,5 +1,6 @@
 import { routeIntegrationEvent, topicNames } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Bus } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { OutboxRelay } from '@vop/outbox';
@@ -33,7 +34,6 @@ export function gatewayRelay(options: {
     instanceId: `gateway-${options.instanceId}`,
     route: (event) => routeIntegrationEvent(topics, event),
     lingerMs: options.lingerMs,
-    onError: (error) =>
-      options.logger.warn({ err: error }, 'gateway outbox relay failed; retrying'),
+    onError: loopFailureLog(options.logger, 'gateway outbox relay failed; retrying'),
   });
 }

@@ -1,5 +1,6 @@
 import { SchemeDirectorySnapshot, z, type SchemeDirectoryVersion } from '@vop/contracts';
 import { ConcurrencyError, type EventStore } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { SchemeParticipantIndex, type DeploymentEnvironment } from './adherence.js';
 import {
@@ -117,10 +118,12 @@ export class SchemeDirectory {
   async start(): Promise<void> {
     await this.refresh();
     const every = this.options.refreshMs ?? DEFAULT_REFRESH_MS;
+    const refreshFailed = loopFailureLog(
+      this.options.logger,
+      'scheme directory refresh failed; retrying',
+    );
     this.timer = setInterval(() => {
-      this.refresh().catch((error: unknown) =>
-        this.options.logger.warn({ err: error }, 'scheme directory refresh failed; retrying'),
-      );
+      this.refresh().catch(refreshFailed);
     }, every);
     this.timer.unref();
   }

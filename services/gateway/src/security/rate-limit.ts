@@ -7,7 +7,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
-import { ApiError } from '@vop/http';
+import { ApiError, loopFailureLog } from '@vop/http';
 import { type Budget, type RateLimitSettings, budgetFor } from './rate-limit-policy.js';
 
 const TABLE = 'rate_limits';
@@ -40,6 +40,8 @@ export function createRateLimits(options: {
   logger: Logger;
 }): RateLimits {
   const { sql, schema, settings, logger } = options;
+  // Per request while the database is down would be a line per request: an outage is one line a while.
+  const storeFailed = loopFailureLog(logger, 'rate limit store failed; requests let through');
   const shared = sql.kind === 'postgres';
   const limiters = new Map<string, RateLimiterAbstract>();
 
@@ -79,10 +81,7 @@ export function createRateLimits(options: {
             }),
           );
         }
-        logger.warn(
-          { err: rejection, bucket: budget.bucket },
-          'rate limit store failed; request let through',
-        );
+        storeFailed(rejection);
         next();
       });
   };

@@ -1,4 +1,5 @@
 import type { EventStore, SqlExecutor } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { periodicJob } from '../periodic-job.js';
 import { failVerification } from './fail-verification.js';
@@ -86,8 +87,7 @@ export function createTimeoutSweeper(options: {
       const failed = await sweep();
       if (failed > 0) logger.warn({ failed }, 'verifications without an outcome ended as failed');
     },
-    onError: (error) =>
-      logger.warn({ err: error }, 'verification timeout sweep failed; retrying at the next tick'),
+    onError: loopFailureLog(logger, 'verification timeout sweep failed; retrying at the next tick'),
   });
 
   return { sweep, start: job.start, stop: job.stop };

@@ -185,6 +185,42 @@ describe('webhook deliveries to real receivers on 127.0.0.1', () => {
     assert.equal(foreign.status, 404);
   });
 
+  it('pages the dead letters by cursor, newest first, with the total of them all', async () => {
+    const receiver = await startReceiver(() => ({ status: 500 }));
+    receivers.push(receiver);
+    const webhookId = await register('PSP-PAGED', receiver);
+    for (let index = 0; index < 3; index++) await harness.complete('PSP-PAGED');
+    await eventually(async () => {
+      const deliveries = await deliveriesOf('PSP-PAGED', webhookId);
+      return deliveries.length === 3 && deliveries.every((d) => d.status === 'dead_lettered')
+        ? true
+        : undefined;
+    });
+    const first = await harness.api('GET', '/webhooks/dead-letters?limit=2', 'PSP-PAGED');
+    assert.equal(first.status, 200);
+    assert.equal(first.body.total, 3);
+    assert.equal(first.body.deliveries.length, 2);
+    assert.equal(typeof first.body.nextCursor, 'string');
+    const second = await harness.api(
+      'GET',
+      `/webhooks/dead-letters?limit=2&cursor=${first.body.nextCursor}`,
+      'PSP-PAGED',
+    );
+    assert.equal(second.body.total, 3);
+    assert.equal(second.body.deliveries.length, 1);
+    assert.equal(second.body.nextCursor, null);
+    const paged = [...first.body.deliveries, ...second.body.deliveries];
+    const all = (await harness.api('GET', '/webhooks/dead-letters', 'PSP-PAGED')).body;
+    assert.equal(all.nextCursor, null);
+    assert.deepEqual(
+      paged.map((delivery: any) => delivery.id),
+      all.deliveries.map((delivery: any) => delivery.id),
+    );
+    assert.equal(new Set(paged.map((delivery: any) => delivery.id)).size, 3);
+    const invalid = await harness.api('GET', '/webhooks/dead-letters?cursor=nope', 'PSP-PAGED');
+    assert.equal(invalid.status, 400);
+  });
+
   it('honours Retry-After: the next attempt is scheduled no sooner than it asks', async () => {
     const receiver = await startReceiver((_request, index) =>
       index === 0 ? { status: 503, headers: { 'retry-after': '1' } } : { status: 200 },

@@ -382,6 +382,8 @@ export async function listDeliveries(
     status?: WebhookDeliveryStatus;
     deliveryId?: string;
     limit: number;
+    /** Only deliveries after this one in the listing's order (newest first): the page cursor. */
+    after?: string;
   },
 ): Promise<WebhookDeliveryRecord[]> {
   const { rows } = await sql.query<DeliveryRow>(
@@ -395,12 +397,15 @@ export async function listDeliveries(
      FROM ${schema}.deliveries d
      WHERE d.webhook_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND ($2::text IS NULL OR d.status = $2)
        AND ($4::uuid IS NULL OR d.id = $4)
-     ORDER BY d.created_at DESC, d.id LIMIT $3`,
+       AND ($5::uuid IS NULL OR (d.created_at, d.id) <
+            (SELECT c.created_at, c.id FROM ${schema}.deliveries c WHERE c.id = $5))
+     ORDER BY d.created_at DESC, d.id DESC LIMIT $3`,
     [
       JSON.stringify(options.webhookIds),
       options.status ?? null,
       options.limit,
       options.deliveryId ?? null,
+      options.after ?? null,
     ],
   );
   return rows.map((row) => ({
@@ -420,6 +425,20 @@ export async function listDeliveries(
       next_retry_at: isoOrNull(attempt.next_retry_at),
     })),
   }));
+}
+
+/** How many deliveries of these registrations are in this state (a list's true total, beyond its page). */
+export async function countDeliveries(
+  sql: SqlExecutor,
+  schema: string,
+  options: { webhookIds: string[]; status: WebhookDeliveryStatus },
+): Promise<number> {
+  const { rows } = await sql.query<{ count: string }>(
+    `SELECT count(*)::text AS count FROM ${schema}.deliveries
+     WHERE webhook_id IN (SELECT jsonb_array_elements_text($1::jsonb)::uuid) AND status = $2`,
+    [JSON.stringify(options.webhookIds), options.status],
+  );
+  return Number(rows[0]?.count ?? 0);
 }
 
 /** Deliveries waiting for an attempt (the queue depth metric). */

@@ -1,10 +1,10 @@
-import { WebhookDeliveriesQuery, z } from '@vop/contracts';
+import { WebhookDeadLettersQuery, WebhookDeliveriesQuery, z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { ApiError, errors, parseParam, createRouter } from '@vop/http';
 import { type Router } from 'express';
 import { listRegistrations, findRegistration } from '../registrations/read-model.js';
 import { participantOf, webhookIdParam, webhookNotFound } from '../registrations/routes.js';
-import { listDeliveries, redeliver } from './queue.js';
+import { countDeliveries, listDeliveries, redeliver } from './queue.js';
 
 const Query = WebhookDeliveriesQuery;
 
@@ -12,7 +12,15 @@ const deliveryNotFound = () =>
   errors.notFound('DELIVERY_NOT_FOUND', 'No finished delivery with this id for this webhook');
 
 function parseQuery(query: unknown): z.infer<typeof Query> {
-  const parsed = Query.safeParse(query);
+  return parsed(Query, query);
+}
+
+function parseDeadLettersQuery(query: unknown): z.infer<typeof WebhookDeadLettersQuery> {
+  return parsed(WebhookDeadLettersQuery, query);
+}
+
+function parsed<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
+  const parsed = schema.safeParse(query);
   if (parsed.success) return parsed.data;
   const field = String(parsed.error.issues[0]?.path[0] ?? 'query');
   throw new ApiError(400, 'INVALID_REQUEST', `Invalid value for field: ${field}`, {
@@ -34,15 +42,26 @@ export function deliveryRoutes(options: {
   const { sql, schema } = store;
   const router = createRouter();
 
+  // Paged newest first: `total` counts every dead letter, `nextCursor` fetches the page after this one.
   router.get('/webhooks/dead-letters', async (req, res) => {
-    const { limit } = parseQuery(req.query);
+    const { limit, cursor } = parseDeadLettersQuery(req.query);
     const own = await listRegistrations(sql, schema, participantOf(res));
-    const deliveries = await listDeliveries(sql, schema, {
-      webhookIds: own.map((webhook) => webhook.id),
-      status: 'dead_lettered',
-      limit,
+    const webhookIds = own.map((webhook) => webhook.id);
+    const [page, total] = await Promise.all([
+      listDeliveries(sql, schema, {
+        webhookIds,
+        status: 'dead_lettered',
+        limit: limit + 1,
+        ...(cursor !== undefined && { after: cursor }),
+      }),
+      countDeliveries(sql, schema, { webhookIds, status: 'dead_lettered' }),
+    ]);
+    const deliveries = page.slice(0, limit);
+    res.json({
+      deliveries,
+      total,
+      nextCursor: page.length > limit ? (deliveries.at(-1)?.id ?? null) : null,
     });
-    res.json({ deliveries, total: deliveries.length });
   });
 
   router.get('/webhooks/:webhookId/deliveries', async (req, res) => {

@@ -1,5 +1,6 @@
 import type { WebhookDeliveryDeadLetteredData } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { handleRegistration } from '../registrations/handler.js';
 import { RegistrationError } from '../registrations/decider.js';
@@ -114,6 +115,8 @@ function judge(
  */
 export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   const { store, sender, logger, clock } = options;
+  const claimFailed = loopFailureLog(logger, 'claiming webhook deliveries failed');
+  const pollFailed = loopFailureLog(logger, 'webhook poll failed');
   const { sql, schema } = store;
   const metrics = deliveryMetrics(options.metrics);
   const running = new Set<Promise<void>>();
@@ -417,7 +420,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     }
     pumping = true;
     pump()
-      .catch((error: unknown) => logger.warn({ err: error }, 'claiming webhook deliveries failed'))
+      .catch(claimFailed)
       .finally(() => {
         pumping = false;
       });
@@ -435,7 +438,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     start(): void {
       stopped = false;
       timer = setInterval(() => {
-        poll().catch((error: unknown) => logger.warn({ err: error }, 'webhook poll failed'));
+        poll().catch(pollFailed);
       }, options.pollIntervalMs);
       wake();
     },
