@@ -13,7 +13,7 @@ export interface BatchClientOptions {
   caPem?: string;
   certPem?: string;
   keyPem?: string;
-  /** Instead of (or beside) a certificate: `Authorization: Bearer <key>`. */
+  /** Instead of a certificate: `Authorization: Bearer <key>` (beside one, the gateway does not read it). */
   apiKey?: string;
 }
 

@@ -1,5 +1,6 @@
 export { z } from './zod.js';
 export * from './identifiers.js';
+export * from './domestic-account-of.js';
 export * from './events/envelope.js';
 export * from './events/topics.js';
 export * from './events/accounts.js';

@@ -4,18 +4,18 @@ import { after, before, describe, it } from 'node:test';
 import { topicNames } from '@vop/contracts';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import { createInProcessBus, type InProcessBus } from '@vop/messaging';
-import { createLogger } from '@vop/observability';
+import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { toOutgoingMessage } from '@vop/outbox';
 import { germanIban } from '@vop/testing';
 import { AccountProjection } from './account-projection-consumer.js';
 import { findAccountsByIbans } from './account-projection.js';
+import type { AccountEvent } from '@vop/contracts';
 
 const topics = topicNames();
 const SCHEMA = 'copy';
 
 /** An AccountOpened as the gateway's relay publishes it. */
-function accountOpened(iban: string) {
-  const accountId = randomUUID();
+function accountOpened(iban: string, accountId: string = randomUUID()) {
   return toOutgoingMessage(
     {
       eventId: randomUUID(),
@@ -79,5 +79,53 @@ describe("a decider's copy of the accounts (AccountProjection)", () => {
     await bus.publish(topics.accountEvents, [accountOpened(germanIban(1_002))]);
     await projection.checkCaughtUp();
     await projection.stop();
+  });
+
+  it('given an account written at commit, then a round sees it at once, and its later delivery is not counted as late', async () => {
+    const metrics = createMetricsRegistry({ service: 'copy-test', collectDefaultMetrics: false });
+    // A topic of its own: only this test's account events.
+    const bus = createInProcessBus({ redeliveryDelayMs: 10 });
+    const projection = new AccountProjection({
+      sql,
+      bus,
+      logger: createLogger({ service: 'copy-test', level: 'silent' }),
+      schema: 'copy_at_commit',
+      groupId: 'copy-at-commit-accounts',
+      topic: topics.accountEvents,
+      metrics,
+    });
+    await projection.migrate();
+    await projection.listen();
+    const subscription = await projection.subscribe();
+    await bus.settled();
+    const loadRows = (ibans: string[]) => findAccountsByIbans(sql, 'copy_at_commit', ibans);
+
+    const written = germanIban(1_003);
+    const accountId = randomUUID();
+    // The copy remembers the IBAN as unknown, as a check before the write would have left it.
+    assert.equal((await projection.cache.find([written], loadRows)).size, 0);
+    const message = accountOpened(written, accountId);
+    const { data } = JSON.parse(message.value) as { data: AccountEvent['data'] };
+    const copy = projection.atCommit();
+    await sql.transaction((tx) =>
+      copy.apply(tx, [{ event: { type: 'AccountOpened', data } as AccountEvent, revision: 1 }]),
+    );
+    copy.committed();
+    assert.equal(
+      (await projection.cache.find([written], loadRows)).get(written)?.accountId,
+      accountId,
+    );
+
+    await bus.publish(topics.accountEvents, [message, accountOpened(germanIban(1_004))]);
+    await bus.settled();
+    const page = await metrics.registry.metrics();
+    // Only the account that reached the copy by the topic alone was late.
+    assert.match(
+      page,
+      /^account_copy_lag_seconds_count\{[^}]*copy="copy-at-commit-accounts"[^}]*\} 1$/m,
+    );
+    await subscription.close();
+    await projection.stop();
+    await bus.close();
   });
 });

@@ -1,10 +1,16 @@
 import { parseAccountEvent } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
-import type { Bus, Subscription } from '@vop/messaging';
-import type { Logger } from '@vop/observability';
+import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
+import type { Logger, ServiceMetrics } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError, migrateInbox } from '@vop/outbox';
 import { AccountCache } from './account-cache.js';
-import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
+import { accountCopyLag } from './account-copy-lag.js';
+import type { AccountCopyAtCommit } from './account-copy-at-commit.js';
+import {
+  migrateAccountProjection,
+  projectAccountEvent,
+  projectAppendedAccounts,
+} from './account-projection.js';
 
 export interface AccountProjectionOptions {
   sql: SqlClient;
@@ -16,6 +22,8 @@ export interface AccountProjectionOptions {
   groupId: string;
   /** The account events topic. */
   topic: string;
+  /** Where `account_copy_lag_seconds` is observed (the copy named by its group). */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -59,38 +67,62 @@ export class AccountProjection {
     }
   }
 
+  /**
+   * The copy written in an account write's transaction, when the writer's database holds it (the
+   * gateway's own copy; embedded, every copy): a check after the write was answered sees it.
+   */
+  atCommit(): AccountCopyAtCommit {
+    return {
+      apply: async (tx, appended) => {
+        await projectAppendedAccounts(tx, this.schema, appended);
+        // The other processes of this projection forget their rows at commit.
+        await this.options.sql.notify(this.changed, tx);
+      },
+      committed: () => this.cache.invalidate(),
+    };
+  }
+
   /** Applies account events (only one process of the group applies each). */
   async subscribe(): Promise<Subscription> {
     const { sql, bus, logger } = this.options;
-    const project = idempotentBatchHandler({
-      sql,
-      schema: this.schema,
-      consumer: 'account-projection',
-      applyBatch: async (envelopes, tx) => {
-        for (const envelope of envelopes) {
-          await projectAccountEvent(
-            tx,
-            this.schema,
-            parseAccountEvent(envelope.type, envelope.data),
-            envelope.streamPosition ?? 1,
-          );
-        }
-        // At commit, every process of this projection forgets the rows it keeps.
-        await sql.notify(this.changed, tx);
-      },
-    });
+    const observeLag =
+      this.options.metrics && accountCopyLag(this.options.metrics, this.options.groupId);
+    /** Applies a delivery; `lateSince` gets when each event it changed the copy with was written. */
+    const project = (messages: IncomingMessage[], lateSince: string[]) =>
+      idempotentBatchHandler({
+        sql,
+        schema: this.schema,
+        consumer: 'account-projection',
+        applyBatch: async (envelopes, tx) => {
+          lateSince.length = 0;
+          for (const envelope of envelopes) {
+            const changed = await projectAccountEvent(
+              tx,
+              this.schema,
+              parseAccountEvent(envelope.type, envelope.data),
+              envelope.streamPosition ?? 1,
+            );
+            // An event the writer already put here at commit changes nothing: this copy had it.
+            if (changed) lateSince.push(envelope.occurredAt);
+          }
+          // At commit, every process of this projection forgets the rows it keeps.
+          await sql.notify(this.changed, tx);
+        },
+      })(messages);
     return bus.subscribe({
       ...this.group,
       onHandlerError: logHandlerError(logger, 'account-projection'),
       partitionsConsumedConcurrently: 4,
       batchHandler: async (messages) => {
+        const lateSince: string[] = [];
         try {
-          await project(messages);
+          await project(messages, lateSince);
         } finally {
           // Committed or not, the rows may have changed: the next round here reads them again
           // (before the notification is back).
           this.cache.invalidate();
         }
+        observeLag?.(lateSince);
       },
     });
   }

@@ -6,6 +6,7 @@ import {
   findAccountsByIbans,
   migrateAccountProjection,
   projectAccountEvent,
+  projectAppendedAccounts,
   type MatchingAccount,
 } from './account-projection.js';
 
@@ -20,13 +21,19 @@ interface AtRevision {
   revision: number;
 }
 
-const spec = projectionSpec<AtRevision>({
+const oneByOne = projectionSpec<AtRevision>({
   migrate: (sql) => migrateAccountProjection(sql, SCHEMA),
   project: async (tx, events) => {
     for (const { event, revision } of events) {
       await projectAccountEvent(tx, SCHEMA, event, revision);
     }
   },
+});
+
+/** As a writer applies its write's events at commit (AccountCopyAtCommit): all at once. */
+const atOnce = projectionSpec<AtRevision>({
+  migrate: (sql) => migrateAccountProjection(sql, SCHEMA),
+  project: (tx, events) => projectAppendedAccounts(tx, SCHEMA, events),
 });
 
 const erika: AccountSnapshot = {
@@ -75,88 +82,92 @@ const byIbans =
 const allRows = async (sql: SqlExecutor) =>
   (await sql.query(`SELECT account_id, name, status, revision FROM ${SCHEMA}.accounts`)).rows;
 
-describe('matching account projection', () => {
-  it('given no account, when one opens, then it is found active by its IBAN', async () => {
-    await spec
-      .given([])
-      .when([opened(1)])
-      .then(byIbans(IBAN, germanIban(1)), new Map([[IBAN, matching(erika)]]));
-  });
-
-  describe('an organisation', () => {
-    const company: AccountSnapshot = {
-      accountId,
-      iban: IBAN,
-      name: 'Muster GmbH',
-      holderType: 'organisation',
-      alternateNames: ['Muster'],
-      identifiers: { lei: '529900T8BM49AURSDO55', others: [{ scheme: 'HRB', id: '12345' }] },
-      status: 'active',
-    };
-
-    it('given no account, when it opens, then its identifiers are found with it', async () => {
+for (const [how, spec] of [
+  ['each event from the topic', oneByOne],
+  ["a write's events at once", atOnce],
+] as const)
+  describe(`matching account projection: ${how}`, () => {
+    it('given no account, when one opens, then it is found active by its IBAN', async () => {
       await spec
         .given([])
-        .when([opened(1, company)])
-        .then(byIbans(IBAN), new Map([[IBAN, matching(company)]]));
+        .when([opened(1)])
+        .then(byIbans(IBAN, germanIban(1)), new Map([[IBAN, matching(erika)]]));
     });
 
-    it('given it is open, when names and identifiers change, then new ones count', async () => {
-      const renamed: AccountSnapshot = {
-        ...company,
-        name: 'Muster AG',
-        alternateNames: [],
-        identifiers: { lei: '5299000J2N45DDNE4Y28' },
+    describe('an organisation', () => {
+      const company: AccountSnapshot = {
+        accountId,
+        iban: IBAN,
+        name: 'Muster GmbH',
+        holderType: 'organisation',
+        alternateNames: ['Muster'],
+        identifiers: { lei: '529900T8BM49AURSDO55', others: [{ scheme: 'HRB', id: '12345' }] },
+        status: 'active',
       };
+
+      it('given no account, when it opens, then its identifiers are found with it', async () => {
+        await spec
+          .given([])
+          .when([opened(1, company)])
+          .then(byIbans(IBAN), new Map([[IBAN, matching(company)]]));
+      });
+
+      it('given it is open, when names and identifiers change, then new ones count', async () => {
+        const renamed: AccountSnapshot = {
+          ...company,
+          name: 'Muster AG',
+          alternateNames: [],
+          identifiers: { lei: '5299000J2N45DDNE4Y28' },
+        };
+        await spec
+          .given([opened(1, company)])
+          .when([updated(2, renamed)])
+          .then(byIbans(IBAN), new Map([[IBAN, matching(renamed)]]));
+      });
+    });
+
+    it('given revision 3, when revision 2 arrives late, then it is ignored', async () => {
+      const renamed = { ...erika, name: 'Erika Musterfrau' };
       await spec
-        .given([opened(1, company)])
-        .when([updated(2, renamed)])
+        .given([opened(1), updated(3, renamed)])
+        .when([updated(2, { ...erika, name: 'Erika Zwischenname', status: 'blocked' })])
         .then(byIbans(IBAN), new Map([[IBAN, matching(renamed)]]));
     });
-  });
 
-  it('given revision 3, when revision 2 arrives late, then it is ignored', async () => {
-    const renamed = { ...erika, name: 'Erika Musterfrau' };
-    await spec
-      .given([opened(1), updated(3, renamed)])
-      .when([updated(2, { ...erika, name: 'Erika Zwischenname', status: 'blocked' })])
-      .then(byIbans(IBAN), new Map([[IBAN, matching(renamed)]]));
-  });
+    it('given a deleted account, when an older event arrives, then it stays deleted', async () => {
+      await spec
+        .given([opened(1), deleted(3)])
+        .when([updated(2, { ...erika, name: 'Erika Musterfrau' })])
+        .then(byIbans(IBAN), new Map());
+    });
 
-  it('given a deleted account, when an older event arrives, then it stays deleted', async () => {
-    await spec
-      .given([opened(1), deleted(3)])
-      .when([updated(2, { ...erika, name: 'Erika Musterfrau' })])
-      .then(byIbans(IBAN), new Map());
-  });
+    it('given only its deletion, when the opening arrives, then a tombstone remains', async () => {
+      await spec
+        .given([deleted(2)])
+        .when([opened(1)])
+        .then(allRows, [{ account_id: accountId, name: '', status: 'deleted', revision: 2 }]);
+    });
 
-  it('given only its deletion, when the opening arrives, then a tombstone remains', async () => {
-    await spec
-      .given([deleted(2)])
-      .when([opened(1)])
-      .then(allRows, [{ account_id: accountId, name: '', status: 'deleted', revision: 2 }]);
-  });
+    it('given a closed account, when another opens on its IBAN, then the active wins', async () => {
+      const closed = { ...erika, status: 'closed' as const };
+      const successor: AccountSnapshot = {
+        ...erika,
+        accountId: otherId,
+        name: 'Max Mustermann',
+        alternateNames: [],
+      };
+      // The closed row's higher revision would win if the active one were not preferred.
+      await spec
+        .given([opened(1, closed), updated(5, closed)])
+        .when([opened(1, successor)])
+        .then(byIbans(IBAN), new Map([[IBAN, matching(successor)]]));
+    });
 
-  it('given a closed account, when another opens on its IBAN, then the active wins', async () => {
-    const closed = { ...erika, status: 'closed' as const };
-    const successor: AccountSnapshot = {
-      ...erika,
-      accountId: otherId,
-      name: 'Max Mustermann',
-      alternateNames: [],
-    };
-    // The closed row's higher revision would win if the active one were not preferred.
-    await spec
-      .given([opened(1, closed), updated(5, closed)])
-      .when([opened(1, successor)])
-      .then(byIbans(IBAN), new Map([[IBAN, matching(successor)]]));
+    it('given an open account, when its IBAN changes, then only the new IBAN finds it', async () => {
+      const moved = { ...erika, iban: germanIban(7) };
+      await spec
+        .given([opened(1)])
+        .when([updated(2, moved, IBAN)])
+        .then(byIbans(IBAN, moved.iban), new Map([[moved.iban, matching(moved)]]));
+    });
   });
-
-  it('given an open account, when its IBAN changes, then only the new IBAN finds it', async () => {
-    const moved = { ...erika, iban: germanIban(7) };
-    await spec
-      .given([opened(1)])
-      .when([updated(2, moved, IBAN)])
-      .then(byIbans(IBAN, moved.iban), new Map([[moved.iban, matching(moved)]]));
-  });
-});

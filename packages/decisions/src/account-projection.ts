@@ -1,5 +1,6 @@
 import type { AccountEvent, HolderType, PartyIdentifiers } from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import type { AppendedAccountEvent } from './account-copy-at-commit.js';
 
 export interface MatchingAccount {
   accountId: string;
@@ -33,23 +34,24 @@ export async function migrateAccountProjection(sql: SqlClient, schema: string): 
   ]);
 }
 
+/** Applies one account event; whether it changed the copy (an event as old as the row's changes nothing). */
 export async function projectAccountEvent(
   tx: SqlExecutor,
   schema: string,
   event: AccountEvent,
   revision: number,
-): Promise<void> {
+): Promise<boolean> {
   if (event.type === 'AccountDeleted') {
-    await tx.query(
+    const { rowCount } = await tx.query(
       `INSERT INTO ${schema}.accounts (account_id, iban, name, status, revision) VALUES ($1, $2, '', 'deleted', $3)
        ON CONFLICT (account_id) DO UPDATE SET status = 'deleted', name = '', alternate_names = '[]', identifiers = NULL, revision = EXCLUDED.revision
        WHERE ${schema}.accounts.revision < EXCLUDED.revision`,
       [event.data.accountId, event.data.iban, revision],
     );
-    return;
+    return rowCount > 0;
   }
   const account = event.data;
-  await tx.query(
+  const { rowCount } = await tx.query(
     `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
      ON CONFLICT (account_id) DO UPDATE SET iban = EXCLUDED.iban, name = EXCLUDED.name, holder_type = EXCLUDED.holder_type,
@@ -66,6 +68,73 @@ export async function projectAccountEvent(
       revision,
     ],
   );
+  return rowCount > 0;
+}
+
+/**
+ * Applies the events of one write (several accounts' at once: an import's chunk) in at most two
+ * statements, as projectAccountEvent would one by one. Each event carries its account's whole state,
+ * so an account's newest event alone gives the row. Rows are locked in account order, so two such
+ * writes cannot deadlock each other.
+ */
+export async function projectAppendedAccounts(
+  tx: SqlExecutor,
+  schema: string,
+  appended: readonly AppendedAccountEvent[],
+): Promise<void> {
+  const newest = new Map<string, AppendedAccountEvent>();
+  for (const entry of appended) {
+    const seen = newest.get(entry.event.data.accountId);
+    if (seen === undefined || seen.revision < entry.revision)
+      newest.set(entry.event.data.accountId, entry);
+  }
+  const deleted = [...newest.values()].filter(({ event }) => event.type === 'AccountDeleted');
+  const written = [...newest.values()].flatMap(({ event, revision }) =>
+    event.type === 'AccountDeleted'
+      ? []
+      : [
+          {
+            account_id: event.data.accountId,
+            iban: event.data.iban,
+            name: event.data.name,
+            holder_type: event.data.holderType ?? null,
+            alternate_names: event.data.alternateNames,
+            identifiers: event.data.identifiers ?? null,
+            status: event.data.status,
+            revision,
+          },
+        ],
+  );
+  if (written.length > 0)
+    await tx.query(
+      `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
+       SELECT account_id, iban, name, holder_type, alternate_names, identifiers, status, revision
+         FROM jsonb_to_recordset($1::jsonb) AS written(account_id uuid, iban text, name text, holder_type text,
+              alternate_names jsonb, identifiers jsonb, status text, revision integer)
+        ORDER BY account_id
+       ON CONFLICT (account_id) DO UPDATE SET iban = EXCLUDED.iban, name = EXCLUDED.name, holder_type = EXCLUDED.holder_type,
+         alternate_names = EXCLUDED.alternate_names, identifiers = EXCLUDED.identifiers, status = EXCLUDED.status, revision = EXCLUDED.revision
+       WHERE ${schema}.accounts.revision < EXCLUDED.revision`,
+      [JSON.stringify(written)],
+    );
+  if (deleted.length > 0)
+    await tx.query(
+      `INSERT INTO ${schema}.accounts (account_id, iban, name, status, revision)
+       SELECT account_id, iban, '', 'deleted', revision
+         FROM jsonb_to_recordset($1::jsonb) AS deleted(account_id uuid, iban text, revision integer)
+        ORDER BY account_id
+       ON CONFLICT (account_id) DO UPDATE SET status = 'deleted', name = '', alternate_names = '[]', identifiers = NULL, revision = EXCLUDED.revision
+       WHERE ${schema}.accounts.revision < EXCLUDED.revision`,
+      [
+        JSON.stringify(
+          deleted.map(({ event, revision }) => ({
+            account_id: event.data.accountId,
+            iban: event.data.iban,
+            revision,
+          })),
+        ),
+      ],
+    );
 }
 
 interface AccountRow {

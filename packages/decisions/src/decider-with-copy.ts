@@ -35,6 +35,7 @@ export function deciderWithCopy(options: {
     schema: `${store.schema}_decisions`,
     groupId: options.group,
     topic: options.topic,
+    ...(options.metrics && { metrics: options.metrics }),
   });
   const decider = createVerificationDecider({
     store,

@@ -1,5 +1,12 @@
 export { AccountCache, type AccountLoader } from './account-cache.js';
 export {
+  appendedAt,
+  copiesAtCommit,
+  type AccountCopyAtCommit,
+  type AppendedAccountEvent,
+} from './account-copy-at-commit.js';
+export { accountCopyLag } from './account-copy-lag.js';
+export {
   findAccountsByIbans,
   migrateAccountProjection,
   projectAccountEvent,

@@ -13,3 +13,10 @@ export function germanIban(accountNumber: number, bankCode = '37040044'): string
   const check = 98 - mod97(lettersToDigits(`${bban}DE00`));
   return `DE${String(check).padStart(2, '0')}${bban}`;
 }
+
+/** A valid GB IBAN (ISO 13616 check digits): bank code, sort code and account number, for test data. */
+export function britishIban(sortCode: string, accountNumber: string, bankCode = 'NWBK'): string {
+  const bban = `${bankCode}${sortCode}${accountNumber}`;
+  const check = 98 - mod97(lettersToDigits(`${bban}GB00`));
+  return `GB${String(check).padStart(2, '0')}${bban}`;
+}

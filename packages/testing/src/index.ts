@@ -14,7 +14,7 @@ export {
   type HttpSpecRequest,
 } from './http-spec.js';
 export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './https-client.js';
-export { germanIban } from './ibans.js';
+export { britishIban, germanIban } from './ibans.js';
 export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
 export { eventLoopTurnsDuring } from './event-loop-turns.js';
 export { createTestNamespace, type TestNamespace } from './kafka-namespace.js';

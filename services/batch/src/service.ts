@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Bus, ContentionPacer, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { OutboxRelay, registerLagMetrics, SHARED_THREAD_BATCH_RELAY_PAGE } from '@vop/outbox';
-import { countParticipantAnswers, deciderWithCopy } from '@vop/decisions';
+import {
+  type AccountCopyAtCommit,
+  copiesAtCommit,
+  countParticipantAnswers,
+  deciderWithCopy,
+} from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
@@ -16,6 +22,7 @@ import { migrateBatchSchema } from './migrate.js';
 import { progressGroupId, subscribeToBatchProgress } from './batches/progress-consumer.js';
 import { batchRoutes } from './batches/routes.js';
 import { subscribeToDomesticAccounts } from './domestic-accounts/consumer.js';
+import { domesticAccountsAtCommit } from './domestic-accounts/copy-at-commit.js';
 
 export const BATCH_SCHEMA = 'batch';
 const RELAY_NAME = 'batch-outbox';
@@ -55,6 +62,8 @@ export interface BatchServiceOptions {
 
 export interface BatchService {
   readonly store: EventStore;
+  /** Its copies of the accounts, for a writer that shares its database (embedded) to write at commit. */
+  readonly accountCopyAtCommit: AccountCopyAtCommit;
   readonly routers: Router[];
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -139,7 +148,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     name: RELAY_NAME,
     ...(gate && { batchSize: SHARED_THREAD_BATCH_RELAY_PAGE }),
     route: (event) => routeIntegrationEvent(topics, event),
-    onError: (error) => logger.warn({ err: error }, 'batch outbox relay failed; retrying'),
+    onError: loopFailureLog(logger, 'batch outbox relay failed; retrying'),
   });
   if (options.metrics)
     registerLagMetrics(options.metrics, {
@@ -153,6 +162,10 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   const subscriptions: Subscription[] = [];
   return {
     store,
+    accountCopyAtCommit: copiesAtCommit([
+      ...(accountCopy ? [accountCopy.atCommit()] : []),
+      domesticAccountsAtCommit(schema),
+    ]),
     routers: [batchRoutes({ commands, sql, schema, cipher })],
     async start() {
       await migrateBatchSchema(sql, store);
@@ -171,6 +184,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           topic: topics.accountEvents,
           groupPrefix: namespace,
           logger,
+          ...(options.metrics && { metrics: options.metrics }),
         }),
         await subscribeToBatchProgress({
           bus,

@@ -136,6 +136,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
     matcher,
+    // One database: every decider's copy of the accounts is written with the account write.
+    accountCopiesAtCommit: [matching.accountCopyAtCommit, batch.accountCopyAtCommit],
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,
     security: gatewaySecuritySettings(config),

@@ -6,4 +6,4 @@ export {
   type GatewayOptions,
 } from './gateway.js';
 export { gatewaySecuritySettings, type GatewaySecuritySettings } from './settings.js';
-export { developmentKeyPath } from './security/api-keys/development-key.js';
+export { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from './security/api-keys/development-key.js';

@@ -1,4 +1,5 @@
 import {
+  type AccountCopyAtCommit,
   AccountProjection,
   createVerificationDecider,
   recordDecision,
@@ -26,6 +27,7 @@ import {
   parseEnvelope,
 } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
+import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { Router } from 'express';
 import { explainRoutes } from './explain/routes.js';
@@ -64,6 +66,8 @@ export type MatchingRole = 'single' | 'batch';
 
 export interface MatchingService {
   readonly store: EventStore;
+  /** Its copy of the accounts, for a writer that shares its database (embedded) to write at commit. */
+  readonly accountCopyAtCommit: AccountCopyAtCommit;
   /** The routes of the families this service owns, served behind the gateway's edge. */
   readonly routers: Router[];
   /** Database, Kafka, consumer lag and outbox lag (GET /health/detailed). */
@@ -97,6 +101,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     schema,
     groupId: `${namespace}matching-accounts`,
     topic: topics.accountEvents,
+    ...(options.metrics && { metrics: options.metrics }),
   });
   const deciderFor = (completions: EventStore) =>
     createVerificationDecider({
@@ -122,8 +127,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       ...(pageSize !== undefined && { batchSize: pageSize }),
       ...(options.instanceId !== undefined && { instanceId: `matching-${options.instanceId}` }),
       route: (event) => routeIntegrationEvent(topics, event),
-      onError: (error) =>
-        logger.warn({ err: error, relay: name }, 'matching outbox relay failed; retrying'),
+      onError: loopFailureLog(logger, 'matching outbox relay failed; retrying', { relay: name }),
     });
   const decider = deciderFor(store);
   const subscriptions: Subscription[] = [];
@@ -200,6 +204,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
 
   return {
     store,
+    accountCopyAtCommit: accounts.atCommit(),
     routers: [explainRoutes(matcher)],
     checkReady: async () => {
       for (const started of relays) await relayReadiness(started);

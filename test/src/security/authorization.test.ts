@@ -167,6 +167,83 @@ describe('authorization over mutual TLS', () => {
     });
   });
 
+  describe('a certificate and an API key together: the certificate identifies the caller', () => {
+    /** Each way of presenting a key, and what a caller without a certificate gets for it on account records. */
+    let keys: { name: string; headers: Record<string, string>; alone: number }[];
+    let accountId: string;
+
+    before(async () => {
+      const revoked = await embedded.admin.post('/admin/api-keys', {
+        participantId: 'PSDDE-BAFIN-123456',
+        scopes: ['accounts'],
+      });
+      assert.equal(revoked.status, 201, revoked.text);
+      assert.equal(
+        (await embedded.admin.delete(`/admin/api-keys/${revoked.body.keyId as string}`)).status,
+        200,
+      );
+      keys = [
+        { name: 'no key', headers: {}, alone: 401 },
+        { name: 'a key with the accounts scope', headers: bearer(accountsKey), alone: 200 },
+        { name: 'a key without the accounts scope', headers: bearer(verifyKey), alone: 403 },
+        {
+          name: 'a revoked key',
+          headers: bearer(revoked.body.secret as string),
+          alone: 401,
+        },
+        { name: 'an unknown key', headers: bearer(`vop_test_${'A'.repeat(43)}`), alone: 401 },
+        {
+          name: 'a live key in a test deployment',
+          headers: bearer(`vop_live_${'A'.repeat(43)}`),
+          alone: 401,
+        },
+        { name: 'a malformed header', headers: { authorization: 'Basic a2V5' }, alone: 401 },
+      ];
+      const created = await embedded.admin.post('/accounts', {
+        iban: freshIban(),
+        name: 'Twice Credentialed',
+      });
+      assert.equal(created.status, 201, created.text);
+      accountId = created.body.id as string;
+    });
+
+    it('reads the key of a caller without a certificate', async () => {
+      for (const key of keys) {
+        const answer = await anonymous.get(`/api/accounts/${accountId}`, { headers: key.headers });
+        assert.equal(answer.status, key.alone, key.name);
+      }
+    });
+
+    it('lets the admin certificate through whatever key comes beside it', async () => {
+      for (const key of keys) {
+        const answer = await embedded.admin.get(`/api/accounts/${accountId}`, {
+          headers: key.headers,
+        });
+        assert.equal(answer.status, 200, `${key.name}: ${answer.text}`);
+      }
+    });
+
+    it('refuses the participant certificate on account records, whatever key comes beside it', async () => {
+      for (const key of keys) {
+        const answer = await embedded.client.get(`/api/accounts/${accountId}`, {
+          headers: key.headers,
+        });
+        assert.equal(answer.status, 403, `${key.name}: ${answer.text}`);
+        assert.equal(answer.body.error.code, 'ACCESS_DENIED');
+      }
+    });
+
+    it('lets the participant certificate verify whatever key comes beside it', async () => {
+      for (const key of keys) {
+        const answer = await embedded.client.get(`/api/verify/${randomUUID()}`, {
+          headers: key.headers,
+        });
+        // 404: the caller reached the route (no such verification).
+        assert.equal(answer.status, 404, `${key.name}: ${answer.text}`);
+      }
+    });
+  });
+
   describe('GET /health/detailed', () => {
     it('reports the database, the bus, the outbox relay, uptime and version to the admin', async () => {
       const response = await embedded.admin.get('/health/detailed');

@@ -251,25 +251,30 @@ describe('development profile test key', () => {
     const embedded = await runEmbedded({
       env: { VOP_PROFILE: 'development', VOP_ENVIRONMENT: 'test' },
     });
+    // Without a client certificate, so the key is what identifies the caller.
+    const keyOnly = httpsClient({
+      baseUrl: embedded.service.url,
+      caPem: await readFile(embedded.service.pki.caPath, 'utf8'),
+    });
     try {
       const file = developmentKeyPath(embedded.dataDir);
       assert.equal((await stat(file)).mode & 0o777, 0o600);
       const secret = (await readFile(file, 'utf8')).trim();
       assert.match(secret, /^vop_test_/);
       assert.equal(
-        (await embedded.client.get(`/api/verify/${randomUUID()}`, { headers: bearer(secret) }))
-          .status,
+        (await keyOnly.get(`/api/verify/${randomUUID()}`, { headers: bearer(secret) })).status,
         404,
       );
       assert.equal(
         (
-          await embedded.client.get(`/api/verify/${randomUUID()}`, {
+          await keyOnly.get(`/api/verify/${randomUUID()}`, {
             headers: bearer(`${secret.slice(0, -2)}xx`),
           })
         ).status,
         401,
       );
     } finally {
+      keyOnly.close();
       await embedded.stop();
     }
   });

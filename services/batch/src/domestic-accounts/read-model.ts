@@ -1,4 +1,4 @@
-import type { AccountEvent, AccountStatus } from '@vop/contracts';
+import { type AccountEvent, type AccountStatus, domesticAccountOf } from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 /**
@@ -20,46 +20,108 @@ export async function migrateDomesticAccounts(sql: SqlClient, schema: string): P
        )`,
     `CREATE INDEX IF NOT EXISTS domestic_accounts_pair
        ON ${schema}.domestic_accounts (sort_code, account_number) WHERE NOT deleted`,
+    // A GB IBAN's own sort code and account number, for rows written before domesticAccountOf.
+    `UPDATE ${schema}.domestic_accounts SET sort_code = substr(iban, 9, 6), account_number = substr(iban, 15, 8)
+      WHERE sort_code IS NULL AND NOT deleted AND iban ~ '^GB[0-9]{2}[A-Z]{4}[0-9]{14}$'`,
   ]);
 }
 
+/** Applies one account event; whether it changed the row (the same event again changes nothing). */
 export async function projectDomesticAccount(
   tx: SqlExecutor,
   schema: string,
   event: AccountEvent,
-): Promise<void> {
+): Promise<boolean> {
   if (event.type === 'AccountDeleted') {
     const { accountId, deletedAt } = event.data;
     // The IBAN goes with the account: nothing of an erased holder stays here.
-    await tx.query(
+    const { rowCount } = await tx.query(
       `INSERT INTO ${schema}.domestic_accounts AS d (account_id, status, deleted, as_of)
        VALUES ($1, 'closed', true, $2)
        ON CONFLICT (account_id) DO UPDATE
          SET deleted = true, iban = NULL, sort_code = NULL, account_number = NULL,
-             as_of = GREATEST(d.as_of, excluded.as_of)`,
+             as_of = GREATEST(d.as_of, excluded.as_of)
+       WHERE NOT d.deleted OR d.as_of < excluded.as_of`,
       [accountId, deletedAt],
     );
-    return;
+    return rowCount > 0;
   }
   const { data } = event;
   const asOf = event.type === 'AccountOpened' ? event.data.createdAt : event.data.updatedAt;
-  await tx.query(
+  const { rowCount } = await tx.query(
     `INSERT INTO ${schema}.domestic_accounts AS d
             (account_id, sort_code, account_number, iban, status, as_of)
      VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (account_id) DO UPDATE
        SET sort_code = excluded.sort_code, account_number = excluded.account_number,
            iban = excluded.iban, status = excluded.status, as_of = excluded.as_of
-     WHERE NOT d.deleted AND d.as_of <= excluded.as_of`,
+     WHERE NOT d.deleted AND d.as_of <= excluded.as_of
+       AND (d.sort_code, d.account_number, d.iban, d.status, d.as_of)
+           IS DISTINCT FROM (excluded.sort_code, excluded.account_number, excluded.iban, excluded.status, excluded.as_of)`,
     [
       data.accountId,
-      data.domesticAccount?.sortCode ?? null,
-      data.domesticAccount?.accountNumber ?? null,
+      domesticAccountOf(data)?.sortCode ?? null,
+      domesticAccountOf(data)?.accountNumber ?? null,
       data.iban,
       data.status,
       asOf,
     ],
   );
+  return rowCount > 0;
+}
+
+/**
+ * Applies the events of one write (an import's chunk: many accounts) in at most two statements, as
+ * projectDomesticAccount would one by one: each event carries its account's whole state, so an
+ * account's last event alone gives the row.
+ */
+export async function projectDomesticAccounts(
+  tx: SqlExecutor,
+  schema: string,
+  events: readonly AccountEvent[],
+): Promise<void> {
+  const last = new Map(events.map((event) => [event.data.accountId, event]));
+  const deleted = [...last.values()].flatMap((event) =>
+    event.type === 'AccountDeleted'
+      ? [{ account_id: event.data.accountId, as_of: event.data.deletedAt }]
+      : [],
+  );
+  const written = [...last.values()].flatMap((event) =>
+    event.type === 'AccountDeleted'
+      ? []
+      : [
+          {
+            account_id: event.data.accountId,
+            sort_code: domesticAccountOf(event.data)?.sortCode ?? null,
+            account_number: domesticAccountOf(event.data)?.accountNumber ?? null,
+            iban: event.data.iban,
+            status: event.data.status,
+            as_of: event.type === 'AccountOpened' ? event.data.createdAt : event.data.updatedAt,
+          },
+        ],
+  );
+  if (written.length > 0)
+    await tx.query(
+      `INSERT INTO ${schema}.domestic_accounts AS d (account_id, sort_code, account_number, iban, status, as_of)
+       SELECT account_id, sort_code, account_number, iban, status, as_of
+         FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, sort_code text, account_number text,
+              iban text, status text, as_of timestamptz)
+       ON CONFLICT (account_id) DO UPDATE
+         SET sort_code = excluded.sort_code, account_number = excluded.account_number,
+             iban = excluded.iban, status = excluded.status, as_of = excluded.as_of
+       WHERE NOT d.deleted AND d.as_of <= excluded.as_of`,
+      [JSON.stringify(written)],
+    );
+  if (deleted.length > 0)
+    await tx.query(
+      `INSERT INTO ${schema}.domestic_accounts AS d (account_id, status, deleted, as_of)
+       SELECT account_id, 'closed', true, as_of
+         FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, as_of timestamptz)
+       ON CONFLICT (account_id) DO UPDATE
+         SET deleted = true, iban = NULL, sort_code = NULL, account_number = NULL,
+             as_of = GREATEST(d.as_of, excluded.as_of)`,
+      [JSON.stringify(deleted)],
+    );
 }
 
 export interface DomesticAccount {

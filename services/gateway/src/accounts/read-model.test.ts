@@ -1,11 +1,13 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AccountEvent } from '@vop/contracts';
-import type { SqlExecutor } from '@vop/event-store';
-import { germanIban, projectionSpec } from '@vop/testing';
+import { createPgliteClient, type SqlExecutor } from '@vop/event-store';
+import { britishIban, germanIban, projectionSpec } from '@vop/testing';
 import {
   LIVE_IBAN_CONSTRAINT,
   findExpiredTestAccounts,
   findLiveAccount,
+  findLiveDomesticAccount,
   isLiveTestAccount,
   migrateAccountsReadModel,
   projectAccountEvent,
@@ -189,5 +191,35 @@ describe('gateway accounts read model', () => {
         { regular: false, removed: false, oldest: true, young: true },
       );
     });
+  });
+});
+
+describe('accounts read model: GB IBANs written before they were found by their own account number', () => {
+  it('given GB rows without a sort code, when the read model migrates, then each is found by its own, unless another holds it', async () => {
+    const sql = await createPgliteClient({});
+    try {
+      await migrateAccountsReadModel(sql, SCHEMA);
+      const legacy = async (id: string, iban: string, sortCode: string | null = null) =>
+        sql.query(
+          `INSERT INTO ${SCHEMA}.accounts (id, iban, created_at, updated_at, sort_code, account_number)
+           VALUES ($1, $2, now(), now(), $3, $4)`,
+          [id, iban, sortCode, sortCode === null ? null : '66374958'],
+        );
+      await legacy(accountId, britishIban('601613', '31926819'));
+      // Another live account already holds the second one's pair: that one keeps none.
+      await legacy(otherId, germanIban(7), '089999');
+      await legacy('3a4b5c6d-7e8f-4a0b-8c1d-2e3f4a5b6c03', britishIban('089999', '66374958'));
+      await migrateAccountsReadModel(sql, SCHEMA);
+      assert.equal(
+        (await findLiveDomesticAccount(sql, SCHEMA, '601613', '31926819'))?.iban,
+        britishIban('601613', '31926819'),
+      );
+      assert.equal(
+        (await findLiveDomesticAccount(sql, SCHEMA, '089999', '66374958'))?.iban,
+        germanIban(7),
+      );
+    } finally {
+      await sql.close();
+    }
   });
 });

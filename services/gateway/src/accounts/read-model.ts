@@ -1,4 +1,4 @@
-import type { AccountEvent } from '@vop/contracts';
+import { type AccountEvent, domesticAccountOf } from '@vop/contracts';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { type ApiError, errors } from '@vop/http';
 
@@ -32,6 +32,13 @@ export async function migrateAccountsReadModel(sql: SqlClient, schema: string): 
     // A keyed digest of the record a bulk import last wrote (accounts/import): an unchanged row writes
     // nothing. Any other write clears it; it dies with the holder's key on erasure.
     `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS import_fingerprint text`,
+    // A GB IBAN's own sort code and account number find its account when none was written for it
+    // (domesticAccountOf); rows written before that get theirs, unless another live account holds them.
+    `UPDATE ${schema}.accounts AS a SET sort_code = substr(a.iban, 9, 6), account_number = substr(a.iban, 15, 8)
+      WHERE a.sort_code IS NULL AND a.deleted_at IS NULL AND a.iban ~ '^GB[0-9]{2}[A-Z]{4}[0-9]{14}$'
+        AND NOT EXISTS (SELECT 1 FROM ${schema}.accounts AS b WHERE b.deleted_at IS NULL AND b.id <> a.id
+              AND coalesce(b.sort_code || b.account_number, CASE WHEN b.iban LIKE 'GB%' THEN substr(b.iban, 9, 14) END)
+                  = substr(a.iban, 9, 14))`,
   ]);
 }
 
@@ -81,8 +88,8 @@ export async function projectAccountEvent(
           data.iban,
           data.createdAt,
           options.testAccount ?? false,
-          data.domesticAccount?.sortCode ?? null,
-          data.domesticAccount?.accountNumber ?? null,
+          domesticAccountOf(data)?.sortCode ?? null,
+          domesticAccountOf(data)?.accountNumber ?? null,
           data.status,
           data.holderType ?? null,
         ],
@@ -98,8 +105,8 @@ export async function projectAccountEvent(
           data.accountId,
           data.iban,
           data.updatedAt,
-          data.domesticAccount?.sortCode ?? null,
-          data.domesticAccount?.accountNumber ?? null,
+          domesticAccountOf(data)?.sortCode ?? null,
+          domesticAccountOf(data)?.accountNumber ?? null,
           data.status,
           data.holderType ?? null,
         ],

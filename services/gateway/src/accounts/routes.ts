@@ -4,6 +4,7 @@ import { type Router } from 'express';
 import { ApiError, errors, parseBody, parseParam, requestMetadata, createRouter } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
 import type { AccountEventProtector } from '@vop/personal-data';
+import type { AccountCopyAtCommit } from '@vop/decisions';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
 import { duplicateAccountConflict, findLiveAccount } from './read-model.js';
 
@@ -25,12 +26,20 @@ function openState(state: AccountState): Extract<AccountState, { status: 'open' 
 export interface AccountRoutesOptions {
   store: EventStore;
   protect: AccountEventProtector;
+  /** The copies of the accounts that decisions read, written with each account write (read your writes). */
+  copy?: AccountCopyAtCommit;
   clock: () => Date;
   newId: () => string;
 }
 
 /** Account records: the bank's own data, written as events, read from the gateway's inline view. */
-export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
+export function accountRoutes({
+  store,
+  protect,
+  copy,
+  clock,
+  newId,
+}: AccountRoutesOptions): Router {
   const router = createRouter();
 
   router.post('/accounts', async (req, res) => {
@@ -43,6 +52,7 @@ export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOpt
       requestMetadata(req),
       {},
       protect,
+      copy,
     ).catch(translateDomainError);
     const { account, createdAt, updatedAt } = openState(state);
     // The stored name is encrypted; the create response echoes the name the bank sent.
@@ -77,6 +87,7 @@ export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOpt
       requestMetadata(req),
       {},
       protect,
+      copy,
     ).catch(translateDomainError);
     const { account, createdAt, updatedAt } = openState(state);
     res.json({
@@ -93,6 +104,9 @@ export function accountRoutes({ store, protect, clock, newId }: AccountRoutesOpt
       store,
       { type: 'DeleteAccount', accountId: id, now: clock().toISOString() },
       requestMetadata(req),
+      {},
+      undefined,
+      copy,
     ).catch(translateDomainError);
     res.status(204).end();
   });

@@ -21,6 +21,7 @@ const testAccountNotFound = () =>
 export function sandboxAccountRoutes({
   store,
   protect,
+  copy,
   clock,
   newId,
 }: AccountRoutesOptions): Router {
@@ -36,6 +37,7 @@ export function sandboxAccountRoutes({
       requestMetadata(req),
       { testAccount: true },
       protect,
+      copy,
     ).catch((error: unknown) => {
       if (error instanceof AccountAlreadyExistsError)
         throw errors.conflict('ACCOUNT_EXISTS', 'The account already exists');
@@ -56,6 +58,9 @@ export function sandboxAccountRoutes({
       store,
       { type: 'DeleteAccount', accountId, now: clock().toISOString() },
       requestMetadata(req),
+      {},
+      undefined,
+      copy,
     ).catch((error: unknown) => {
       throw error instanceof AccountNotFoundError ? testAccountNotFound() : error;
     });

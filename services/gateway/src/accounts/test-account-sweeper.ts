@@ -1,3 +1,4 @@
+import type { AccountCopyAtCommit } from '@vop/decisions';
 import type { EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import { periodicJob } from '../periodic-job.js';
@@ -28,6 +29,8 @@ export interface TestAccountSweeper {
  */
 export function createTestAccountSweeper(options: {
   store: EventStore;
+  /** The copies of the accounts that decisions read, written with each deletion. */
+  copy?: AccountCopyAtCommit;
   retention: TestAccountRetention;
   logger: Logger;
   now?: () => Date;
@@ -45,6 +48,9 @@ export function createTestAccountSweeper(options: {
             store,
             { type: 'DeleteAccount', accountId, now: now().toISOString() },
             { correlationId: `test-account-retention:${accountId}` },
+            {},
+            undefined,
+            options.copy,
           );
           deleted++;
         } catch (error) {

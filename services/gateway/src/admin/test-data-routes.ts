@@ -49,7 +49,13 @@ async function liveAccountIds(sql: SqlExecutor, schema: string, limit: number): 
  * events); POST /admin/import-test-data opens the reference accounts whose IBAN is free. The edge
  * audits both (management writes).
  */
-export function testDataRoutes({ store, protect, clock, newId }: AccountRoutesOptions): Router {
+export function testDataRoutes({
+  store,
+  protect,
+  copy,
+  clock,
+  newId,
+}: AccountRoutesOptions): Router {
   const router = createRouter();
   const schema = store.schema;
 
@@ -63,6 +69,9 @@ export function testDataRoutes({ store, protect, clock, newId }: AccountRoutesOp
           store,
           { type: 'DeleteAccount', accountId, now: clock().toISOString() },
           requestMetadata(req),
+          {},
+          undefined,
+          copy,
         );
         removed++;
       }
@@ -85,6 +94,7 @@ export function testDataRoutes({ store, protect, clock, newId }: AccountRoutesOp
         requestMetadata(req),
         {},
         protect,
+        copy,
       );
       imported++;
     }

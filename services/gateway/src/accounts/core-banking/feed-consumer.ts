@@ -4,6 +4,7 @@ import {
   type TopicNames,
 } from '@vop/contracts';
 import { migrateSchema, type EventStore, type SqlClient } from '@vop/event-store';
+import type { AccountCopyAtCommit } from '@vop/decisions';
 import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { logHandlerError } from '@vop/outbox';
@@ -45,6 +46,8 @@ export interface CoreBankingFeedOptions {
   bus: Bus;
   store: EventStore;
   protect: AccountEventProtector;
+  /** The copies of the accounts that decisions read, written with each change. */
+  copy?: AccountCopyAtCommit;
   topics: TopicNames;
   groupPrefix: string;
   logger: Logger;
@@ -101,9 +104,10 @@ export function subscribeToCoreBankingFeed(options: CoreBankingFeedOptions): Pro
       if (command === undefined) return 'unknown-account';
       await tx.query(record, [change.sourceEventId]);
       const metadata = { correlationId: `core-banking:${change.sourceEventId}` };
-      await applyAccountCommand(store, command, metadata, tx, {}, options.protect);
+      await applyAccountCommand(store, command, metadata, tx, {}, options.protect, options.copy);
       return 'applied';
     });
+    if (outcome === 'applied') options.copy?.committed();
     if (outcome === 'unknown-account')
       await deadLetter(message, { ok: false, reason: 'UNKNOWN_ACCOUNT' });
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { CoreBankingDeadLetter, parseAccountEvent, topicNames } from '@vop/contracts';
+import { AccountProjection, findAccountsByIbans } from '@vop/decisions';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
@@ -22,6 +23,8 @@ export function coreBankingFeedSpec(
     let bus: Bus;
     let close: () => Promise<void>;
     let store: EventStore;
+    /** A decider's copy of the accounts in the same database, written by the feed's changes. */
+    let copy: AccountProjection;
     const subscriptions: Subscription[] = [];
     const deadLetters: CoreBankingDeadLetter[] = [];
     const topics = topicNames(`cbs-${randomUUID().slice(0, 8)}.`);
@@ -34,6 +37,15 @@ export function coreBankingFeedSpec(
       await store.migrate();
       await migrateAccountsReadModel(sql, SCHEMA);
       await migrateCoreBankingFeed(sql, SCHEMA);
+      copy = new AccountProjection({
+        sql,
+        bus,
+        logger: createLogger({ service: 'test', level: 'silent' }),
+        schema: `${SCHEMA}_decisions`,
+        groupId: `${topics.accountEvents}-copy`,
+        topic: topics.accountEvents,
+      });
+      await copy.migrate();
       await bus.ensureTopics([
         { name: topics.coreBankingAccountChanges, partitions: 4 },
         { name: topics.coreBankingDeadLetters, partitions: 1 },
@@ -43,6 +55,7 @@ export function coreBankingFeedSpec(
           bus,
           store,
           protect: accountEventProtector(cipher),
+          copy: copy.atCommit(),
           topics,
           groupPrefix: topics.coreBankingAccountChanges,
           logger: createLogger({ service: 'test', level: 'silent' }),
@@ -95,6 +108,21 @@ export function coreBankingFeedSpec(
         { ...WAIT, what: 'the closure' },
       );
     }
+
+    it("given an opening applied, then the decider's copy in the same database holds it at once (its transaction)", async () => {
+      const iban = germanIban(610_900);
+      await publish(iban, {
+        type: 'AccountOpened',
+        sourceEventId: 'copy-1',
+        occurredAt: new Date().toISOString(),
+        iban,
+        name: 'Copied Holder',
+      });
+      const accountId = await liveAccount(iban);
+      // Nothing consumes the account events here: only the change's own transaction wrote the copy.
+      const copied = await findAccountsByIbans(sql, copy.schema, [iban]);
+      assert.equal(copied.get(iban)?.accountId, accountId);
+    });
 
     it('given changes of one IBAN in order, then the record follows them: opened, renamed, holders, closed', async () => {
       const iban = germanIban(610_001);

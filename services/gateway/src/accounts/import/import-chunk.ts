@@ -1,4 +1,10 @@
-import { type AccountEvent, type AccountImportRecord, parseAccountEvent } from '@vop/contracts';
+import {
+  type AccountEvent,
+  type AccountImportRecord,
+  domesticAccountOf,
+  parseAccountEvent,
+} from '@vop/contracts';
+import { type AccountCopyAtCommit, appendedAt } from '@vop/decisions';
 import type { EventStore, SqlExecutor } from '@vop/event-store';
 import { accountSubject, type FieldCipher } from '@vop/personal-data';
 import { accountStreamId } from '../command-handler.js';
@@ -48,6 +54,8 @@ export function importCommandFor(
 
 export interface ChunkWriter {
   store: EventStore;
+  /** The copies of the accounts that decisions read, written in the chunk's transaction. */
+  copy?: AccountCopyAtCommit;
   cipher: FieldCipher;
   metadata: Record<string, string>;
   now: string;
@@ -137,6 +145,10 @@ export async function applyImportChunk(
       tx,
     });
   await projectImported(tx, schema, now, created, updated);
+  await writer.copy?.apply(
+    tx,
+    planned.flatMap((plan) => appendedAt(plan.version, plan.events)),
+  );
   return counts;
 }
 
@@ -148,30 +160,43 @@ async function projectImported(
   created: Planned[],
   updated: Planned[],
 ): Promise<void> {
-  const ibanOf = (plan: Planned): string => {
+  const recordOf = (plan: Planned) => {
     const event = plan.events.at(-1);
     if (event === undefined || event.type === 'AccountDeleted')
       throw new Error('no record to project');
-    return event.data.iban;
+    return event.data;
   };
-  const columns = (plans: Planned[]) => [
-    plans.map((plan) => plan.accountId),
-    plans.map(ibanOf),
-    now,
-    plans.map((plan) => plan.fingerprint),
-  ];
+  // Family D finds an account here by sort code and account number (a GB IBAN's own), with its status
+  // and holder type, as for an account written through the API.
+  const columns = (plans: Planned[]) => {
+    const records = plans.map(recordOf);
+    return [
+      plans.map((plan) => plan.accountId),
+      records.map((record) => record.iban),
+      now,
+      plans.map((plan) => plan.fingerprint),
+      records.map((record) => domesticAccountOf(record)?.sortCode ?? null),
+      records.map((record) => domesticAccountOf(record)?.accountNumber ?? null),
+      records.map((record) => record.status),
+      records.map((record) => record.holderType ?? null),
+    ];
+  };
+  const imported = `unnest($1::uuid[], $2::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS imported(id, iban, fp, sort_code, account_number, status, holder_type)`;
   if (created.length > 0)
     await tx.query(
-      `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, import_fingerprint)
-       SELECT id, iban, $3::timestamptz, $3::timestamptz, fp
-         FROM unnest($1::uuid[], $2::text[], $4::text[]) AS imported(id, iban, fp)`,
+      `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, import_fingerprint, sort_code, account_number, status, holder_type)
+       SELECT id, iban, $3::timestamptz, $3::timestamptz, fp, sort_code, account_number, status, holder_type
+         FROM ${imported}`,
       columns(created),
     );
   if (updated.length > 0)
     await tx.query(
       `UPDATE ${schema}.accounts AS account
-          SET iban = imported.iban, updated_at = $3::timestamptz, import_fingerprint = imported.fp
-         FROM unnest($1::uuid[], $2::text[], $4::text[]) AS imported(id, iban, fp)
+          SET iban = imported.iban, updated_at = $3::timestamptz, import_fingerprint = imported.fp,
+              sort_code = imported.sort_code, account_number = imported.account_number,
+              status = imported.status, holder_type = imported.holder_type
+         FROM ${imported}
         WHERE account.id = imported.id`,
       columns(updated),
     );

@@ -1,3 +1,4 @@
+import type { AccountCopyAtCommit } from '@vop/decisions';
 import { randomUUID } from 'node:crypto';
 import { z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
@@ -16,6 +17,8 @@ export const IMPORT_PATH = '/admin/accounts/import';
 
 export interface AccountImportRoutesOptions {
   store: EventStore;
+  /** The copies of the accounts that decisions read, written with each chunk. */
+  copy?: AccountCopyAtCommit;
   cipher: FieldCipher;
   audit: AuditLog;
   logger: Logger;
@@ -95,6 +98,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
         {
           importId,
           store,
+          ...(options.copy && { copy: options.copy }),
           cipher: options.cipher,
           clock,
           newId,

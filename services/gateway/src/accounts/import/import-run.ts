@@ -1,6 +1,7 @@
 import type { AccountImportRowError, AccountImportRows } from '@vop/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
+import type { AccountCopyAtCommit } from '@vop/decisions';
 import { SubjectKeyDestroyedError, type FieldCipher } from '@vop/personal-data';
 import { applyImportChunk, type ChunkCounts, type ImportRow } from './import-chunk.js';
 import { MAX_STORED_ROW_ERRORS, recordChunk } from './import-read-model.js';
@@ -9,6 +10,8 @@ import type { SourceRecord } from './record-sources.js';
 export interface ImportRunOptions {
   importId: string;
   store: EventStore;
+  /** The copies of the accounts that decisions read: a record is verifiable once its chunk committed. */
+  copy?: AccountCopyAtCommit;
   cipher: FieldCipher;
   clock: () => Date;
   newId: () => string;
@@ -59,6 +62,7 @@ export async function runAccountImport(
       await recordChunk(tx, options.store.schema, options.importId, rows, kept);
       return kept.length;
     }).then((kept) => (storedErrors += kept));
+    options.copy?.committed();
     const committed = rows as AccountImportRows;
     for (const key of Object.keys(totals) as (keyof AccountImportRows)[])
       totals[key] += committed[key];
@@ -81,8 +85,13 @@ export async function runAccountImport(
   return totals;
 }
 
+/**
+ * Another writer in the way: a stream or a unique index (23505), or a deadlock (40P01) with a copy of
+ * the accounts' consumer applying earlier events of the chunk's accounts: the chunk goes row by row.
+ */
 const isConflict = (error: unknown): boolean =>
-  error instanceof ConcurrencyError || (error as { code?: unknown }).code === '23505';
+  error instanceof ConcurrencyError ||
+  ['23505', '40P01'].includes(String((error as { code?: unknown }).code));
 
 type RecordChunk = (
   tx: SqlExecutor,
@@ -102,6 +111,7 @@ async function applyChunk(
   const { store } = options;
   const writer = () => ({
     store,
+    ...(options.copy && { copy: options.copy }),
     cipher: options.cipher,
     metadata: options.metadata,
     now: options.clock().toISOString(),

@@ -5,11 +5,14 @@ import type { ApiKeyStore } from './api-key-store.js';
 
 export const DEVELOPMENT_PARTICIPANT = 'DEVELOPMENT';
 
+/** The development test key's scopes: single checks, batches and webhooks, and account records. */
+export const DEVELOPMENT_KEY_SCOPES = ['verify', 'accounts'] as const;
+
 export function developmentKeyPath(dataDir: string): string {
   return path.join(dataDir, 'pki', 'test-api-key.txt');
 }
 
-/** Development profile, first start: one test key with every scope, written to the data folder (0600). */
+/** Development profile, first start: one test key (DEVELOPMENT_KEY_SCOPES), written to the data folder (0600). */
 export async function ensureDevelopmentKey(options: {
   dataDir: string;
   keys: ApiKeyStore;
@@ -30,7 +33,7 @@ export async function ensureDevelopmentKey(options: {
         {
           participantId: DEVELOPMENT_PARTICIPANT,
           environment: 'test',
-          scopes: ['verify', 'accounts'],
+          scopes: [...DEVELOPMENT_KEY_SCOPES],
         },
         tx,
       );
