@@ -155,7 +155,8 @@ export const ServiceConfig = z.object({
   VOP_TEST_ACCOUNT_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(60_000),
   /**
    * Webhook receivers at loopback, private, link-local or metadata addresses are refused unless a
-   * network listed here (CIDR or address, comma separated) holds them, e.g. "127.0.0.1/32" for tests.
+   * network listed here (CIDR or address, comma separated) holds them, e.g. "10.0.0.0/8". The
+   * development profile of a test deployment adds loopback (a receiver on the developer's machine).
    */
   VOP_WEBHOOK_ALLOWED_NETWORKS: commaList.default([]),
   /**

@@ -32,14 +32,17 @@ export {
 } from './compliance-report.js';
 export {
   isReferenceDataVersion,
+  LATEST_REFERENCE_DATA_VERSION,
   loadReferenceData,
   REFERENCE_DATA_SET_NAME,
   REFERENCE_DATA_VERSIONS,
+  resolveReferenceDataVersion,
   ReferenceAccount,
   ReferenceDataSet,
   type ReferenceDataVersion,
   type SchemeFixture,
 } from './reference-data.js';
+export { waitForReferenceData, type ReferenceDataWait } from './reference-data-ready.js';
 export {
   openReferenceAccounts,
   referenceAccountProbes,

@@ -65,10 +65,27 @@ export function isReferenceDataVersion(version: string): version is ReferenceDat
   return (REFERENCE_DATA_VERSIONS as readonly string[]).includes(version);
 }
 
+/** The newest shipped version, what `latest` names. */
+export const LATEST_REFERENCE_DATA_VERSION = REFERENCE_DATA_VERSIONS[
+  REFERENCE_DATA_VERSIONS.length - 1
+] as ReferenceDataVersion;
+
+/**
+ * A version as people write it: `latest`, `1.0.0`, `1.0`, `1`, `v1.0.0` (missing parts are zero);
+ * undefined when no shipped version is meant.
+ */
+export function resolveReferenceDataVersion(spelling: string): ReferenceDataVersion | undefined {
+  const written = spelling.trim().toLowerCase();
+  if (written === 'latest') return LATEST_REFERENCE_DATA_VERSION;
+  const parts = /^v?(\d{1,4})(?:\.(\d{1,4}))?(?:\.(\d{1,4}))?$/.exec(written);
+  if (parts === null) return undefined;
+  const full = [parts[1], parts[2] ?? '0', parts[3] ?? '0'].map(Number).join('.');
+  return isReferenceDataVersion(full) ? full : undefined;
+}
+
 /** One shipped version of the reference data set (the accounts the suite's cases ask about). */
 export async function loadReferenceData(
-  version: ReferenceDataVersion = REFERENCE_DATA_VERSIONS[REFERENCE_DATA_VERSIONS.length - 1] ??
-    '1.0.0',
+  version: ReferenceDataVersion = LATEST_REFERENCE_DATA_VERSION,
 ): Promise<ReferenceDataSet> {
   const file = new URL(`../data/${REFERENCE_DATA_SET_NAME}/${version}.json`, import.meta.url);
   return ReferenceDataSet.parse(JSON.parse(await readFile(file, 'utf8')));

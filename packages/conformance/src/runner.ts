@@ -205,9 +205,16 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Ca
         group: testCase.group,
         description: testCase.description,
       };
-      const agent = agentFor(testCase.credential ?? 'participant');
+      const credential = testCase.credential ?? 'participant';
+      const agent = agentFor(credential);
       if (agent === undefined) {
-        await record({ ...summary, outcome: 'skipped', failures: [], durationMs: 0 });
+        await record({
+          ...summary,
+          outcome: 'skipped',
+          failures: [],
+          skipReason: `no ${credential} certificate given`,
+          durationMs: 0,
+        });
         continue;
       }
       const fill = placeholderFiller(options.fixture, now());

@@ -99,6 +99,8 @@ export interface CaseResult {
   outcome: 'passed' | 'failed' | 'skipped';
   /** What did not hold, empty when passed. */
   failures: string[];
+  /** Why a skipped case was not sent. */
+  skipReason?: string;
   status?: number;
   body?: unknown;
   durationMs: number;

@@ -76,7 +76,10 @@ export function registerTestToolkitPaths(registry: OpenAPIRegistry): void {
     request: { body: json(DataLoadRequest, 'Data set and version') },
     responses: {
       200: json(DataLoaded, 'Loaded'),
-      400: json(NestedError, 'INVALID_REQUEST (an unknown version names `version`)'),
+      400: json(
+        NestedError,
+        'INVALID_REQUEST: an unknown version names `version`; details.suggestion lists the known ones',
+      ),
     },
   });
   registry.registerPath({
@@ -101,8 +104,8 @@ export function registerTestToolkitPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/test/performance/metrics',
-    summary: 'The figures of the current or last load run',
-    responses: { 200: json(PerformanceMetrics, 'Figures'), 404: failed },
+    summary: "The current or last load run's figures; before any, the service's own traffic",
+    responses: { 200: json(PerformanceMetrics, 'Figures') },
   });
   registry.registerPath({
     method: 'get',

@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from '@vop/contracts';
-import { familyFor, type RouteFamily } from './route-families.js';
+import { familyFor, ROUTE_FAMILIES, type Access, type RouteFamily } from './route-families.js';
 
 type Document = ReturnType<typeof buildOpenApiDocument>;
 type Operation = Record<string, unknown> & {
@@ -63,20 +63,61 @@ function securityOf(family: RouteFamily): Array<Record<string, string[]>> {
   return requirements;
 }
 
+const CALLERS: Record<Access, string> = {
+  open: 'anyone, no credential',
+  participant: 'any participant, by certificate or API key',
+  'participant-certificate': "a scheme participant's client certificate",
+  'account-records': 'the admin certificate or an API key with the accounts scope',
+  admin: 'the admin certificate',
+  analysts: 'the admin certificate or an API key with the analytics scope',
+  scraper: 'a client certificate (a metrics scraper)',
+  nobody: 'nobody',
+};
+
+/** One tag per route family, in the table's order: the docs page groups its operations by them. */
+function familyTags(used: ReadonlySet<string>) {
+  return ROUTE_FAMILIES.filter((family) => used.has(family.name)).map((family) => ({
+    name: family.name,
+    description: `Paths ${family.paths.map((each) => `\`${each}\``).join(', ')}. Callers: ${CALLERS[family.access]}. Errors in the ${family.errorFormat} format; served by ${family.owner === 'each' ? 'every service' : `the ${family.owner} service`}.`,
+  }));
+}
+
+/** What a live deployment does not mount (services/gateway/src/gateway.ts): it answers them 404. */
+const TEST_DEPLOYMENT_FAMILIES = new Set(['test-toolkit', 'sandbox-accounts']);
+const TEST_DEPLOYMENT_PATHS = new Set([
+  '/test',
+  '/admin/reset-test-data',
+  '/admin/import-test-data',
+]);
+
 /**
  * The served OpenAPI document: the operations and bodies generated from the zod contracts
  * (packages/contracts/src/openapi.ts), completed from the route-family table with what the edge answers
- * for every operation (credentials, budgets, limits, deadlines) and the security each family requires,
- * so the document lists every status an operation can answer.
+ * for every operation (credentials, budgets, limits, deadlines), the security each family requires and
+ * its family as the operation's tag, so the document lists every status an operation can answer. A live
+ * deployment's document leaves out what only a test deployment serves.
  */
-export function servedApiDocument(version: string): Document {
+export function servedApiDocument(
+  version: string,
+  options: { environment?: 'test' | 'live' } = {},
+): Document {
   const document = buildOpenApiDocument(version);
+  const used = new Set<string>();
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, value] of Object.entries(item as Record<string, Operation>)) {
       if (typeof value !== 'object' || value === null || !('responses' in value)) continue;
       const samplePath = path.replace(/\{[^}]+\}/g, 'x');
       const family = familyFor(samplePath, method.toUpperCase());
+      if (
+        options.environment === 'live' &&
+        (TEST_DEPLOYMENT_FAMILIES.has(family.name) || TEST_DEPLOYMENT_PATHS.has(path))
+      ) {
+        delete (item as Record<string, unknown>)[method];
+        continue;
+      }
+      used.add(family.name);
       const operation = value as Operation;
+      operation.tags = [family.name];
       // Every body the service takes is required: a request without one is refused (400).
       if (typeof operation.requestBody === 'object' && operation.requestBody !== null)
         (operation.requestBody as { required?: boolean }).required = true;
@@ -87,7 +128,9 @@ export function servedApiDocument(version: string): Document {
       operation.security = securityOf(family);
       operation['x-route-family'] = family.name;
     }
+    if (Object.keys(item as object).length === 0) delete document.paths?.[path];
   }
+  document.tags = familyTags(used);
   document.components = {
     ...document.components,
     securitySchemes: {

@@ -1,5 +1,6 @@
 import { loadConfig } from '@vop/config';
 import { createLogger, startTracing } from '@vop/observability';
+import { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from '@vop/gateway';
 import { DEV_PKCS12_PASSWORD } from '@vop/pki';
 import { startEmbedded } from './embedded.js';
 
@@ -20,7 +21,14 @@ process.stdout.write(
     ...(pki.adminP12Path && pki.clientP12Path
       ? [
           `  for a browser:      ${pki.adminP12Path} (admin), ${pki.clientP12Path} (participant), password ${DEV_PKCS12_PASSWORD}`,
-          `  pages:              ${url}/admin (dashboard), ${url}/admin/stats, ${url}/test`,
+          // A live deployment has no /test (404): only a test one names it.
+          `  pages:              ${url}/admin (dashboard), ${url}/admin/stats${config.VOP_ENVIRONMENT === 'test' ? `, ${url}/test` : ''}`,
+        ]
+      : []),
+    ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test'
+      ? [
+          `  test API key:       ${developmentKeyPath(config.VOP_DATA_DIR)} (scopes ${DEVELOPMENT_KEY_SCOPES.join(', ')};` +
+            ' Authorization: Bearer <key>, from a client without a certificate)',
         ]
       : []),
     '',
@@ -35,9 +43,18 @@ process.stdout.write(
     `    -H "X-Request-ID: $(cat /proc/sys/kernel/random/uuid)" -H "X-Request-Timestamp: $(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)" \\`,
     `    -d '{"party":{"name":"Erika Mustermann"},"partyAccount":{"iban":"DE89370400440532013000"},"partyAgent":{"financialInstitutionId":{"bicfi":"COBADEFFXXX"}},"requestingAgent":{"financialInstitutionId":{"bicfi":"DEUTDEFFXXX"}}}' \\`,
     `    ${url}/vop/v1/payee-verifications`,
-    'Webhooks for your verifications (a receiver on this machine needs VOP_WEBHOOK_ALLOWED_NETWORKS=127.0.0.1/32):',
-    `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
-    `    -d '{"url":"http://127.0.0.1:9000/hooks","events":["verification.success"],"secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}' ${url}/webhooks`,
+    // The development profile of a test deployment allows a receiver on this machine (webhook settings).
+    ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test'
+      ? [
+          'Webhooks for your verifications (a receiver on this machine, e.g. port 9000):',
+          `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
+          `    -d '{"url":"http://127.0.0.1:9000/hooks","events":["verification.success"],"secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}' ${url}/webhooks`,
+        ]
+      : [
+          'Webhooks for your verifications (a receiver at a public https:// address; others need VOP_WEBHOOK_ALLOWED_NETWORKS):',
+          `  curl --cacert ${pki.caPath} --cert ${pki.clientCertPath} --key ${pki.clientKeyPath} -H 'Content-Type: application/json' \\`,
+          `    -d '{"url":"https://receiver.example/hooks","events":["verification.success"],"secret":"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"}' ${url}/webhooks`,
+        ]),
     '',
   ].join('\n'),
 );

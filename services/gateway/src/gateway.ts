@@ -21,7 +21,7 @@ import {
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
 import { verificationRecorder } from '@vop/verifications';
-import { deciderWithCopy } from '@vop/decisions';
+import { type AccountCopyAtCommit, copiesAtCommit, deciderWithCopy } from '@vop/decisions';
 import type { NameMatcher } from '@vop/name-matching';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
@@ -119,6 +119,11 @@ export interface GatewayOptions {
   matcher?: NameMatcher;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;
+  /**
+   * Copies of the accounts other services keep in this gateway's database (embedded: batch's and
+   * matching's), written with each account write as the gateway's own copy is.
+   */
+  accountCopiesAtCommit?: AccountCopyAtCommit[];
   /** Test deployments: the CA the test toolkit issues its certificates from (the edge must trust it). */
   testToolkit?: SandboxOptions;
   /**
@@ -176,15 +181,6 @@ export function createGateway(options: GatewayOptions): Gateway {
   const environment = security.rateLimits.environment;
   const apiKeys = new ApiKeyStore(sql, schema);
   const audit = new AuditLog(sql, schema);
-  const testAccountSweeper =
-    environment === 'test'
-      ? createTestAccountSweeper({
-          store,
-          retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION,
-          logger: logger.child({ component: 'test-account-retention' }),
-          now: clock,
-        })
-      : undefined;
   const timeoutSweeper = createTimeoutSweeper({
     store,
     limits: security.verificationFailures ?? DEFAULT_FAILURE_LIMITS,
@@ -212,12 +208,29 @@ export function createGateway(options: GatewayOptions): Gateway {
       : undefined;
   const accountCopy = deciding?.accounts;
   const decider = deciding?.decider;
+  // Every copy of the accounts a decision reads that this database holds is written with the account
+  // write itself: a check sent once the write was answered sees it (read your writes).
+  const copy = copiesAtCommit([
+    ...(accountCopy ? [accountCopy.atCommit()] : []),
+    ...(options.accountCopiesAtCommit ?? []),
+  ]);
   const accountWrites = {
     store,
     protect: accountEventProtector(personalData.cipher),
+    copy,
     clock,
     newId,
   };
+  const testAccountSweeper =
+    environment === 'test'
+      ? createTestAccountSweeper({
+          store,
+          copy,
+          retention: security.testAccounts ?? DEFAULT_TEST_ACCOUNT_RETENTION,
+          logger: logger.child({ component: 'test-account-retention' }),
+          now: clock,
+        })
+      : undefined;
   const typedNameRetention = new TypedNameRetention(
     personalData.keys,
     security.typedNameRetentionMs ?? DEFAULT_TYPED_NAME_RETENTION_MS,
@@ -265,6 +278,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           instanceId: options.instanceId,
           targetAllowedNetworks: security.testTargetAllowedNetworks ?? [],
           logger: logger.child({ component: 'test-toolkit' }),
+          ...(options.metrics && { metrics: options.metrics }),
           clock,
           newId,
         })
@@ -352,10 +366,11 @@ export function createGateway(options: GatewayOptions): Gateway {
           ...(options.extraReadinessChecks ?? []),
         ],
       }),
-      apiDocumentRoutes(SERVICE_VERSION),
+      apiDocumentRoutes(SERVICE_VERSION, environment),
       // Before the admin routes: /admin/accounts/import is its own family (a streamed upload).
       accountImportRoutes({
         store,
+        copy,
         cipher: personalData.cipher,
         audit,
         logger: logger.child({ component: 'account-import' }),

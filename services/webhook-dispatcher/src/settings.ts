@@ -15,6 +15,9 @@ export interface WebhookSettings {
   pruneIntervalMs: number;
 }
 
+/** This machine: where a developer's receiver listens. */
+const LOOPBACK = ['127.0.0.0/8', '::1'];
+
 export function webhookSettings(config: ServiceConfig): WebhookSettings {
   if (config.VOP_WEBHOOK_ENDED_RETENTION_MS <= config.VOP_DEFERRED_VERIFICATION_FAIL_AFTER_MS)
     throw new Error(
@@ -23,7 +26,14 @@ export function webhookSettings(config: ServiceConfig): WebhookSettings {
     );
   return {
     httpsOnly: config.VOP_ENVIRONMENT === 'live',
-    allowedNetworks: config.VOP_WEBHOOK_ALLOWED_NETWORKS,
+    // The development profile of a test deployment runs on a developer's machine: a receiver there
+    // is allowed without a setting. Production and live keep the guard as configured.
+    allowedNetworks: [
+      ...config.VOP_WEBHOOK_ALLOWED_NETWORKS,
+      ...(config.VOP_PROFILE === 'development' && config.VOP_ENVIRONMENT === 'test'
+        ? LOOPBACK
+        : []),
+    ],
     attemptTimeoutMs: config.VOP_WEBHOOK_ATTEMPT_TIMEOUT_MS,
     retryDelaysMs: config.VOP_WEBHOOK_RETRY_SCHEDULE_MS,
     endpointConcurrency: config.VOP_WEBHOOK_ENDPOINT_CONCURRENCY,

@@ -145,10 +145,87 @@ describe('pages in headless Chromium over mutual TLS', () => {
     assert.equal(await page.isHidden('#matched-name-line'), true);
   });
 
-  it('refuses the dashboard to a participant certificate', async () => {
+  it('refuses the dashboard to a participant certificate, as a page', async () => {
     const page = await pageAs('participant');
-    const response = await page.goto(url('/admin'));
+    for (const pathname of ['/admin', '/admin/stats']) {
+      const response = await page.goto(url(pathname));
+      assert.equal(response?.status(), 403, pathname);
+      assert.match(response?.headers()['content-type'] ?? '', /text\/html/, pathname);
+      assert.match(await text(page, 'h1'), /^403 ACCESS_DENIED$/, pathname);
+    }
+    // An API client asking the same is answered JSON, as before.
+    const json = await running.client.get('/admin');
+    assert.equal(json.status, 403);
+    assert.equal(json.body.error, 'ACCESS_DENIED');
+  });
+
+  // Issue 43, item 5: every link on a page leads somewhere its viewer may go, or is not shown.
+  it('links each page only where its viewer may go', async () => {
+    const linksOf = (page: Page) =>
+      page.$$eval('a[href]', (anchors) => anchors.map((anchor) => anchor.getAttribute('href')));
+    const seen: Record<string, Array<string | null>> = {};
+    for (const [who, start] of [
+      ['admin', '/admin'],
+      ['admin', '/admin/stats'],
+      ['participant', '/test'],
+    ] as const) {
+      const page = await pageAs(who);
+      const response = await page.goto(url(start));
+      assert.equal(response?.status(), 200, `${who} ${start}`);
+      const links = await linksOf(page);
+      seen[`${who} ${start}`] = links;
+      for (const href of links) {
+        const followed = await page.goto(url(String(href)));
+        assert.equal(followed?.status(), 200, `${who}: ${start} links ${href}`);
+        await page.goto(url(start));
+      }
+    }
+    assert.deepEqual(seen, {
+      'admin /admin': ['/admin/stats', '/docs'],
+      'admin /admin/stats': ['/admin', '/docs'],
+      'participant /test': ['/docs'],
+    });
+  });
+
+  it('refuses the test page to the admin certificate, which is no scheme participant, as a page', async () => {
+    const page = await pageAs('admin');
+    const response = await page.goto(url('/test'));
     assert.equal(response?.status(), 403);
+    assert.match(response?.headers()['content-type'] ?? '', /text\/html/);
+    assert.match(await text(page, '#refusal-message'), /scheme participant/);
+  });
+
+  it('shows the figures of /admin/stats as a chart too', async () => {
+    const page = await pageAs('admin');
+    await page.goto(url('/admin/stats'));
+    await page.waitForSelector('body[data-loaded="today"]');
+    const shown = Number(await text(page, '#successful')) + Number(await text(page, '#failed'));
+    assert.ok(shown >= 2);
+    assert.equal(Number(await page.getAttribute('#stats-chart', 'data-total')), shown);
+    // The canvas's painted pixels, read in the page (this project compiles without the DOM's types).
+    const drawn = Number(
+      await page.evaluate(`(() => {
+        const canvas = document.getElementById('stats-chart');
+        const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let painted = 0;
+        for (let index = 3; index < pixels.length; index += 4) if (pixels[index] > 0) painted++;
+        return painted;
+      })()`),
+    );
+    assert.ok(drawn > 0, 'the chart drew something');
+  });
+
+  it('groups the API documentation by route family', async () => {
+    const page = await pageAs('participant');
+    const response = await page.goto(url('/docs'));
+    assert.equal(response?.status(), 200);
+    await page.waitForSelector('.opblock-tag-section');
+    const tags = await page.$$eval('.opblock-tag-section h3', (headings) =>
+      headings.map((heading) => heading.getAttribute('data-tag')),
+    );
+    assert.ok(tags.includes('scheme') && tags.includes('test-toolkit'), JSON.stringify(tags));
+    assert.ok(!tags.includes('default'), JSON.stringify(tags));
+    assert.ok(tags.length >= 10, JSON.stringify(tags));
   });
 
   it('ran every page without a Content-Security-Policy violation or script error', () => {

@@ -5,7 +5,7 @@ import { createBatchService } from '@vop/batch';
 import { loadConfig } from '@vop/config';
 import { createPgliteClient } from '@vop/event-store';
 import { createGateway } from '@vop/gateway';
-import { familyFor, mountedRoutes, servedApiDocument } from '@vop/http';
+import { familyFor, mountedRoutes, ROUTE_FAMILIES, servedApiDocument } from '@vop/http';
 import { createMatchingService } from '@vop/matching';
 import { createInProcessBus } from '@vop/messaging';
 import { createNameMatcher } from '@vop/name-matching';
@@ -98,6 +98,37 @@ describe('the OpenAPI document', () => {
       }
     }
     assert.ok(operations >= 25, `only ${operations} operations`);
+  });
+
+  it("tags each operation with its route family, the families in the table's order (issue 43)", () => {
+    const document = servedApiDocument('test');
+    const tagged = new Set<string>();
+    for (const [path, item] of Object.entries(document.paths ?? {}))
+      for (const [method, operation] of Object.entries(item as Record<string, any>)) {
+        const family = familyFor(path.replace(/\{[^}]+\}/g, 'x'), method.toUpperCase());
+        assert.deepEqual(operation.tags, [family.name], `${method} ${path}`);
+        tagged.add(family.name);
+      }
+    const names = (document.tags ?? []).map((tag) => tag.name);
+    assert.deepEqual(
+      names,
+      ROUTE_FAMILIES.map((family) => family.name).filter((name) => tagged.has(name)),
+    );
+    assert.ok(names.length >= 10, names.join(', '));
+    for (const tag of document.tags ?? []) assert.match(tag.description ?? '', /^Paths `/);
+  });
+
+  it("leaves what only a test deployment serves out of a live deployment's document", () => {
+    const test = Object.keys(servedApiDocument('test', { environment: 'test' }).paths ?? {});
+    const live = servedApiDocument('live', { environment: 'live' });
+    const livePaths = Object.keys(live.paths ?? {});
+    const testOnly = (path: string) => path === '/test' || path.startsWith('/test/');
+    assert.ok(test.some(testOnly));
+    assert.deepEqual(livePaths.filter(testOnly), []);
+    assert.ok(livePaths.includes('/vop/verify') && livePaths.includes('/admin/stats'));
+    assert.equal((live.paths as Record<string, any>)['/api/accounts']?.post, undefined);
+    assert.ok(!livePaths.includes('/admin/reset-test-data'));
+    assert.ok(!(live.tags ?? []).some((tag) => tag.name === 'test-toolkit'));
   });
 
   it('states the lengths and patterns validation enforces', () => {

@@ -72,6 +72,19 @@ export const TestReport = z
     startedAt: z.string(),
     endedAt: z.string().optional(),
     interruption: z.string().optional(),
+    referenceData: z
+      .object({
+        dataSet: z.string(),
+        version: z.string(),
+        accounts: z.number().int(),
+        loaded: z.number().int(),
+        alreadyPresent: z.number().int(),
+      })
+      .optional()
+      .openapi({
+        description:
+          'A run against this deployment: the reference data it checked before its cases; `loaded` counts the accounts it opened itself (no load needed first)',
+      }),
     summary: z.object({
       totalTests: z.number().int(),
       passed: z.number().int(),
@@ -142,17 +155,20 @@ export const LoadRunAccepted = z
   })
   .openapi('LoadRunAccepted');
 
+/** A load run's figures, or before any run the service's own traffic over the last minute. */
 export const PerformanceMetrics = z
   .object({
-    loadRunId: z.uuid(),
-    status: z.enum(['running', 'completed', 'failed']),
+    source: z.enum(['load-run', 'service']),
+    loadRunId: z.uuid().optional(),
+    status: z.enum(['running', 'completed', 'failed']).optional(),
     requestsPerSecond: z.number(),
     averageResponseTime: z.string().openapi({ example: '12 ms' }),
     successRate: Percent,
     activeConnections: z.number().int(),
     totalRequests: z.number().int(),
-    startedAt: z.string(),
+    startedAt: z.string().optional(),
     endedAt: z.string().optional(),
+    since: z.string().optional().openapi({ description: "source service: the window's start" }),
   })
   .openapi('PerformanceMetrics');
 
@@ -226,7 +242,15 @@ export const SCHEME_REFERENCE_DATA_VERSIONS = ['1.0.0'] as const;
 export const DataLoadRequest = z
   .strictObject({
     dataSet: z.literal('scheme_reference_data'),
-    version: z.enum(SCHEME_REFERENCE_DATA_VERSIONS),
+    // Checked by the route, which answers an unknown one with the versions it knows.
+    version: z
+      .string()
+      .min(1)
+      .max(32)
+      .openapi({
+        description: `One of ${SCHEME_REFERENCE_DATA_VERSIONS.join(', ')}, or \`latest\`; \`1.0\` means \`1.0.0\``,
+        example: 'latest',
+      }),
   })
   .openapi('DataLoadRequest');
 

@@ -30,9 +30,12 @@ const DOCS_PAGE = `<!doctype html>
 // Relative URLs: the page works under every base path (/, /v1, /vop/api/v1).
 const START_SCRIPT = `window.SwaggerUIBundle({ url: 'openapi.json', dom_id: '#api', deepLinking: true });\n`;
 
-/** `GET /openapi.json` (generated from the zod contracts and the route-family table) and `GET /docs`. */
-export function apiDocumentRoutes(version: string): Router {
-  const document = JSON.stringify(servedApiDocument(version));
+/**
+ * `GET /openapi.json` (generated from the zod contracts and the route-family table, a live
+ * deployment's without what only a test deployment serves) and `GET /docs`.
+ */
+export function apiDocumentRoutes(version: string, environment: 'test' | 'live'): Router {
+  const document = JSON.stringify(servedApiDocument(version, { environment }));
   const router = createRouter();
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);

@@ -1,23 +1,29 @@
 import { loadReferenceData } from '@vop/conformance';
 import { LoadRunRequest } from '@vop/contracts';
 import { parseBody, createRouter } from '@vop/http';
+import type { ServiceMetrics } from '@vop/observability';
 import { type Router } from 'express';
 import { LoadRun } from './load-run.js';
 import type { Sandbox } from './sandbox.js';
+import { openConnections, serviceFigures } from './service-figures.js';
 import { noSandbox, testExecutionFailed } from './test-execution-failed.js';
 
 const seconds = (value: string): number => Number(value.slice(0, -1));
 
 /**
  * POST /test/performance/load and GET /test/performance/metrics: one bounded run at a time
- * (at most 50 users for 60 s), only against this service's own loopback listener.
+ * (at most 50 users for 60 s), only against this service's own loopback listener. The metrics are
+ * the current or last run's, or before any run the service's own traffic.
  */
 export function performanceRoutes(options: {
   sandbox: Sandbox | undefined;
+  /** The service's HTTP metrics: the figures before any load run. */
+  metrics: ServiceMetrics | undefined;
   clock: () => Date;
   newId: () => string;
 }): { router: Router; stop(): Promise<void> } {
   const router = createRouter();
+  const figures = serviceFigures({ metrics: options.metrics, clock: options.clock });
   let last: LoadRun | undefined;
 
   router.post('/test/performance/load', async (req, res) => {
@@ -61,14 +67,12 @@ export function performanceRoutes(options: {
     });
   });
 
-  router.get('/test/performance/metrics', (_req, res) => {
-    if (last === undefined)
-      throw testExecutionFailed(
-        404,
-        'No load run yet',
-        'Start one: POST /test/performance/load {"concurrentUsers": 10, "duration": "30s", "rampUpTime": "5s"}',
-      );
-    res.json(last.figures());
+  router.get('/test/performance/metrics', async (req, res) => {
+    if (last === undefined) {
+      res.json(await figures(await openConnections(req.socket)));
+      return;
+    }
+    res.json({ source: 'load-run', ...last.figures() });
   });
 
   return {

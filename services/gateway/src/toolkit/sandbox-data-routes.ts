@@ -1,7 +1,7 @@
-import { loadReferenceData, REFERENCE_DATA_VERSIONS } from '@vop/conformance';
+import { LATEST_REFERENCE_DATA_VERSION, loadReferenceData } from '@vop/conformance';
 import { DataLoadRequest, EnvironmentResetRequest, GenerateDataRequest } from '@vop/contracts';
 import { parseBody, requestMetadata, createRouter } from '@vop/http';
-import { SerialQueue } from '@vop/event-store';
+import type { SerialQueue } from '@vop/event-store';
 import { type Router } from 'express';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { testAccountId } from '../accounts/sandbox-routes.js';
@@ -9,25 +9,20 @@ import type { AccountRoutesOptions } from '../accounts/routes.js';
 import {
   generatedCase,
   loadReferenceAccounts,
+  referenceDataVersion,
   removeTestAccounts,
   sandboxIban,
 } from './sandbox-data.js';
 
-const LATEST_VERSION = REFERENCE_DATA_VERSIONS[REFERENCE_DATA_VERSIONS.length - 1] as string;
-
 /**
  * POST /test/data/generate, /test/data/load and /test/environment/reset: sandbox data only.
- * `onReferenceDataLoaded` lets a scheme run started right after wait for the data to reach matching.
  */
 export function sandboxDataRoutes(
   writes: AccountRoutesOptions,
-  onReferenceDataLoaded: () => void,
+  /** Loads and resets, one at a time in this process (toolkit.ts). */
+  loadsAndResets: SerialQueue,
 ): Router {
   const router = createRouter();
-  // Loads and resets one at a time in this process: two at once both found the same accounts to
-  // remove, or none of a reference account to open, and the second answered 500 (a client that gave
-  // up on a long reset sends the next at once, as schemathesis's did in CI).
-  const loadsAndResets = new SerialQueue();
 
   router.post('/test/data/generate', async (req, res) => {
     const body = parseBody(GenerateDataRequest, req.body);
@@ -50,6 +45,7 @@ export function sandboxDataRoutes(
         metadata,
         { testAccount: true },
         writes.protect,
+        writes.copy,
       );
       cases.push({
         accountId: testAccountId(accountId),
@@ -73,10 +69,10 @@ export function sandboxDataRoutes(
 
   router.post('/test/data/load', async (req, res) => {
     const body = parseBody(DataLoadRequest, req.body);
+    const version = referenceDataVersion(body.version);
     const loaded = await loadsAndResets.run(() =>
-      loadReferenceAccounts(writes, body.version, requestMetadata(req)),
+      loadReferenceAccounts(writes, version, requestMetadata(req)),
     );
-    onReferenceDataLoaded();
     res.json(loaded);
   });
 
@@ -86,10 +82,9 @@ export function sandboxDataRoutes(
     const { accountsRemoved, reloaded } = await loadsAndResets.run(async () => ({
       accountsRemoved: body.resetDatabase ? await removeTestAccounts(writes, metadata) : 0,
       reloaded: body.reloadTestData
-        ? await loadReferenceAccounts(writes, LATEST_VERSION, metadata)
+        ? await loadReferenceAccounts(writes, LATEST_REFERENCE_DATA_VERSION, metadata)
         : undefined,
     }));
-    if (reloaded) onReferenceDataLoaded();
     res.json({ status: 'reset', accountsRemoved, ...(reloaded && { reloaded }) });
   });
 

@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
 import {
-  isReferenceDataVersion,
   loadReferenceData,
   REFERENCE_DATA_SET_NAME,
   REFERENCE_DATA_VERSIONS,
+  resolveReferenceDataVersion,
   type ReferenceDataVersion,
 } from '@vop/conformance';
 import type { DataScenario } from '@vop/contracts';
+import { ApiError } from '@vop/http';
 import { composeIBAN } from 'ibantools';
 import { handleAccountCommand } from '../accounts/command-handler.js';
 import { AccountNotFoundError } from '../accounts/decider.js';
@@ -16,7 +17,6 @@ import {
   findLiveAccountIdByIban,
 } from '../accounts/read-model.js';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
-import { testExecutionFailed } from './test-execution-failed.js';
 
 // Sandbox data: every account written here is a test account (swept after 24 hours, removed by a reset).
 
@@ -28,19 +28,29 @@ export interface DataLoaded {
   alreadyPresent: number;
 }
 
+/**
+ * The shipped version a caller means (`latest`, `1.0`, `1.0.0`); an unknown one is refused naming
+ * `version`, with the versions known.
+ */
+export function referenceDataVersion(spelling: string): ReferenceDataVersion {
+  const version = resolveReferenceDataVersion(spelling);
+  if (version !== undefined) return version;
+  const known = [...REFERENCE_DATA_VERSIONS, 'latest'].join(', ');
+  throw new ApiError(
+    400,
+    'INVALID_REQUEST',
+    `No version ${JSON.stringify(spelling)} of ${REFERENCE_DATA_SET_NAME}; known versions: ${known}`,
+    { field: 'version', reason: 'UNKNOWN_VERSION', suggestion: `Use one of: ${known}` },
+  );
+}
+
 /** Opens the reference accounts whose IBAN no live account holds (a second load adds nothing). */
 export async function loadReferenceAccounts(
   writes: AccountRoutesOptions,
-  version: string,
+  version: ReferenceDataVersion,
   metadata: Record<string, string>,
 ): Promise<DataLoaded> {
-  if (!isReferenceDataVersion(version))
-    throw testExecutionFailed(
-      404,
-      `No version ${version} of ${REFERENCE_DATA_SET_NAME}`,
-      `Use one of: ${REFERENCE_DATA_VERSIONS.join(', ')}`,
-    );
-  const data = await loadReferenceData(version as ReferenceDataVersion);
+  const data = await loadReferenceData(version);
   let loaded = 0;
   for (const account of data.accounts) {
     if (
@@ -60,6 +70,7 @@ export async function loadReferenceAccounts(
         metadata,
         { testAccount: true },
         writes.protect,
+        writes.copy,
       );
       loaded++;
     } catch (error) {
@@ -101,6 +112,9 @@ export async function removeTestAccounts(
           writes.store,
           { type: 'DeleteAccount', accountId, now: writes.clock().toISOString() },
           metadata,
+          {},
+          undefined,
+          writes.copy,
         );
         removed++;
       } catch (error) {

@@ -12,10 +12,11 @@ import {
 } from '@vop/conformance';
 import { SchemeRunRequest, z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
-import { errors, parseBody, parseParam, createRouter } from '@vop/http';
+import { errors, parseBody, parseParam, requestMetadata, createRouter } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { type Router } from 'express';
 import type { Sandbox } from './sandbox.js';
+import type { DataLoaded } from './sandbox-data.js';
 import { noSandbox, targetUnreachable, testExecutionFailed } from './test-execution-failed.js';
 import type { RecordedAnswer } from './test-run-decider.js';
 import {
@@ -27,7 +28,7 @@ import {
 
 /** The first case: the reference person by her exact name, MTCH when the data set is loaded. */
 const PROBE_CASE = SCHEME_SUITE_CASES[0];
-/** How long after a load here a start waits for the reference data to reach matching. */
+/** How long a run against this deployment waits for its reference data to reach matching. */
 export const DATA_VISIBLE_WITHIN_MS = 10_000;
 /** Per case on a loaded two-core machine, measured: 131 cases in about 6 s. */
 const ESTIMATED_MS_PER_CASE = 75;
@@ -105,11 +106,17 @@ async function preflight(
         "Use a certificate of a participant in the responder's scheme directory, whose BIC is the data set's requesterBic",
       );
     if (Date.now() > waitUntil)
-      throw testExecutionFailed(
-        409,
-        `The reference data is not loaded at the target: ${probe.failures.join('; ')}`,
-        'Load it first: POST /test/data/load {"dataSet": "scheme_reference_data", "version": "1.0.0"}',
-      );
+      throw connection.guard
+        ? testExecutionFailed(
+            409,
+            `The reference data is not loaded at the target: ${probe.failures.join('; ')}`,
+            'Load it there first (on this service: POST /test/data/load {"dataSet": "scheme_reference_data", "version": "latest"})',
+          )
+        : testExecutionFailed(
+            409,
+            `The reference data is not answered here yet: ${probe.failures.join('; ')}`,
+            'Start the run again in a few seconds',
+          );
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -120,8 +127,8 @@ export function schemeRunRoutes(options: {
   logger: Logger;
   clock: () => Date;
   newId: () => string;
-  /** When reference data was last loaded through this instance (ms since the epoch, 0: never). */
-  referenceDataLoadedAt: () => number;
+  /** Opens the reference accounts not yet held here (a run against this deployment itself). */
+  loadReferenceData: (metadata: Record<string, string>) => Promise<DataLoaded>;
   instanceId: string;
   /** Judges where a caller-named `target` may be (VOP_TEST_TARGET_ALLOWED_NETWORKS). */
   targetGuard: ConnectionGuard;
@@ -205,6 +212,7 @@ export function schemeRunRoutes(options: {
     running.set(testRunId, Promise.resolve());
     let target: SchemeSuiteTarget;
     let fixture: SchemeFixture;
+    let referenceData: DataLoaded | undefined;
     const connection = body.target ? guarded(new URL(body.target.url).origin, testRunId) : {};
     try {
       target = body.target
@@ -219,7 +227,12 @@ export function schemeRunRoutes(options: {
         : await (options.sandbox as Sandbox).target();
       const dataSet = await loadReferenceData();
       fixture = dataSet.fixture;
-      const waitUntil = body.target ? 0 : options.referenceDataLoadedAt() + DATA_VISIBLE_WITHIN_MS;
+      // A run against this deployment needs no load first: it opens what is missing, and says so.
+      referenceData = body.target
+        ? undefined
+        : await options.loadReferenceData(requestMetadata(req));
+      // Present here now (loaded above, by this instance or another): a miss is the copy's lag.
+      const waitUntil = body.target ? 0 : Date.now() + DATA_VISIBLE_WITHIN_MS;
       await preflight(
         target,
         fixture,
@@ -238,6 +251,7 @@ export function schemeRunRoutes(options: {
           generateReport: body.generateReport,
           startedAt: clock().toISOString(),
           instanceId: options.instanceId,
+          ...(referenceData && { referenceData }),
         },
       });
     } catch (error) {

@@ -27,6 +27,14 @@ export interface TestRunStarted {
     startedAt: string;
     /** The gateway instance running it (VOP_INSTANCE_ID): its restart interrupts the run at once. */
     instanceId: string;
+    /** A run against this deployment: the reference data it found or opened itself before its cases. */
+    referenceData?: {
+      dataSet: string;
+      version: string;
+      accounts: number;
+      loaded: number;
+      alreadyPresent: number;
+    };
   };
 }
 

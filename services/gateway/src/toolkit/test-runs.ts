@@ -121,6 +121,8 @@ export interface TestReportView {
   startedAt: string;
   endedAt?: string;
   interruption?: string;
+  /** A run against this deployment: `loaded` counts the reference accounts it opened itself. */
+  referenceData?: NonNullable<TestRunStarted['data']['referenceData']>;
   generateReport: boolean;
   summary: ReturnType<typeof complianceReport>['summary'];
   compliance: ReturnType<typeof complianceReport>['compliance'];
@@ -173,6 +175,7 @@ export async function testReport(
     startedAt: started.data.startedAt,
     ...(end && { endedAt: end.data.endedAt }),
     ...(end?.type === 'TestRunInterrupted' && { interruption: end.data.reason }),
+    ...(started.data.referenceData && { referenceData: started.data.referenceData }),
     generateReport: started.data.generateReport,
     summary,
     compliance,

@@ -1,12 +1,14 @@
 import type { RequestListener } from 'node:http';
 import { createAddressGuard } from '@vop/address-guard';
-import type { EventStore } from '@vop/event-store';
-import type { Logger } from '@vop/observability';
+import { LATEST_REFERENCE_DATA_VERSION } from '@vop/conformance';
+import { SerialQueue, type EventStore } from '@vop/event-store';
+import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { Router } from 'express';
 import type { AccountRoutesOptions } from '../accounts/routes.js';
 import { certificateRoutes } from './certificate-routes.js';
 import { performanceRoutes } from './performance-routes.js';
 import { createSandbox, type SandboxOptions } from './sandbox.js';
+import { loadReferenceAccounts } from './sandbox-data.js';
 import { sandboxDataRoutes } from './sandbox-data-routes.js';
 import { schemeRunRoutes } from './scheme-run-routes.js';
 import { interruptUnfinishedRuns, migrateTestRuns } from './test-runs.js';
@@ -35,31 +37,39 @@ export function createTestToolkit(options: {
    * (default none). A run against this deployment itself is not guarded: no caller names it.
    */
   targetAllowedNetworks?: readonly string[];
+  /** The service's HTTP metrics: GET /test/performance/metrics before any load run. */
+  metrics?: ServiceMetrics;
   logger: Logger;
   clock: () => Date;
   newId: () => string;
 }): TestToolkit {
   const { store, logger, clock, newId } = options;
   const sandbox = options.sandbox && createSandbox(options.sandbox, options.app);
-  let referenceDataLoadedAt = 0;
+  // Loads and resets one at a time in this process: two at once both found the same accounts to
+  // remove, or none of a reference account to open, and the second answered 500 (a client that gave
+  // up on a long reset sends the next at once, as schemathesis's did in CI).
+  const loadsAndResets = new SerialQueue();
   const schemeRuns = schemeRunRoutes({
     store,
     sandbox,
     logger,
     clock,
     newId,
-    referenceDataLoadedAt: () => referenceDataLoadedAt,
+    loadReferenceData: (metadata) =>
+      loadsAndResets.run(() =>
+        loadReferenceAccounts(options.accountWrites, LATEST_REFERENCE_DATA_VERSION, metadata),
+      ),
     instanceId: options.instanceId,
     targetGuard: createAddressGuard({
       httpsOnly: true,
       allowedNetworks: options.targetAllowedNetworks ?? [],
     }),
   });
-  const performance = performanceRoutes({ sandbox, clock, newId });
+  const performance = performanceRoutes({ sandbox, metrics: options.metrics, clock, newId });
   return {
     routers: [
       schemeRuns.router,
-      sandboxDataRoutes(options.accountWrites, () => (referenceDataLoadedAt = Date.now())),
+      sandboxDataRoutes(options.accountWrites, loadsAndResets),
       performance.router,
       certificateRoutes({ sandbox, trustAnchorsPem: options.trustAnchorsPem, clock }),
     ],
