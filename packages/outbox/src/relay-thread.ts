@@ -44,7 +44,7 @@ export interface OutboxRelayThreadOptions {
 /**
  * An outbox relay on a worker thread of its own. Reading the outbox, encoding a publication (kafkajs
  * encodes every record on the thread that sends it) and waiting for the broker then never sit in front
- * of a request on the process's main thread (docs/architecture.md, "What one verification costs"). The
+ * of a request on the process's main thread (docs/performance.md, "Why the single-check path is shaped so"). The
  * thread opens its own database and broker connections, so nothing crosses between the threads but
  * start, readiness and stop; the wake-up after an append reaches it as it reaches any other process
  * (the store's `onAppend`). A thread that ends unexpectedly is started again, with backoff, and the
