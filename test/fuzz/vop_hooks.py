@@ -94,6 +94,8 @@ def _refusable(character: str) -> bool:
     code = ord(character)
     return (
         code in (0x200C, 0x200D)
+        # A lone surrogate (Python strings may hold one; JSON carries it as an escape) is no character.
+        or 0xD800 <= code <= 0xDFFF
         or (code > 0xFFFF and unicodedata.category(character) == "Cf")
         or 0xE0000 <= code <= 0xE0FFF
         or 0x1D173 <= code <= 0x1D17A

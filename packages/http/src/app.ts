@@ -186,11 +186,20 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     refuseUnsafeStrings,
   ];
   for (const handler of readBody) app.use(handler);
+  const allowed = allowedMethods(app);
+  // OPTIONS names every method the app serves on the path, across routers (Express answers it per router,
+  // with the first router's methods only). A path served elsewhere (a forwarder) goes on.
+  app.use((req, res, next) => {
+    if (req.method !== 'OPTIONS') return next();
+    const methods = allowed(req.path);
+    if (methods.length === 0) return next();
+    res.setHeader('Allow', methods.join(', '));
+    res.status(204).end();
+  });
   // One mount per base path: Express 5 does not treat '/' inside a path array as a prefix.
   for (const router of options.routers) for (const base of BASE_PATHS) app.use(base, router);
   guardRoutesByFamily(app, options.logger);
 
-  const allowed = allowedMethods(app);
   app.use((req, res, next) => {
     const methods = allowed(req.path);
     if (methods.length === 0) return next(errors.notFound('NOT_FOUND', 'No such endpoint'));

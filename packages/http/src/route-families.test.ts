@@ -13,6 +13,8 @@ describe('the route-family table', () => {
       ['/admin/api-keys/key_1', 'management'],
       ['/admin', 'management'],
       ['/health/detailed', 'management'],
+      ['/admin/reset-test-data', 'test-data'],
+      ['/v1/admin/import-test-data', 'test-data'],
       ['/vop/api/v1/vop/verify', 'scheme'],
       ['/vop/v1/payee-verifications', 'epc'],
       ['/v1/vop/v1/payee-verifications', 'epc'],

@@ -75,7 +75,7 @@ export interface RouteFamily {
 const DEADLINE_MS = 3000;
 /** A 10,000-entry upload over a slow line, parsed and recorded in one transaction. */
 const BATCH_UPLOAD_DEADLINE_MS = 60_000;
-/** Test toolkit writes: a reset deletes and reloads sandbox accounts one by one. */
+/** Test toolkit writes and a test deployment's data: a reset deletes and reloads accounts one by one. */
 const TEST_TOOLKIT_DEADLINE_MS = 30_000;
 /** A streamed upload of millions of rows takes minutes. */
 const BULK_UPLOAD_DEADLINE_MS = 60 * 60 * 1000;
@@ -189,6 +189,19 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     deadlineMs: BULK_UPLOAD_DEADLINE_MS,
     audited: true,
     streamedBody: true,
+  },
+  {
+    // A test deployment's data, reset or loaded account by account: management with the toolkit's deadline.
+    name: 'test-data',
+    paths: ['/admin/reset-test-data', '/admin/import-test-data'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'admin',
+    apiKeyScope: null,
+    rateBudget: 'admin',
+    deadlineMs: TEST_TOOLKIT_DEADLINE_MS,
+    audited: true,
+    auditReads: true,
   },
   {
     name: 'management',

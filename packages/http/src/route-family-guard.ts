@@ -1,5 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import type { Logger } from '@vop/observability';
+import { isStaticTemplate } from './allowed-methods.js';
 import { errors } from './errors.js';
 import { requestFamily } from './request-family.js';
 import { type MountedRoute, templateMatcher, walkRouters } from './route-coverage.js';
@@ -13,7 +14,10 @@ const VERIFIED = Symbol('route-spelling-verified');
  *   (`createRouter`); an app with any other router refuses to start;
  * - every route's handlers run only for the path the route spells: the request's whole path, as sent,
  *   must match one of its templates as written in the code (under each mount it is reached through),
- *   case-sensitively and exactly, a parameter standing for one segment.
+ *   case-sensitively and exactly, a parameter standing for one segment;
+ * - a path that a template without parameters spells is that resource only: a route with a parameter
+ *   in its place does not take it (`DELETE /webhooks/:webhookId` is not `/webhooks/dead-letters`), so
+ *   another method there is 405 with `Allow` (allowed-methods.ts).
  *   The request's family is the family of that path (request-family.ts), so a handler is never reached
  *   under a family other than its own, whatever Express's matcher does; a mismatch is 404 and logged.
  *
@@ -33,6 +37,7 @@ export function guardRoutesByFamily(app: Express, logger: Logger): void {
       spellings.set(route, [...(spellings.get(route) ?? []), ...templates]);
     },
   });
+  const staticPaths = new Set([...spellings.values()].flat().filter(isStaticTemplate));
   for (const [route, templates] of spellings) {
     if (guarded.has(route)) continue;
     guarded.add(route);
@@ -42,6 +47,7 @@ export function guardRoutesByFamily(app: Express, logger: Logger): void {
       const locals = res.locals as Record<symbol, boolean | undefined>;
       if (locals[VERIFIED]) return next();
       const path = req.originalUrl.split('?')[0] ?? '/';
+      if (staticPaths.has(path) && !templates.includes(path)) return next('route');
       if (spells(path)) {
         locals[VERIFIED] = true;
         return next();

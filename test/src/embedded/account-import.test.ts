@@ -80,4 +80,16 @@ describe('bulk account import, embedded run (real HTTPS, mutual TLS)', () => {
     assert.equal(ok.status, 201, ok.text);
     assert.equal(ok.body.rows.created, 2_000);
   });
+
+  it('refuses an empty CSV upload: a file of ours starts with its header line', async () => {
+    for (const rawBody of ['', '\n\n']) {
+      const response = await embedded.admin.request('POST', '/admin/accounts/import', {
+        rawBody,
+        headers: { 'content-type': 'text/csv' },
+      });
+      assert.equal(response.status, 400, response.text);
+      assert.equal(response.body.error, 'INVALID_IMPORT');
+      assert.match(response.body.message, /header/);
+    }
+  });
 });

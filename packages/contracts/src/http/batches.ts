@@ -28,7 +28,8 @@ export const BatchSubmission = z
       .array(z.unknown())
       .min(1)
       .max(MAX_BATCH_ENTRIES)
-      .openapi({ items: { $ref: '#/components/schemas/BatchEntry' } }),
+      // Ids are unique, and an entry requires its id, so two equal entries are never valid.
+      .openapi({ items: { $ref: '#/components/schemas/BatchEntry' }, uniqueItems: true }),
   })
   .openapi('BatchSubmission');
 

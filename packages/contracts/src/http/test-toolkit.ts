@@ -1,8 +1,15 @@
+import { UNSAFE_CHARACTER_CLASS } from '../unsafe-characters.js';
 import { z } from '../zod.js';
 
 // Family I, the test toolkit (test deployments only): /test/* bodies and answers.
 
-const Pem = z.string().min(1).max(65_536).openapi({ description: 'PEM text' });
+// Lines of text: the edge refuses the unsafe characters in every string (packages/http/src/hostile-input.ts),
+// and the document says so with the pattern the other text fields carry.
+const Pem = z
+  .string()
+  .min(1)
+  .max(65_536)
+  .openapi({ description: 'PEM text', pattern: `^[^${UNSAFE_CHARACTER_CLASS}]*$` });
 
 const ClientCredential = z.strictObject({ certPem: Pem, keyPem: Pem });
 
@@ -239,15 +246,32 @@ export const EnvironmentResetRequest = z
 /** The versions shipped in packages/conformance/data/scheme_reference_data (a gateway test holds them equal). */
 export const SCHEME_REFERENCE_DATA_VERSIONS = ['1.0.0'] as const;
 
+/** The usual ways of writing each shipped version (`1.0.0`, `v1.0.0`, `1.0`, `1`), and `latest`. */
+const versionSpellings = (): string[] => [
+  'latest',
+  ...SCHEME_REFERENCE_DATA_VERSIONS.flatMap((version) => {
+    const [major, minor, patch] = version.split('.');
+    return [
+      version,
+      `v${version}`,
+      ...(patch === '0' ? [`${major}.${minor}`] : []),
+      ...(patch === '0' && minor === '0' ? [`${major}`] : []),
+    ];
+  }),
+];
+
 export const DataLoadRequest = z
   .strictObject({
     dataSet: z.literal('scheme_reference_data'),
-    // Checked by the route, which answers an unknown one with the versions it knows.
+    // Checked by the route, which answers an unknown one with the versions it knows; the document lists
+    // the spellings, so a version it allows is always one the route knows.
     version: z
       .string()
       .min(1)
       .max(32)
       .openapi({
+        type: 'string',
+        enum: versionSpellings(),
         description: `One of ${SCHEME_REFERENCE_DATA_VERSIONS.join(', ')}, or \`latest\`; \`1.0\` means \`1.0.0\``,
         example: 'latest',
       }),

@@ -129,6 +129,11 @@ async function* csvRecords(input: Readable): AsyncGenerator<SourceRecord> {
       const mapped = csvRowToRecord(header, cells);
       yield mapped.ok ? { row, ...parseImportRecord(mapped.raw) } : failedRow(row, mapped.error);
     }
+    // The document's pattern: a CSV upload starts with its header line, so an empty one is no file of ours.
+    if (header === undefined)
+      throw new ImportSourceError(
+        'CSV header: the upload is empty; its first line must be the header',
+      );
   } catch (error) {
     throw sourceError(error);
   }
