@@ -1,6 +1,16 @@
 export * from './types.js';
 export { ConcurrencyError } from './concurrency-error.js';
 export {
+  aggregateStream,
+  handleCommand,
+  type AggregatedStream,
+  type AggregateOptions,
+  type CommandResult,
+  type DecidedEvent,
+  type Decider,
+  type HandleCommandOptions,
+} from './command-handler.js';
+export {
   EventStore,
   type AppendOptions,
   type EventStoreOptions,
@@ -8,7 +18,7 @@ export {
 } from './event-store.js';
 export { createPgliteClient, type PgliteClientOptions } from './pglite-client.js';
 export { createPostgresClient, type PostgresClientOptions } from './postgres-client.js';
-export { migrateSchema, withMigrationLock } from './migration-lock.js';
+export { migrateSchema, schemaMigration, withMigrationLock } from './migration-lock.js';
 export {
   createPgliteThreadClient,
   type PgliteThreadClientOptions,

@@ -28,3 +28,10 @@ export async function migrateSchema(
     for (const statement of statements) await tx.query(statement);
   });
 }
+
+/** A table's migration as data: its idempotent DDL for a schema, run by migrateSchema. */
+export function schemaMigration(
+  statementsFor: (schema: string) => string[],
+): (sql: SqlClient, schema: string) => Promise<void> {
+  return (sql, schema) => migrateSchema(sql, schema, statementsFor(schema));
+}

@@ -62,3 +62,9 @@ export {
   type RunningServer,
 } from './server.js';
 export { parseBody, parseParam } from './validation.js';
+export {
+  createRateLimiters,
+  type LimiterBudget,
+  type RateLimitDatabase,
+  type RateLimiters,
+} from './rate-limiters.js';

@@ -8,3 +8,4 @@ export {
 export { kafkaValueCodec } from './kafka-value-codec.js';
 export { lowerProcessPriority } from './background-priority.js';
 export { brokerReadiness } from './broker-readiness.js';
+export { closeQuietly, startInOrder, type StartPart } from './start-in-order.js';

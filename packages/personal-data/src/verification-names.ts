@@ -25,8 +25,8 @@ export async function protectMatchedName(
 
 /**
  * The disclosed holder name in plain text; gone (undefined) once the holder was erased. Kept opened: a
- * decider discloses the value the account projection holds (packages/decisions/src/decider.ts), which
- * it opened already to match against.
+ * decision discloses the value the account projection holds
+ * (packages/verifications/src/deciding/round-decisions.ts), which it opened already to match against.
  */
 export async function revealMatchedName(
   cipher: FieldCipher,

@@ -8,12 +8,14 @@ import type {
 import { deciderSpec } from '@vop/testing';
 import {
   decideVerification,
+  endVerification,
   evolveVerification,
   initialVerificationState,
   requestVerification,
   VerificationAlreadyRequestedError,
   VerificationNotPendingError,
   type VerificationCommand,
+  type VerificationEndCommand,
   type VerificationState,
 } from './decider.js';
 
@@ -141,6 +143,46 @@ describe('verification decider', () => {
       .given([])
       .when({ type: 'FailVerification', verificationId, reason: 'ERROR', failedAt })
       .thenThrows(VerificationNotPendingError);
+  });
+
+  it('endVerification, given the request itself, ends it as decideVerification does from the requested state', () => {
+    const entry = {
+      ...request,
+      family: 'batch' as const,
+      batch: { batchId: 'b-1', entryId: 'e-1' },
+    };
+    const state = evolveVerification(initialVerificationState, {
+      type: 'VerificationRequested',
+      data: entry,
+    });
+    const ends: VerificationEndCommand[] = [
+      { type: 'CompleteVerification', completion },
+      { type: 'FailVerification', verificationId, reason: 'ERROR', failedAt },
+    ];
+    for (const command of ends)
+      assert.deepEqual([endVerification(entry, command)], decideVerification(command, state));
+  });
+
+  it('endVerification refuses an end for another verification', () => {
+    const other = '0c0c0c0c-9d2f-4e8b-a1c3-7f6e5d4c3b2a';
+    assert.throws(
+      () =>
+        endVerification(request, {
+          type: 'CompleteVerification',
+          completion: { ...completion, verificationId: other },
+        }),
+      VerificationNotPendingError,
+    );
+    assert.throws(
+      () =>
+        endVerification(request, {
+          type: 'FailVerification',
+          verificationId: other,
+          reason: 'ERROR',
+          failedAt,
+        }),
+      VerificationNotPendingError,
+    );
   });
 
   it('requestVerification takes its id and clock from the caller', () => {

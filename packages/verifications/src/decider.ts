@@ -4,6 +4,7 @@ import type {
   VerificationFailedData,
   VerificationFailureReason,
   VerificationRequestedData,
+  VerificationTerminal,
 } from '@vop/contracts';
 
 /**
@@ -28,13 +29,8 @@ export type VerificationRequestFields = Omit<
   'verificationId' | 'requestedAt'
 >;
 
-export type VerificationCommand =
-  | {
-      type: 'RequestVerification';
-      verificationId: string;
-      requestedAt: string;
-      fields: VerificationRequestFields;
-    }
+/** The commands that end a requested verification. */
+export type VerificationEndCommand =
   | { type: 'CompleteVerification'; completion: VerificationCompletedData }
   | {
       type: 'FailVerification';
@@ -42,6 +38,15 @@ export type VerificationCommand =
       reason: VerificationFailureReason;
       failedAt: string;
     };
+
+export type VerificationCommand =
+  | {
+      type: 'RequestVerification';
+      verificationId: string;
+      requestedAt: string;
+      fields: VerificationRequestFields;
+    }
+  | VerificationEndCommand;
 
 export class VerificationAlreadyRequestedError extends Error {
   constructor(readonly verificationId: string) {
@@ -72,38 +77,46 @@ export function decideVerification(
       };
       return [{ type: 'VerificationRequested', data }];
     }
-    case 'CompleteVerification': {
-      const { completion } = command;
-      if (
-        state.status !== 'requested' ||
-        state.request.verificationId !== completion.verificationId
-      ) {
-        throw new VerificationNotPendingError(completion.verificationId);
-      }
-      // The family, participant and batch entry are the request's: a completion answers in the form the
-      // caller asked in, and its consumers (batch progress, webhooks) need not join it to the request.
-      const { family, participant, batch } = state.request;
-      const data = { ...completion, family };
-      if (participant !== undefined) data.participant = participant;
-      if (batch !== undefined) data.batch = batch;
-      return [{ type: 'VerificationCompleted', data }];
-    }
-    case 'FailVerification': {
-      if (state.status !== 'requested' || state.request.verificationId !== command.verificationId) {
-        throw new VerificationNotPendingError(command.verificationId);
-      }
-      const { family, participant, batch } = state.request;
-      const data: VerificationFailedData = {
-        verificationId: command.verificationId,
-        family,
-        reason: command.reason,
-        failedAt: command.failedAt,
-      };
-      if (participant !== undefined) data.participant = participant;
-      if (batch !== undefined) data.batch = batch;
-      return [{ type: 'VerificationFailed', data }];
-    }
+    case 'CompleteVerification':
+    case 'FailVerification':
+      if (state.status !== 'requested') throw new VerificationNotPendingError(endedId(command));
+      return [endVerification(state.request, command)];
   }
+}
+
+const endedId = (command: VerificationEndCommand): string =>
+  command.type === 'CompleteVerification'
+    ? command.completion.verificationId
+    : command.verificationId;
+
+/**
+ * The end of a requested verification (what `decideVerification` decides in the state `requested`),
+ * for a decider that holds the request itself and need not rebuild the state.
+ */
+export function endVerification(
+  request: VerificationRequestedData,
+  command: VerificationEndCommand,
+): VerificationTerminal {
+  if (request.verificationId !== endedId(command))
+    throw new VerificationNotPendingError(endedId(command));
+  // The family, participant and batch entry are the request's: an end answers in the form the caller
+  // asked in, and its consumers (batch progress, webhooks) need not join it to the request.
+  const { family, participant, batch } = request;
+  if (command.type === 'CompleteVerification') {
+    const data = { ...command.completion, family };
+    if (participant !== undefined) data.participant = participant;
+    if (batch !== undefined) data.batch = batch;
+    return { type: 'VerificationCompleted', data };
+  }
+  const data: VerificationFailedData = {
+    verificationId: command.verificationId,
+    family,
+    reason: command.reason,
+    failedAt: command.failedAt,
+  };
+  if (participant !== undefined) data.participant = participant;
+  if (batch !== undefined) data.batch = batch;
+  return { type: 'VerificationFailed', data };
 }
 
 export function evolveVerification(

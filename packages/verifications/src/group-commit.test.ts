@@ -71,6 +71,14 @@ describe('GroupCommit', () => {
     await Promise.all(later);
   });
 
+  it("gives each item's submitter its own result of the round", async () => {
+    const commit = new GroupCommit((items: number[]) =>
+      Promise.resolve(items.map((item) => item * 10)),
+    );
+    const results = await Promise.all([1, 2, 3].map((item) => commit.submit(item)));
+    assert.deepEqual(results, [10, 20, 30]);
+  });
+
   it('a failed round rejects only its own items', async () => {
     const { rounds, flush } = controlledFlush();
     const commit = new GroupCommit(flush, { maxInFlight: 2 });

@@ -1,6 +1,6 @@
-interface Pending<T> {
+interface Pending<T, R> {
   item: T;
-  resolve: () => void;
+  resolve: (result: R | undefined) => void;
   reject: (error: unknown) => void;
 }
 
@@ -14,10 +14,11 @@ interface Pending<T> {
  * can sit idle while the round's statement runs, every connection's request waiting for it; with two,
  * the next round is prepared meanwhile, but rounds are smaller and each costs its statement (where to
  * use which: packages/verifications/src/recorder.ts). Rounds are independent (each is its own streams
- * and rows), so their order does not matter; a failed round rejects only its own items.
+ * and rows), so their order does not matter; a failed round rejects only its own items. A flush may
+ * return one result per item, in order: each item's submitter gets its own.
  */
-export class GroupCommit<T> {
-  private queue: Pending<T>[] = [];
+export class GroupCommit<T, R = void> {
+  private queue: Pending<T, R>[] = [];
   /** A round starts on the next turn. */
   private scheduled = false;
   private inFlight = 0;
@@ -33,7 +34,7 @@ export class GroupCommit<T> {
    * `gatherMs`: the least time from one flush's start to the next one's (default 0).
    */
   constructor(
-    private readonly flush: (items: T[]) => Promise<void>,
+    private readonly flush: (items: T[]) => Promise<readonly R[] | void>,
     limits: {
       maxBatch?: number | undefined;
       maxInFlight?: number | undefined;
@@ -49,7 +50,7 @@ export class GroupCommit<T> {
       throw new Error('gatherMs must be a finite number >= 0');
   }
 
-  submit(item: T): Promise<void> {
+  submit(item: T): Promise<R | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.schedule();
@@ -81,16 +82,16 @@ export class GroupCommit<T> {
     const batch = this.queue.splice(0, this.maxBatch);
     this.inFlight += 1;
     this.lastStart = performance.now();
-    const settle = (outcome: (pending: Pending<T>) => void) => {
+    const settle = (outcome: (pending: Pending<T, R>, index: number) => void) => {
       this.inFlight -= 1;
-      for (const pending of batch) outcome(pending);
+      for (const [index, pending] of batch.entries()) outcome(pending, index);
       this.schedule();
     };
     // The executor turns a flush that throws before returning its promise into a rejection.
-    void new Promise<void>((resolve) =>
+    void new Promise<readonly R[] | void>((resolve) =>
       resolve(this.flush(batch.map((pending) => pending.item))),
     ).then(
-      () => settle((pending) => pending.resolve()),
+      (results) => settle((pending, index) => pending.resolve(results?.[index])),
       (error: unknown) => settle((pending) => pending.reject(error)),
     );
     // Items that arrived in the same turn beyond maxBatch, or a slot still free.

@@ -1,11 +1,13 @@
 export {
   decideVerification,
+  endVerification,
   evolveVerification,
   initialVerificationState,
   requestVerification,
   VerificationAlreadyRequestedError,
   VerificationNotPendingError,
   type VerificationCommand,
+  type VerificationEndCommand,
   type VerificationRequestFields,
   type VerificationState,
 } from './decider.js';
@@ -17,10 +19,36 @@ export {
   type VerificationRequest,
 } from './recorder.js';
 export { verificationStreamId } from './stream-id.js';
+export { requestEnvelope, requestStream, type RecordedRequest } from './request-stream.js';
+export { AccountCache, type AccountLoader } from './deciding/account-cache.js';
 export {
-  requestEnvelope,
-  requestStream,
-  type LocalDecider,
+  appendedAt,
+  copiesAtCommit,
+  type AccountCopyAtCommit,
+  type AppendedAccountEvent,
+} from './deciding/account-copy-at-commit.js';
+export { accountCopyLag } from './deciding/account-copy-lag.js';
+export {
+  findAccountsByIbans,
+  migrateAccountProjection,
+  projectAccountEvent,
+  type MatchingAccount,
+} from './deciding/account-projection.js';
+export {
+  AccountProjection,
+  type AccountProjectionOptions,
+} from './deciding/account-projection-consumer.js';
+export { decideOutcome, matchIdentification } from './deciding/decide.js';
+export {
+  roundDecisions,
   type DecidedEnd,
-  type RecordedRequest,
-} from './local-decider.js';
+  type DecideRound,
+  type Decision,
+  type RoundDecisions,
+} from './deciding/round-decisions.js';
+export {
+  countParticipantAnswers,
+  recordDecision,
+  type ParticipantAnswer,
+} from './deciding/decision-metrics.js';
+export { decisionsWithCopy } from './deciding/decisions-with-copy.js';

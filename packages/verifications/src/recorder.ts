@@ -6,13 +6,9 @@ import {
 } from '@vop/contracts';
 import { type EventStore, writeTogether, type WriteStatement } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
+import type { DecideRound } from './deciding/round-decisions.js';
 import { GroupCommit } from './group-commit.js';
-import {
-  type LocalDecider,
-  type RecordedRequest,
-  requestEnvelope,
-  requestStream,
-} from './local-decider.js';
+import { type RecordedRequest, requestEnvelope, requestStream } from './request-stream.js';
 
 export interface VerificationRequest {
   data: VerificationRequestedData;
@@ -24,14 +20,17 @@ export interface VerificationRecorderOptions {
   cipher: FieldCipher;
   /**
    * Inline read-model rows (the requester's), written in the statement that appends the requests, with
-   * the ends a local decider gave (none without one).
+   * the ends decided at recording (none without `decide`).
    */
   inline?: (requests: VerificationRequestedData[], ends: VerificationTerminal[]) => WriteStatement;
   /**
-   * Decides the requests in this process, in the statement that records them. Their ends go to
-   * `inline` in that statement and to `onEnds` once it committed.
+   * Decides the requests in this process (`roundDecisions(…).decide`), outside the statement that
+   * records them: each request is appended with its end in one stream, marked `decidedAtRecording` so
+   * matching leaves it alone, and its caller's `record()` resolves with that end. Without it, or for a
+   * request it leaves out, the request travels to matching over the bus. The ends also go to `inline`
+   * in that statement and to `onEnds` once it committed.
    */
-  decider?: LocalDecider;
+  decide?: DecideRound;
   onEnds?: (ends: VerificationTerminal[]) => void;
   clock?: () => Date;
   /**
@@ -47,19 +46,24 @@ export interface VerificationRecorderOptions {
   roundGatherMs?: number;
 }
 
-export type RecordVerification = (request: VerificationRequest) => Promise<void>;
+/** Resolves at commit with the request's end when it was decided at recording, else with undefined. */
+export type RecordVerification = (
+  request: VerificationRequest,
+) => Promise<VerificationTerminal | undefined>;
 
 /**
  * Records verification requests as events (an outbox relay publishes them; see
  * packages/contracts/src/events/topics.ts for the topic and key); concurrent requests share one
- * statement through the group commit. With a local decider, the same statement also writes their
- * ends (each after its request, in the request's stream), so a round costs one statement and its
- * callers are answered at commit; the relay publishes both.
+ * statement through the group commit. With `decide`, the same statement also writes their ends (each
+ * after its request, in the request's stream), so a round costs one statement and its callers are
+ * answered at commit; the relay publishes both.
  */
 export function verificationRecorder(options: VerificationRecorderOptions): RecordVerification {
-  const { store, cipher, inline, decider, onEnds } = options;
+  const { store, cipher, inline, decide, onEnds } = options;
   const clock = options.clock ?? (() => new Date());
-  const recordRound = async (plainRequests: VerificationRequest[]): Promise<void> => {
+  const recordRound = async (
+    plainRequests: VerificationRequest[],
+  ): Promise<(VerificationTerminal | undefined)[]> => {
     // Outside the transaction, so the day's key is served from the key cache.
     const requests: RecordedRequest[] = await Promise.all(
       plainRequests.map(async ({ data, metadata }) => ({
@@ -69,11 +73,13 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
       })),
     );
     const now = clock();
-    const decided = await decider?.prepare(
+    const decided = await decide?.(
       requests.map((request) => requestEnvelope(request, now)),
       plainRequests.map(({ data }) => data.name),
     );
     const ends: VerificationTerminal[] = [];
+    // Each request's own end, in request order: what its caller's record() resolves with.
+    const answers: (VerificationTerminal | undefined)[] = [];
     // One statement for the round, no BEGIN and COMMIT: on PostgreSQL one round trip instead of five,
     // and on PGlite's thread nothing waits for this one between the writes (write-together.ts). A
     // request decided here is one stream with its end: both are recorded, or neither.
@@ -82,6 +88,7 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
         requests.map((request) => {
           const end = decided?.get(request.eventId);
           if (end !== undefined) ends.push(...end.ends);
+          answers.push(end?.ends.at(-1));
           return requestStream(request, end);
         }),
       ),
@@ -95,10 +102,14 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
       );
     await writeTogether(store.sql, writes);
     if (ends.length > 0) onEnds?.(ends);
+    return answers;
   };
-  const commit = new GroupCommit(recordRound, {
-    maxInFlight: options.roundsInFlight,
-    gatherMs: options.roundGatherMs,
-  });
+  const commit = new GroupCommit<VerificationRequest, VerificationTerminal | undefined>(
+    recordRound,
+    {
+      maxInFlight: options.roundsInFlight,
+      gatherMs: options.roundGatherMs,
+    },
+  );
   return (request) => commit.submit(request);
 }

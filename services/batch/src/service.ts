@@ -9,8 +9,8 @@ import {
   type AccountCopyAtCommit,
   copiesAtCommit,
   countParticipantAnswers,
-  deciderWithCopy,
-} from '@vop/decisions';
+  decisionsWithCopy,
+} from '@vop/verifications';
 import type { NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
@@ -105,7 +105,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   // Kafka and matching, and the entries are answered in that transaction.
   const deciding =
     (options.entriesDecidedBy ?? 'batch') === 'batch'
-      ? deciderWithCopy({
+      ? decisionsWithCopy({
           store,
           bus,
           logger,
@@ -119,7 +119,8 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       : undefined;
   const accountCopy = deciding?.accounts;
   const decide =
-    deciding && entryDecisions({ decider: deciding.decider, accounts: deciding.accounts, clock });
+    deciding &&
+    entryDecisions({ decide: deciding.decisions.decide, accounts: deciding.accounts, clock });
   const commands = batchCommands({
     store,
     cipher,

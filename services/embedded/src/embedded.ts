@@ -86,8 +86,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   ]);
   // One registry for the one process: every service's metrics on the gateway's /metrics.
   const metrics = createMetricsRegistry({ service: 'vop-embedded' });
-  // One matcher for every decider (gateway: single checks; batch: its entries; matching: what came
-  // undecided).
+  // One matcher wherever verifications are decided (gateway: single checks; batch: its entries;
+  // matching: what came undecided).
   const matcher = options.matcher ?? createNameMatcher();
   const matching = createMatchingService({
     sql,
@@ -136,7 +136,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
     matcher,
-    // One database: every decider's copy of the accounts is written with the account write.
+    // One database: every deciding service's copy of the accounts is written with the account write.
     accountCopiesAtCommit: [matching.accountCopyAtCommit, batch.accountCopyAtCommit],
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,

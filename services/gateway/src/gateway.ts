@@ -8,6 +8,7 @@ import {
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
+import { closeQuietly, startInOrder } from '@vop/lifecycle';
 import type { Bus, Subscription } from '@vop/messaging';
 import { metricsEndpoint, type Logger, type ServiceMetrics } from '@vop/observability';
 import {
@@ -20,8 +21,12 @@ import {
   type ServiceHealth,
 } from '@vop/outbox';
 import { accountEventProtector, createPersonalData } from '@vop/personal-data';
-import { verificationRecorder } from '@vop/verifications';
-import { type AccountCopyAtCommit, copiesAtCommit, deciderWithCopy } from '@vop/decisions';
+import {
+  type AccountCopyAtCommit,
+  copiesAtCommit,
+  decisionsWithCopy,
+  verificationRecorder,
+} from '@vop/verifications';
 import type { NameMatcher } from '@vop/name-matching';
 import type { Express, Router } from 'express';
 import { migrateAccountsReadModel } from './accounts/read-model.js';
@@ -194,7 +199,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // commit, without the round trip through Kafka and matching.
   const deciding =
     (options.singleChecksDecidedBy ?? 'gateway') === 'gateway'
-      ? deciderWithCopy({
+      ? decisionsWithCopy({
           store,
           bus,
           logger,
@@ -207,7 +212,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         })
       : undefined;
   const accountCopy = deciding?.accounts;
-  const decider = deciding?.decider;
+  const decisions = deciding?.decisions;
   // Every copy of the accounts a decision reads that this database holds is written with the account
   // write itself: a check sent once the write was answered sees it (read your writes).
   const copy = copiesAtCommit([
@@ -246,14 +251,13 @@ export function createGateway(options: GatewayOptions): Gateway {
         ends.length === 0
           ? pendingVerificationsWrite(schema, requests)
           : verificationsWrite(schema, requests, ends),
-      ...(decider && { decider }),
-      onEnds: (ends: VerificationTerminal[]) => {
-        for (const end of ends) waiters.notify(end);
-      },
+      // Its callers are answered with the ends record() gives: no waiter is notified of them.
+      ...(decisions && { decide: decisions.decide }),
       clock,
       roundsInFlight: options.recordingRoundsInFlight,
       roundGatherMs: options.recordingRoundGatherMs,
     }),
+    decidedAtRecording: decisions !== undefined,
     waiters,
     cipher: personalData.cipher,
     deadlineMs: options.verifyDeadlineMs,
@@ -398,13 +402,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     app,
     store,
     async start() {
-      try {
-        await startParts();
-      } catch (error) {
-        for (const subscription of subscriptions.splice(0))
-          await subscription.close().catch(() => undefined);
-        throw error;
-      }
+      await startInOrder([
+        { start: prepare },
+        { start: subscribe, stop: () => closeQuietly(subscriptions) },
+        { start: startBackground },
+      ]);
     },
     async stop() {
       shuttingDown = true;
@@ -419,7 +421,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   };
 
-  async function startParts(): Promise<void> {
+  async function prepare(): Promise<void> {
     await store.migrate();
     await migrateInbox(sql, schema);
     await migrateAccountsReadModel(sql, schema);
@@ -450,7 +452,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (written) logger.info({ file: written }, 'development test API key written');
     }
     await bus.ensureTopics(topicSpecs);
-    // Pushed one by one, so a start that fails half-way can close what it opened and be retried.
+  }
+
+  // Pushed one by one, so a start that fails half-way can close what it opened and be retried.
+  async function subscribe(): Promise<void> {
     subscriptions.push(
       ...(await subscribeToCompletions({
         bus,
@@ -473,6 +478,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         logger: logger.child({ component: 'core-banking-feed' }),
       }),
     );
+  }
+
+  async function startBackground(): Promise<void> {
     await relay.start();
     testAccountSweeper?.start();
     timeoutSweeper.start();

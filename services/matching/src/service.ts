@@ -1,10 +1,10 @@
 import {
   type AccountCopyAtCommit,
   AccountProjection,
-  createVerificationDecider,
   recordDecision,
-  type VerificationDecider,
-} from '@vop/decisions';
+  roundDecisions,
+  type RoundDecisions,
+} from '@vop/verifications';
 import type { NameMatcher } from '@vop/name-matching';
 import { routeIntegrationEvent, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
@@ -28,6 +28,7 @@ import {
 } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import { loopFailureLog } from '@vop/http';
+import { closeQuietly, startInOrder } from '@vop/lifecycle';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { Router } from 'express';
 import { explainRoutes } from './explain/routes.js';
@@ -81,7 +82,7 @@ export interface MatchingService {
 /**
  * Consumes account events and verification requests; emits verification completions through its
  * outbox. Single checks and batch entries are decided where they are recorded (the gateway, the batch
- * service: @vop/decisions); this service decides a request that came undecided (a recorder set to
+ * service: @vop/verifications); this service decides a request that came undecided (a recorder set to
  * leave it to matching, a copy of the accounts still filling, an older release).
  */
 export function createMatchingService(options: MatchingServiceOptions): MatchingService {
@@ -103,8 +104,8 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     topic: topics.accountEvents,
     ...(options.metrics && { metrics: options.metrics }),
   });
-  const deciderFor = (completions: EventStore) =>
-    createVerificationDecider({
+  const decisionsFor = (completions: EventStore) =>
+    roundDecisions({
       store: completions,
       accountsSchema: schema,
       accountCache: accounts.cache,
@@ -129,7 +130,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       route: (event) => routeIntegrationEvent(topics, event),
       onError: loopFailureLog(logger, 'matching outbox relay failed; retrying', { relay: name }),
     });
-  const decider = deciderFor(store);
+  const decisions = decisionsFor(store);
   const subscriptions: Subscription[] = [];
   const gate = options.priorityGate;
   const pacer = gate ? undefined : options.batchPacer;
@@ -175,10 +176,10 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
    * request whose end exists (delivered again): no processed ids, no transaction, one round trip.
    */
   const decideBatchOf =
-    (decider: VerificationDecider) =>
+    (decisions: RoundDecisions) =>
     async (messages: IncomingMessage[]): Promise<void> => {
       const envelopes = messages.map(parseEnvelope);
-      await decider.recordDelivered(await decider.prepare(envelopes), envelopes);
+      await decisions.recordDelivered(await decisions.decide(envelopes), envelopes);
     };
 
   /**
@@ -211,13 +212,11 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     },
     health: () => serviceHealth(healthSources),
     async start() {
-      try {
-        await startParts();
-      } catch (error) {
-        for (const subscription of subscriptions.splice(0))
-          await subscription.close().catch(() => undefined);
-        throw error;
-      }
+      await startInOrder([
+        { start: prepare },
+        { start: subscribe, stop: () => closeQuietly(subscriptions) },
+        { start: startRelays },
+      ]);
     },
     async stop() {
       for (const subscription of subscriptions.splice(0)) await subscription.close();
@@ -227,7 +226,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     },
   };
 
-  async function startParts(): Promise<void> {
+  async function prepare(): Promise<void> {
     await store.migrate();
     await batchStore.migrate();
     await migrateInbox(sql, schema);
@@ -237,17 +236,23 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     await bus.ensureTopics(
       Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     );
-    if (roles.has('single')) await startSingleChecks();
-    if (roles.has('batch')) await startBatchEntries();
-    for (const started of relays) await started.start();
-    logger.info({ roles: [...roles] }, 'matching service started');
   }
 
   // Subscriptions are pushed one by one, so a start that fails half-way can close what it opened and
   // be retried.
+  async function subscribe(): Promise<void> {
+    if (roles.has('single')) await startSingleChecks();
+    if (roles.has('batch')) await startBatchEntries();
+  }
+
+  async function startRelays(): Promise<void> {
+    for (const started of relays) await started.start();
+    logger.info({ roles: [...roles] }, 'matching service started');
+  }
+
   async function startSingleChecks(): Promise<void> {
     subscriptions.push(await accounts.subscribe());
-    const decideAll = decideBatchOf(decider);
+    const decideAll = decideBatchOf(decisions);
     const decideSingles = async (messages: IncomingMessage[]): Promise<void> => {
       const left = undecided(messages);
       if (left.length > 0) await decideAll(left);
@@ -257,7 +262,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
         ...groups.singles,
         onHandlerError: logHandlerError(logger, 'verification-decisions'),
         partitionsConsumedConcurrently: 8,
-        // One prepare and one statement for what several partitions fetched at once.
+        // One round decided and one statement for what several partitions fetched at once.
         mergePartitions: true,
         batchHandler: gate ? (messages) => gate.high(() => decideSingles(messages)) : decideSingles,
       }),
@@ -270,7 +275,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     // time in units of 100. With a priority gate (embedded: one thread, one PGlite connection), units
     // of 50 through it, one at a time, at a bounded share while single checks come. A gate measured
     // 3.5 times slower batches and no better single checks distributed (bench/RESULTS.md §4).
-    const decideAllEntries = decideBatchOf(deciderFor(batchStore));
+    const decideAllEntries = decideBatchOf(decisionsFor(batchStore));
     const decideBatchEntries = async (messages: IncomingMessage[]): Promise<void> => {
       const left = undecided(messages);
       if (left.length > 0) await decideAllEntries(left);

@@ -230,8 +230,8 @@ export async function startBatchCluster(options: {
     );
   // The copy's rows are not enough: the batch service decides entries only once its copy has caught
   // up with the account events by the consumer group's offsets, which its readiness says
-  // (packages/decisions/src/account-projection-consumer.ts). A chunk fanned out before is left to
-  // matching: after a broker restart that window outlasted the wait above.
+  // (packages/verifications/src/deciding/account-projection-consumer.ts). A chunk fanned out before
+  // is left to matching: after a broker restart that window outlasted the wait above.
   await eventually(
     async () => {
       alive();

@@ -132,7 +132,7 @@ describe('distributed batches: gateway, matching per role (single, batch), the b
   it("an account renamed after the batch service's copy kept its row: the next batch answers by the new name", async () => {
     // The batch service decides its entries against its own copy of the accounts and keeps the rows it
     // read; it forgets them when the copy's projection transaction notifies
-    // (packages/decisions/src/account-projection-consumer.ts).
+    // (packages/verifications/src/deciding/account-projection-consumer.ts).
     const iban = germanIban(626_262);
     const opened = await cluster.admin.post('/accounts', { iban, name: 'Liv Andersson' });
     assert.equal(opened.status, 201, opened.text);

@@ -21,8 +21,8 @@ export function prometheusPath(): string {
 
 /**
  * Every metric family name the services serve (with the _bucket/_count/_sum series of histograms),
- * as registered in code: packages/observability, the lag gauges, the deciders' counters
- * (packages/decisions/src/decision-metrics.ts), matching, batch and webhooks.
+ * as registered in code: packages/observability, the lag gauges, the decisions' counters
+ * (packages/verifications/src/deciding/decision-metrics.ts), matching, batch and webhooks.
  */
 export function servedMetricNames(): Set<string> {
   const histograms = [

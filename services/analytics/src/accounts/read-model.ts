@@ -1,5 +1,5 @@
 import type { AccountEvent, AccountStatus } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import { ibanPseudonym } from '../activity/iban-pseudonym.js';
 
 /**
@@ -8,9 +8,8 @@ import { ibanPseudonym } from '../activity/iban-pseudonym.js';
  * reflects and older events are ignored; a deletion leaves a tombstone. Every IBAN an account has
  * held is kept, so its history follows it across an IBAN change.
  */
-export async function migrateAccountsReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
+export const migrateAccountsReadModel = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
          account_id uuid PRIMARY KEY,
          iban_hash text NOT NULL,
          holder_type text,
@@ -18,14 +17,13 @@ export async function migrateAccountsReadModel(sql: SqlClient, schema: string): 
          updated_at timestamptz NOT NULL,
          revision integer NOT NULL
        )`,
-    `CREATE INDEX IF NOT EXISTS accounts_iban ON ${schema}.accounts (iban_hash)`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.account_ibans (
+  `CREATE INDEX IF NOT EXISTS accounts_iban ON ${schema}.accounts (iban_hash)`,
+  `CREATE TABLE IF NOT EXISTS ${schema}.account_ibans (
          account_id uuid NOT NULL,
          iban_hash text NOT NULL,
          PRIMARY KEY (account_id, iban_hash)
        )`,
-  ]);
-}
+]);
 
 export async function projectAccountEvent(
   tx: SqlExecutor,

@@ -1,4 +1,4 @@
-import { migrateSchema, type SqlClient } from '@vop/event-store';
+import { schemaMigration, type SqlClient } from '@vop/event-store';
 import { ANALYTICS_TABLES } from './projection.js';
 
 /** The inbox name of the analytics projections (processed event ids). */
@@ -8,16 +8,14 @@ export const PROJECTION_CONSUMER = 'analytics-projections';
  * Rebuilds start a new generation: the read models are emptied and the consumer group gets a new
  * name, which Kafka has no offsets for, so the next start reads every topic from offset 0.
  */
-export async function migrateGeneration(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.projection_generation (
+export const migrateGeneration = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.projection_generation (
          id boolean PRIMARY KEY DEFAULT true CHECK (id),
          generation integer NOT NULL,
          rebuilt_at timestamptz
        )`,
-    `INSERT INTO ${schema}.projection_generation (id, generation) VALUES (true, 1) ON CONFLICT DO NOTHING`,
-  ]);
-}
+  `INSERT INTO ${schema}.projection_generation (id, generation) VALUES (true, 1) ON CONFLICT DO NOTHING`,
+]);
 
 export async function currentGeneration(sql: SqlClient, schema: string): Promise<number> {
   const { rows } = await sql.query<{ generation: number }>(

@@ -3,7 +3,7 @@ import type {
   VerificationFailedData,
   VerificationRequestedData,
 } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import { ibanPseudonym } from './iban-pseudonym.js';
 
 /**
@@ -11,9 +11,8 @@ import { ibanPseudonym } from './iban-pseudonym.js';
  * end is a completion or a failure; the first one read wins and a later one is ignored. The typed name stays as it travelled: encrypted under its day's key, so the retention job
  * that destroys the key makes it unreadable here too. No full IBAN: a pseudonym and the masked form.
  */
-export async function migrateActivityReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.verifications (
+export const migrateActivityReadModel = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.verifications (
          verification_id uuid PRIMARY KEY,
          family text NOT NULL,
          participant text,
@@ -27,12 +26,11 @@ export async function migrateActivityReadModel(sql: SqlClient, schema: string): 
          completed_at timestamptz,
          response_ms integer
        )`,
-    // Set when the verification ended without an outcome (VerificationFailed): it counts as failed.
-    `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failure_reason text`,
-    `CREATE INDEX IF NOT EXISTS verifications_requested_at ON ${schema}.verifications (requested_at)`,
-    `CREATE INDEX IF NOT EXISTS verifications_iban ON ${schema}.verifications (iban_hash, requested_at)`,
-  ]);
-}
+  // Set when the verification ended without an outcome (VerificationFailed): it counts as failed.
+  `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failure_reason text`,
+  `CREATE INDEX IF NOT EXISTS verifications_requested_at ON ${schema}.verifications (requested_at)`,
+  `CREATE INDEX IF NOT EXISTS verifications_iban ON ${schema}.verifications (iban_hash, requested_at)`,
+]);
 
 /** Response time once both ends are known; `requested` and `completed` name the two timestamps. */
 function responseMs(requested: string, completed: string): string {

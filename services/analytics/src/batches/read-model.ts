@@ -1,10 +1,9 @@
 import type { BatchCompletedData } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 
 /** Completed batches (counts only, as the event carries them), for the usage report. */
-export async function migrateBatchesReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.batches (
+export const migrateBatchesReadModel = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.batches (
          batch_id text PRIMARY KEY,
          participant text NOT NULL,
          status text NOT NULL,
@@ -14,9 +13,8 @@ export async function migrateBatchesReadModel(sql: SqlClient, schema: string): P
          submitted_at timestamptz NOT NULL,
          completed_at timestamptz NOT NULL
        )`,
-    `CREATE INDEX IF NOT EXISTS batches_completed_at ON ${schema}.batches (completed_at)`,
-  ]);
-}
+  `CREATE INDEX IF NOT EXISTS batches_completed_at ON ${schema}.batches (completed_at)`,
+]);
 
 export async function projectBatchCompleted(
   tx: SqlExecutor,

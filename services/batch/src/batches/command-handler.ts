@@ -6,7 +6,13 @@ import type {
   VerificationRequestedData,
   VerificationTerminal,
 } from '@vop/contracts';
-import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
+import {
+  aggregateStream,
+  ConcurrencyError,
+  handleCommand,
+  type EventStore,
+  type SqlExecutor,
+} from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
 import { requestVerification } from '@vop/verifications';
 import { findDomesticAccounts } from '../domestic-accounts/read-model.js';
@@ -16,13 +22,13 @@ import { recordRequests, STAGED_PER_ROW, stageRequests, type StagedRequests } fr
 import type { EntryBudget } from './entry-budget.js';
 import {
   batchStreamId,
+  BatchNotRunningError,
   decideBatch,
   evolveBatch,
   initialBatchState,
   type BatchCommand,
   type BatchEvent,
   type BatchForm,
-  type BatchState,
   type EntryJudgement,
 } from './decider.js';
 import {
@@ -69,18 +75,11 @@ interface Recorded {
 /** Typed names encrypted per group, the event loop free between groups (10,000 at once held it). */
 const ENCRYPTION_GROUP = 250;
 
-async function loadBatch(
-  store: EventStore,
-  streamId: string,
-  tx?: SqlExecutor,
-): Promise<{ state: BatchState; version: number }> {
-  const events = await store.readStream(streamId, tx ? { tx } : {});
-  const state = events.reduce(
-    (current, event) => evolveBatch(current, event as unknown as BatchEvent),
-    initialBatchState,
-  );
-  return { state, version: events.length };
-}
+const batchDecider = {
+  decide: decideBatch,
+  evolve: evolveBatch,
+  initialState: () => initialBatchState,
+};
 
 /**
  * Records batches: the submission and the read-model rows in one transaction, with one
@@ -102,7 +101,7 @@ export function batchCommands(options: BatchCommandsOptions) {
     const { batchId } = command.batch;
     const streamId = batchStreamId(participant, batchId);
     for (let attempt = 0; ; attempt += 1) {
-      const { state } = await loadBatch(store, streamId);
+      const { state } = await aggregateStream(store, streamId, batchDecider);
       const events = decideBatch(command, state);
       if (events.length === 0) {
         const row = await findBatch(store.sql, schema, participant, batchId);
@@ -327,14 +326,19 @@ export function batchCommands(options: BatchCommandsOptions) {
       });
     }
     for (const { participant, batchId, successful, failed } of finished) {
-      const streamId = batchStreamId(participant, batchId);
-      const { state, version } = await loadBatch(store, streamId, tx);
-      if (state.status !== 'submitted') continue;
-      const events = decideBatch(
-        { type: 'CompleteBatch', counts: { successful, failed }, completedAt: answeredAt },
-        state,
-      );
-      await store.append(streamId, events, { tx, expectedVersion: version });
+      const complete = {
+        type: 'CompleteBatch',
+        counts: { successful, failed },
+        completedAt: answeredAt,
+      } as const;
+      try {
+        await handleCommand(store, batchStreamId(participant, batchId), batchDecider, complete, {
+          tx,
+        });
+      } catch (error) {
+        // Completed already: the decider refuses before anything is written.
+        if (!(error instanceof BatchNotRunningError)) throw error;
+      }
     }
     return fresh.length;
   }

@@ -1,11 +1,6 @@
 import { migrateSchema, type SqlClient } from '@vop/event-store';
-import { ApiError } from '@vop/http';
-import {
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRes,
-  type RateLimiterAbstract,
-} from 'rate-limiter-flexible';
+import { ApiError, createRateLimiters } from '@vop/http';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 const TABLE = 'entry_budgets';
 const HOUR_SECONDS = 3600;
@@ -55,42 +50,17 @@ export function createEntryBudget(options: {
     settings.environment === 'live'
       ? settings.livePerMinute
       : (settings.testPerMinute ?? settings.livePerMinute);
-  const limiters = new Map<number, RateLimiterAbstract>();
+  const limiters = createRateLimiters({ sql, schema, table: TABLE });
   const perHourOf = (participant: string): number | undefined => {
     const limit = perMinute[participant] ?? perMinute.default;
     return limit === undefined ? undefined : limit * 60;
   };
-  const limiterFor = (points: number): RateLimiterAbstract => {
-    let limiter = limiters.get(points);
-    if (!limiter) {
-      const common = { keyPrefix: `entries-${points}`, points, duration: HOUR_SECONDS };
-      // One table shared by every batch instance (PostgreSQL); in memory in the embedded run.
-      limiter =
-        sql.kind === 'postgres'
-          ? new RateLimiterPostgres({
-              ...common,
-              storeClient: {
-                query: (query: { text: string; values?: unknown[] }) =>
-                  sql.query(query.text, query.values ?? []),
-              },
-              storeType: 'pool',
-              schemaName: schema,
-              tableName: TABLE,
-              tableCreated: true,
-              clearExpiredByTimeout: false,
-            })
-          : new RateLimiterMemory(common);
-      limiters.set(points, limiter);
-    }
-    return limiter;
-  };
+  // One table shared by every batch instance (PostgreSQL); in memory in the embedded run.
+  const limiterFor = (points: number): RateLimiterAbstract =>
+    limiters.limiterFor({ keyPrefix: `entries-${points}`, points, durationSeconds: HOUR_SECONDS });
   return {
     async migrate() {
-      if (sql.kind !== 'postgres') return;
-      await migrateSchema(sql, schema, [
-        `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
-           key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)`,
-      ]);
+      if (limiters.migrations.length > 0) await migrateSchema(sql, schema, limiters.migrations);
     },
     async draw(participant, entries) {
       const perHour = perHourOf(participant);

@@ -4,13 +4,13 @@ import {
   type VerificationRequestedData,
   type VerificationTerminal,
 } from '@vop/contracts';
-import type { AccountProjection } from '@vop/decisions';
 import type { NewEvent } from '@vop/event-store';
 import {
   requestEnvelope,
   requestStream,
+  type AccountProjection,
   type DecidedEnd,
-  type LocalDecider,
+  type DecideRound,
 } from '@vop/verifications';
 
 /** A chunk of a batch's requests with their event ids, and the ends decided for them (by event id). */
@@ -20,7 +20,7 @@ export interface DecidedEntries {
 }
 
 /**
- * Decides a chunk of a batch's entries before the transaction that records them (the decider reads
+ * Decides a chunk of a batch's entries before the transaction that records them (`decide` reads
  * keys and accounts outside it: on PGlite a read beside an open transaction waits behind it).
  */
 export type DecideEntries = (
@@ -40,17 +40,17 @@ export function entryMetadata(batchId: string): Record<string, string> {
  * them against its projection, rather than being answered "no account" by a copy still filling.
  */
 export function entryDecisions(options: {
-  decider: LocalDecider;
+  decide: DecideRound;
   accounts: Pick<AccountProjection, 'caughtUp'>;
   clock: () => Date;
 }): DecideEntries {
-  const { decider, accounts, clock } = options;
+  const { decide, accounts, clock } = options;
   return async (batchId, requests) => {
     const eventIds = requests.map(() => randomUUID());
     if (!(await accounts.caughtUp())) return { eventIds, ends: new Map() };
     const now = clock();
     const metadata = entryMetadata(batchId);
-    const ends = await decider.prepare(
+    const ends = await decide(
       requests.map((data, index) =>
         requestEnvelope({ eventId: eventIds[index] as string, data, metadata }, now),
       ),

@@ -5,7 +5,7 @@ import { parseVerificationRequested, type VerificationTerminal } from '@vop/cont
 import { createPgliteClient, EventStore, START, type SqlExecutor } from '@vop/event-store';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
-import type { DecidedEnd, LocalDecider } from '@vop/verifications';
+import type { DecidedEnd, DecideRound } from '@vop/verifications';
 import { batchCommands } from './command-handler.js';
 import { migrateBatchSchema } from '../migrate.js';
 import { entryDecisions } from './entry-decisions.js';
@@ -32,32 +32,30 @@ async function requestedEntries(store: EventStore): Promise<string[]> {
     .map((event) => parseVerificationRequested(event.type, event.data).batch?.entryId ?? '?');
 }
 
-/** A decider that completes every request MTCH (the port the batch service fills from @vop/decisions). */
-const everyEntryMatches: LocalDecider = {
-  async prepare(envelopes) {
-    const decided = new Map<string, DecidedEnd>();
-    for (const envelope of envelopes) {
-      const request = parseVerificationRequested(envelope.type, envelope.data);
-      const end: VerificationTerminal = {
-        type: 'VerificationCompleted',
-        data: {
-          verificationId: request.verificationId,
-          family: request.family,
-          outcome: 'MTCH',
-          score: 1,
-          reasons: [],
-          ...(request.participant !== undefined && { participant: request.participant }),
-          ...(request.batch !== undefined && { batch: request.batch }),
-          completedAt: '2026-03-01T09:00:01.000Z',
-        },
-      };
-      decided.set(envelope.eventId, {
-        ends: [end],
-        events: [{ type: end.type, data: end.data, metadata: {} }],
-      });
-    }
-    return decided;
-  },
+/** Decides every request MTCH (where the batch service passes `roundDecisions(…).decide`). */
+const everyEntryMatches: DecideRound = async (envelopes) => {
+  const decided = new Map<string, DecidedEnd>();
+  for (const envelope of envelopes) {
+    const request = parseVerificationRequested(envelope.type, envelope.data);
+    const end: VerificationTerminal = {
+      type: 'VerificationCompleted',
+      data: {
+        verificationId: request.verificationId,
+        family: request.family,
+        outcome: 'MTCH',
+        score: 1,
+        reasons: [],
+        ...(request.participant !== undefined && { participant: request.participant }),
+        ...(request.batch !== undefined && { batch: request.batch }),
+        completedAt: '2026-03-01T09:00:01.000Z',
+      },
+    };
+    decided.set(envelope.eventId, {
+      ends: [end],
+      events: [{ type: end.type, data: end.data, metadata: {} }],
+    });
+  }
+  return decided;
 };
 
 /** The batch service's store, read models and commands on a fresh PGlite, fanning out `chunkSize` a chunk. */
@@ -73,7 +71,7 @@ async function batchServiceOnPglite(
   let staged = 0;
   const clock = () => new Date('2026-03-01T09:00:00.000Z');
   const decide =
-    decisions && entryDecisions({ decider: everyEntryMatches, accounts: decisions, clock });
+    decisions && entryDecisions({ decide: everyEntryMatches, accounts: decisions, clock });
   const commands = batchCommands({
     store,
     cipher,

@@ -1,5 +1,5 @@
 import type { VerificationRequestedData, VerificationTerminal } from '@vop/contracts';
-import { migrateSchema, type EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { entryStreams, type DecideEntries, type DecidedEntries } from './entry-decisions.js';
@@ -15,9 +15,8 @@ import { insertBatchEntries } from './status-read-model.js';
  * checks wait behind one chunk, not 10,000 entries). A process killed mid fan-out leaves the rest
  * staged for the next one.
  */
-export async function migrateFanOut(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.batch_fan_out (
+export const migrateFanOut = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.batch_fan_out (
          id bigserial PRIMARY KEY,
          participant text NOT NULL,
          batch_id text NOT NULL,
@@ -26,10 +25,9 @@ export async function migrateFanOut(sql: SqlClient, schema: string): Promise<voi
          requests text NOT NULL,
          done integer NOT NULL DEFAULT 0
        )`,
-    `CREATE INDEX IF NOT EXISTS batch_fan_out_batch
+  `CREATE INDEX IF NOT EXISTS batch_fan_out_batch
        ON ${schema}.batch_fan_out (participant, batch_id, id)`,
-  ]);
-}
+]);
 
 /** Staged requests per row: few rows to write at submission, small enough to read per chunk. */
 export const STAGED_PER_ROW = 1000;

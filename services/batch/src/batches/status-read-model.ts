@@ -1,10 +1,9 @@
 import type { BatchStatusValue, VerificationTerminal } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import type { BatchForm, EntryJudgement } from './decider.js';
 
-export async function migrateBatchReadModels(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.batches (
+export const migrateBatchReadModels = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.batches (
          participant text NOT NULL,
          batch_id text NOT NULL,
          form text NOT NULL,
@@ -17,7 +16,7 @@ export async function migrateBatchReadModels(sql: SqlClient, schema: string): Pr
          completed_at timestamptz,
          PRIMARY KEY (participant, batch_id)
        )`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.batch_entries (
+  `CREATE TABLE IF NOT EXISTS ${schema}.batch_entries (
          participant text NOT NULL,
          batch_id text NOT NULL,
          seq integer NOT NULL,
@@ -29,8 +28,7 @@ export async function migrateBatchReadModels(sql: SqlClient, schema: string): Pr
          PRIMARY KEY (participant, batch_id, seq),
          UNIQUE (participant, batch_id, entry_id)
        )`,
-  ]);
-}
+]);
 
 export interface BatchRow {
   batch_id: string;

@@ -1,7 +1,7 @@
 import { parseAccountEvent } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
-import { accountCopyLag } from '@vop/decisions';
+import { accountCopyLag } from '@vop/verifications';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { idempotentBatchHandler, logHandlerError } from '@vop/outbox';
 import { projectDomesticAccount } from './read-model.js';

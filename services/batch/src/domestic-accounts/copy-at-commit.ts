@@ -1,4 +1,4 @@
-import type { AccountCopyAtCommit } from '@vop/decisions';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import type { SqlExecutor } from '@vop/event-store';
 import { projectDomesticAccounts } from './read-model.js';
 

@@ -1,5 +1,5 @@
 import { parseAccountEvent } from '@vop/contracts';
-import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
+import { handleCommand, type EventStore, type SqlExecutor } from '@vop/event-store';
 import {
   type AccountCommand,
   type AccountState,
@@ -8,12 +8,53 @@ import {
   initialAccountState,
 } from './decider.js';
 import type { AccountEventProtector } from '@vop/personal-data';
-import { type AccountCopyAtCommit, appendedAt } from '@vop/decisions';
+import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
 
 export const accountStreamId = (accountId: string): string => `account-${accountId}`;
 
 const MAX_ATTEMPTS = 3;
+
+const accountDecider = {
+  decide: decideAccount,
+  evolve: evolveAccount,
+  initialState: () => initialAccountState,
+};
+
+/** An account write: the append, the inline read model and the copies (`copy`) in one transaction. */
+async function writeAccount(
+  store: EventStore,
+  command: AccountCommand,
+  metadata: Record<string, string>,
+  write: {
+    projection: ProjectionOptions;
+    protect: AccountEventProtector | undefined;
+    copy: AccountCopyAtCommit | undefined;
+    transaction: { tx: SqlExecutor } | { attempts: number };
+  },
+): Promise<AccountState> {
+  const { projection, protect, copy } = write;
+  const { newState } = await handleCommand(
+    store,
+    accountStreamId(command.accountId),
+    accountDecider,
+    command,
+    {
+      ...write.transaction,
+      parse: (event) => parseAccountEvent(event.type, event.data),
+      metadata,
+      ...(protect && {
+        beforeAppend: (events, tx) => Promise.all(events.map((event) => protect(event, tx))),
+      }),
+      afterAppend: async ({ newEvents, nextExpectedVersion }, tx) => {
+        for (const event of newEvents)
+          await projectAccountEvent(tx, store.schema, event, projection);
+        await copy?.apply(tx, appendedAt(nextExpectedVersion - newEvents.length, newEvents));
+      },
+    },
+  );
+  return newState;
+}
 
 /**
  * Loads the aggregate, decides, appends with the version it read and updates the inline read model
@@ -31,21 +72,7 @@ export async function applyAccountCommand(
   protect?: AccountEventProtector,
   copy?: AccountCopyAtCommit,
 ): Promise<AccountState> {
-  const streamId = accountStreamId(command.accountId);
-  const stored = await store.readStream(streamId, { tx });
-  const state = stored
-    .map((event) => parseAccountEvent(event.type, event.data))
-    .reduce(evolveAccount, initialAccountState);
-  const decided = decideAccount(command, state);
-  const events = protect ? await Promise.all(decided.map((event) => protect(event, tx))) : decided;
-  await store.append(
-    streamId,
-    events.map((event) => ({ type: event.type, data: event.data, metadata })),
-    { expectedVersion: stored.length, tx },
-  );
-  for (const event of events) await projectAccountEvent(tx, store.schema, event, projection);
-  await copy?.apply(tx, appendedAt(stored.length, events));
-  return events.reduce(evolveAccount, state);
+  return writeAccount(store, command, metadata, { projection, protect, copy, transaction: { tx } });
 }
 
 /**
@@ -60,16 +87,13 @@ export async function handleAccountCommand(
   protect?: AccountEventProtector,
   copy?: AccountCopyAtCommit,
 ): Promise<AccountState> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const state = await store.sql.transaction((tx) =>
-        applyAccountCommand(store, command, metadata, tx, projection, protect, copy),
-      );
-      copy?.committed();
-      return state;
-    } catch (error) {
-      if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
-      throw error;
-    }
-  }
+  const transaction = { attempts: MAX_ATTEMPTS };
+  const state = await writeAccount(store, command, metadata, {
+    projection,
+    protect,
+    copy,
+    transaction,
+  });
+  copy?.committed();
+  return state;
 }

@@ -1,5 +1,5 @@
 import { type AccountEvent, domesticAccountOf } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import { type ApiError, errors } from '@vop/http';
 
 export interface AccountRow {
@@ -13,34 +13,32 @@ export interface AccountRow {
  * The gateway's own view of accounts, updated inline in the appending transaction: read-your-writes for
  * GET, and the unique index that keeps one live account per IBAN. It holds no holder name.
  */
-export async function migrateAccountsReadModel(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
+export const migrateAccountsReadModel = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
          id uuid PRIMARY KEY,
          iban text NOT NULL,
          created_at timestamptz NOT NULL,
          updated_at timestamptz NOT NULL,
          deleted_at timestamptz
        )`,
-    `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_iban ON ${schema}.accounts (iban) WHERE deleted_at IS NULL`,
-    // Test accounts (sandbox endpoints) are removed by the retention job; the index finds the live ones by age.
-    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS test_account boolean NOT NULL DEFAULT false`,
-    `CREATE INDEX IF NOT EXISTS accounts_live_test_by_age ON ${schema}.accounts (created_at) WHERE test_account AND deleted_at IS NULL`,
-    // Family D (POST /verify by sort code and account number) finds the account, its status and holder type here.
-    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS sort_code text, ADD COLUMN IF NOT EXISTS account_number text, ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'active', ADD COLUMN IF NOT EXISTS holder_type text`,
-    `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_domestic ON ${schema}.accounts (sort_code, account_number) WHERE deleted_at IS NULL AND sort_code IS NOT NULL`,
-    // A keyed digest of the record a bulk import last wrote (accounts/import): an unchanged row writes
-    // nothing. Any other write clears it; it dies with the holder's key on erasure.
-    `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS import_fingerprint text`,
-    // A GB IBAN's own sort code and account number find its account when none was written for it
-    // (domesticAccountOf); rows written before that get theirs, unless another live account holds them.
-    `UPDATE ${schema}.accounts AS a SET sort_code = substr(a.iban, 9, 6), account_number = substr(a.iban, 15, 8)
+  `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_iban ON ${schema}.accounts (iban) WHERE deleted_at IS NULL`,
+  // Test accounts (sandbox endpoints) are removed by the retention job; the index finds the live ones by age.
+  `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS test_account boolean NOT NULL DEFAULT false`,
+  `CREATE INDEX IF NOT EXISTS accounts_live_test_by_age ON ${schema}.accounts (created_at) WHERE test_account AND deleted_at IS NULL`,
+  // Family D (POST /verify by sort code and account number) finds the account, its status and holder type here.
+  `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS sort_code text, ADD COLUMN IF NOT EXISTS account_number text, ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'active', ADD COLUMN IF NOT EXISTS holder_type text`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_domestic ON ${schema}.accounts (sort_code, account_number) WHERE deleted_at IS NULL AND sort_code IS NOT NULL`,
+  // A keyed digest of the record a bulk import last wrote (accounts/import): an unchanged row writes
+  // nothing. Any other write clears it; it dies with the holder's key on erasure.
+  `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS import_fingerprint text`,
+  // A GB IBAN's own sort code and account number find its account when none was written for it
+  // (domesticAccountOf); rows written before that get theirs, unless another live account holds them.
+  `UPDATE ${schema}.accounts AS a SET sort_code = substr(a.iban, 9, 6), account_number = substr(a.iban, 15, 8)
       WHERE a.sort_code IS NULL AND a.deleted_at IS NULL AND a.iban ~ '^GB[0-9]{2}[A-Z]{4}[0-9]{14}$'
         AND NOT EXISTS (SELECT 1 FROM ${schema}.accounts AS b WHERE b.deleted_at IS NULL AND b.id <> a.id
               AND coalesce(b.sort_code || b.account_number, CASE WHEN b.iban LIKE 'GB%' THEN substr(b.iban, 9, 14) END)
                   = substr(a.iban, 9, 14))`,
-  ]);
-}
+]);
 
 export const LIVE_IBAN_CONSTRAINT = 'accounts_live_iban';
 export const LIVE_DOMESTIC_CONSTRAINT = 'accounts_live_domestic';

@@ -4,7 +4,7 @@ import { type Router } from 'express';
 import { ApiError, errors, parseBody, parseParam, requestMetadata, createRouter } from '@vop/http';
 import { handleAccountCommand } from './command-handler.js';
 import type { AccountEventProtector } from '@vop/personal-data';
-import type { AccountCopyAtCommit } from '@vop/decisions';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import { AccountAlreadyExistsError, AccountNotFoundError, type AccountState } from './decider.js';
 import { duplicateAccountConflict, findLiveAccount } from './read-model.js';
 

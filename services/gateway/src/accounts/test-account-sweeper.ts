@@ -1,4 +1,4 @@
-import type { AccountCopyAtCommit } from '@vop/decisions';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import type { EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import { periodicJob } from '../periodic-job.js';

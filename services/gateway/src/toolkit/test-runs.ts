@@ -4,7 +4,12 @@ import {
   type CaseResult,
   type ConformanceGroup,
 } from '@vop/conformance';
-import { migrateSchema, type EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import {
+  handleCommand,
+  schemaMigration,
+  type EventStore,
+  type SqlExecutor,
+} from '@vop/event-store';
 import {
   decideTestRun,
   evolveTestRun,
@@ -27,19 +32,19 @@ export const STALE_RUN_MS = 30_000;
 
 const TABLE = 'toolkit_test_runs';
 
-/** The read model of run ids by status, so a start finds the runs left running. */
-export async function migrateTestRuns(sql: SqlClient, schema: string): Promise<void> {
-  // Under the migration lock: gateways starting together would otherwise race on CREATE TABLE.
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
+/**
+ * The read model of run ids by status, so a start finds the runs left running. Under the migration
+ * lock: gateways starting together would otherwise race on CREATE TABLE.
+ */
+export const migrateTestRuns = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.${TABLE} (
        test_run_id uuid PRIMARY KEY,
        instance_id text NOT NULL,
        status text NOT NULL,
        started_at timestamptz NOT NULL,
        last_activity_at timestamptz NOT NULL
      )`,
-  ]);
-}
+]);
 
 function testRunIdOf(command: TestRunCommand): string {
   return command.type === 'StartTestRun' || command.type === 'RecordTestCase'
@@ -47,10 +52,16 @@ function testRunIdOf(command: TestRunCommand): string {
     : command.testRunId;
 }
 
-async function readRun(store: EventStore, testRunId: string, tx?: SqlExecutor) {
-  const stored = await store.readStream(testRunStreamId(testRunId), tx ? { tx } : {});
+async function readRun(store: EventStore, testRunId: string) {
+  const stored = await store.readStream(testRunStreamId(testRunId));
   return stored.map((event) => ({ type: event.type, data: event.data }) as TestRunEvent);
 }
+
+const testRunDecider = {
+  decide: decideTestRun,
+  evolve: evolveTestRun,
+  initialState: () => initialTestRunState,
+};
 
 /** Loads the run, decides, appends at the version read and keeps the status table in step. */
 export async function handleTestRunCommand(
@@ -58,33 +69,44 @@ export async function handleTestRunCommand(
   command: TestRunCommand,
 ): Promise<TestRunEvent[]> {
   const testRunId = testRunIdOf(command);
-  return store.sql.transaction(async (tx) => {
-    const past = await readRun(store, testRunId, tx);
-    const state = past.reduce(evolveTestRun, initialTestRunState);
-    const events = decideTestRun(command, state);
-    if (events.length === 0) return events;
-    await store.append(testRunStreamId(testRunId), events, { expectedVersion: past.length, tx });
-    for (const event of events) {
-      if (event.type === 'TestRunStarted')
-        await tx.query(
-          `INSERT INTO ${store.schema}.${TABLE}
-             (test_run_id, instance_id, status, started_at, last_activity_at)
-           VALUES ($1, $2, 'running', $3, $3)`,
-          [testRunId, event.data.instanceId, event.data.startedAt],
-        );
-      else if (event.type === 'TestCaseRecorded')
-        await tx.query(
-          `UPDATE ${store.schema}.${TABLE} SET last_activity_at = $2 WHERE test_run_id = $1`,
-          [testRunId, event.data.recordedAt],
-        );
-      else
-        await tx.query(`UPDATE ${store.schema}.${TABLE} SET status = $2 WHERE test_run_id = $1`, [
-          testRunId,
-          event.type === 'TestRunCompleted' ? 'completed' : 'interrupted',
-        ]);
-    }
-    return events;
-  });
+  const { newEvents } = await handleCommand(
+    store,
+    testRunStreamId(testRunId),
+    testRunDecider,
+    command,
+    {
+      afterAppend: ({ newEvents: events }, tx) =>
+        projectTestRunStatus(tx, store.schema, testRunId, events),
+    },
+  );
+  return newEvents;
+}
+
+async function projectTestRunStatus(
+  tx: SqlExecutor,
+  schema: string,
+  testRunId: string,
+  events: readonly TestRunEvent[],
+): Promise<void> {
+  for (const event of events) {
+    if (event.type === 'TestRunStarted')
+      await tx.query(
+        `INSERT INTO ${schema}.${TABLE}
+           (test_run_id, instance_id, status, started_at, last_activity_at)
+         VALUES ($1, $2, 'running', $3, $3)`,
+        [testRunId, event.data.instanceId, event.data.startedAt],
+      );
+    else if (event.type === 'TestCaseRecorded')
+      await tx.query(`UPDATE ${schema}.${TABLE} SET last_activity_at = $2 WHERE test_run_id = $1`, [
+        testRunId,
+        event.data.recordedAt,
+      ]);
+    else
+      await tx.query(`UPDATE ${schema}.${TABLE} SET status = $2 WHERE test_run_id = $1`, [
+        testRunId,
+        event.type === 'TestRunCompleted' ? 'completed' : 'interrupted',
+      ]);
+  }
 }
 
 /**

@@ -1,5 +1,10 @@
 import { VerificationEvent, type VerificationFailureReason } from '@vop/contracts';
-import { ConcurrencyError, type EventStore } from '@vop/event-store';
+import {
+  ConcurrencyError,
+  handleCommand,
+  type EventStore,
+  type RecordedEvent,
+} from '@vop/event-store';
 import {
   decideVerification,
   evolveVerification,
@@ -14,6 +19,24 @@ export interface FailVerification {
   failedAt: string;
 }
 
+const verificationDecider = {
+  decide: decideVerification,
+  evolve: evolveVerification,
+  initialState: () => initialVerificationState,
+};
+
+/** A failure continues the request's correlation, caused by the request. */
+function causedByRequest(
+  stored: readonly RecordedEvent[],
+  verificationId: string,
+): Record<string, string> {
+  const request = stored[0];
+  return {
+    correlationId: request?.metadata.correlationId ?? verificationId,
+    ...(request && { causationId: request.eventId }),
+  };
+}
+
 /**
  * Appends VerificationFailed to the verification's stream when it is still pending; true when it did.
  * The read model row is locked first: once this gateway has recorded the verification's completion, a
@@ -24,7 +47,6 @@ export async function failVerification(
   store: EventStore,
   command: FailVerification,
 ): Promise<boolean> {
-  const streamId = verificationStreamId(command.verificationId);
   try {
     return await store.sql.transaction(async (tx) => {
       const { rows } = await tx.query<{ status: string }>(
@@ -32,20 +54,16 @@ export async function failVerification(
         [command.verificationId],
       );
       if (rows[0]?.status !== 'PENDING') return false;
-      const stored = await store.readStream(streamId, { tx });
-      const state = stored
-        .map(({ type, data }) => VerificationEvent.parse({ type, data }))
-        .reduce(evolveVerification, initialVerificationState);
-      const failed = decideVerification({ type: 'FailVerification', ...command }, state);
-      const request = stored[0];
-      const metadata: Record<string, string> = {
-        correlationId: request?.metadata.correlationId ?? command.verificationId,
-        ...(request && { causationId: request.eventId }),
-      };
-      await store.append(
-        streamId,
-        failed.map(({ type, data }) => ({ type, data, metadata })),
-        { expectedVersion: stored.length, tx },
+      await handleCommand(
+        store,
+        verificationStreamId(command.verificationId),
+        verificationDecider,
+        { type: 'FailVerification', ...command },
+        {
+          tx,
+          parse: ({ type, data }) => VerificationEvent.parse({ type, data }),
+          metadata: (stored) => causedByRequest(stored, command.verificationId),
+        },
       );
       return true;
     });

@@ -7,7 +7,7 @@ import {
   verificationRecorder,
   verificationStreamId,
   type DecidedEnd,
-  type LocalDecider,
+  type DecideRound,
   type RecordVerification,
 } from '@vop/verifications';
 import { freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
@@ -19,32 +19,30 @@ import {
 
 const completedAt = '2026-03-02T10:00:01.000Z';
 
-/** A decider that completes every request MTCH, except the verifications it is told to leave out. */
-function decider(options: { leaveOut?: string[] } = {}) {
+/** Completes every request MTCH, except the verifications it is told to leave out. */
+function decideRound(options: { leaveOut?: string[] } = {}) {
   const seen: IntegrationEnvelope[] = [];
-  const port: LocalDecider = {
-    async prepare(envelopes) {
-      seen.push(...envelopes);
-      const decided = new Map<string, DecidedEnd>();
-      for (const envelope of envelopes) {
-        const { verificationId, family } = envelope.data as {
-          verificationId: string;
-          family: 'scheme';
-        };
-        if (options.leaveOut?.includes(verificationId)) continue;
-        const end: VerificationTerminal = {
-          type: 'VerificationCompleted',
-          data: { verificationId, family, outcome: 'MTCH', score: 1, reasons: [], completedAt },
-        };
-        decided.set(envelope.eventId, {
-          ends: [end],
-          events: [{ type: end.type, data: end.data, metadata: { causationId: envelope.eventId } }],
-        });
-      }
-      return decided;
-    },
+  const decide: DecideRound = async (envelopes) => {
+    seen.push(...envelopes);
+    const decided = new Map<string, DecidedEnd>();
+    for (const envelope of envelopes) {
+      const { verificationId, family } = envelope.data as {
+        verificationId: string;
+        family: 'scheme';
+      };
+      if (options.leaveOut?.includes(verificationId)) continue;
+      const end: VerificationTerminal = {
+        type: 'VerificationCompleted',
+        data: { verificationId, family, outcome: 'MTCH', score: 1, reasons: [], completedAt },
+      };
+      decided.set(envelope.eventId, {
+        ends: [end],
+        events: [{ type: end.type, data: end.data, metadata: { causationId: envelope.eventId } }],
+      });
+    }
+    return decided;
   };
-  return { port, seen };
+  return { decide, seen };
 }
 
 describe('single checks decided in the statement that records them', () => {
@@ -57,12 +55,15 @@ describe('single checks decided in the statement that records them', () => {
     await migrateVerificationsReadModel(sql, SCHEMA);
   });
 
-  const recorderWith = (port: LocalDecider, answered: VerificationTerminal[]): RecordVerification =>
+  const recorderWith = (
+    decide: DecideRound,
+    answered: VerificationTerminal[],
+  ): RecordVerification =>
     verificationRecorder({
       store,
       cipher,
       inline: (requests, ends) => verificationsWrite(SCHEMA, requests, ends),
-      decider: port,
+      decide,
       onEnds: (ends) => answered.push(...ends),
     });
   const request = (id: string) => ({
@@ -78,12 +79,17 @@ describe('single checks decided in the statement that records them', () => {
     metadata: { correlationId: id },
   });
 
-  it('given a local decider, when requests are recorded, then each request and its end are one stream, with the ended rows and the answers from one commit', async () => {
-    const { port, seen } = decider();
+  it('given requests decided at recording, when they are recorded, then each request and its end are one stream, with the ended rows and the answers from one commit, and each caller is given its end by record()', async () => {
+    const { decide, seen } = decideRound();
     const answered: VerificationTerminal[] = [];
-    const record = recorderWith(port, answered);
+    const record = recorderWith(decide, answered);
     const ids = ['2b000000-0000-4000-8000-000000000001', '2b000000-0000-4000-8000-000000000002'];
-    await Promise.all(ids.map((id) => record(request(id))));
+    const ends = await Promise.all(ids.map((id) => record(request(id))));
+    // Each caller is given its own end by record(), from the commit that stored it.
+    assert.deepEqual(
+      ends.map((end) => [end?.type, end?.data.verificationId]),
+      ids.map((id) => ['VerificationCompleted', id]),
+    );
 
     for (const id of ids) {
       const events = await store.readStream(verificationStreamId(id));
@@ -96,7 +102,7 @@ describe('single checks decided in the statement that records them', () => {
         events.map((event) => (event.data as { decidedAtRecording?: boolean }).decidedAtRecording),
         [true, true],
       );
-      // The decider saw the event as its consumer would: same id, same encrypted data (before the mark).
+      // `decide` saw the event as its consumer would: same id, same encrypted data (before the mark).
       const envelope = seen.find((candidate) => candidate.eventId === events[0]?.eventId);
       assert.deepEqual(
         { ...(envelope?.data as object), decidedAtRecording: true },
@@ -111,11 +117,11 @@ describe('single checks decided in the statement that records them', () => {
     assert.deepEqual(answered.map((end) => end.data.verificationId).sort(), ids);
   });
 
-  it('given a request the decider leaves out, when it is recorded, then it is recorded unmarked and pending, for matching', async () => {
+  it('given a request the round leaves undecided, when it is recorded, then it is recorded unmarked and pending, for matching, and record() resolves with no end', async () => {
     const id = '2b000000-0000-4000-8000-000000000004';
-    const { port } = decider({ leaveOut: [id] });
+    const { decide } = decideRound({ leaveOut: [id] });
     const answered: VerificationTerminal[] = [];
-    await recorderWith(port, answered)(request(id));
+    assert.equal(await recorderWith(decide, answered)(request(id)), undefined);
     const events = await store.readStream(verificationStreamId(id));
     assert.deepEqual(
       events.map((event) => event.type),
@@ -136,9 +142,9 @@ describe('single checks decided in the statement that records them', () => {
     await store.startStreams([
       { streamId: verificationStreamId(taken), events: [{ type: 'Taken', data: {} }] },
     ]);
-    const { port } = decider();
+    const { decide } = decideRound();
     const answered: VerificationTerminal[] = [];
-    const record = recorderWith(port, answered);
+    const record = recorderWith(decide, answered);
     const outcomes = await Promise.allSettled([record(request(taken)), record(request(fresh))]);
     for (const outcome of outcomes) {
       assert.equal(outcome.status, 'rejected');

@@ -75,7 +75,7 @@ function schemeRequest(name: string | undefined) {
 type Outcome = VerificationCompletedData['outcome'];
 
 /**
- * The matching service's answer, decided from the recorded stream by the verification decider;
+ * The matching service's answer, decided from the recorded stream by the pure verification decider;
  * the disclosed name travels encrypted under the holder's key, as matching sends it.
  */
 async function matchingAnswer(
@@ -106,11 +106,13 @@ async function matchingAnswer(
 /**
  * Each run: a fresh in-memory database and the verification routes as the gateway composes them.
  * With `matching`, a stand-in for the matching service answers each recorded request at once;
- * without it, no answer ever comes.
+ * without it, no answer ever comes. With `decidedAtRecording` too, the stand-in is the recorder's own
+ * decision instead: record() resolves with the end, and nothing is notified.
  */
 function verificationsSpec(
   options: {
     matching?: Outcome | 'cannot decide';
+    decidedAtRecording?: boolean;
     deadlineMs?: number;
     as?: Principal;
     directory?: boolean;
@@ -131,7 +133,8 @@ function verificationsSpec(
       const { matching } = options;
       const answered: RecordVerification = async (request) => {
         await recordRequest(request);
-        if (matching === undefined) return;
+        // Decided elsewhere: record() gives no end, the caller waits for the notification.
+        if (matching === undefined) return undefined;
         const id = request.data.verificationId;
         const end: VerificationTerminal =
           matching === 'cannot decide'
@@ -148,9 +151,15 @@ function verificationsSpec(
                 type: 'VerificationCompleted',
                 data: await matchingAnswer(store, cipher, id, matching),
               };
-        // As the gateway's two completion consumers: the results read model, then the waiter.
         await sql.transaction((tx) => recordVerificationEnds(tx, SCHEMA, [end]));
+        if (options.decidedAtRecording) {
+          // A check decided at recording has no waiter: its caller is answered with what record() gives.
+          assert.equal(waiters.size, 0, 'a waiter was registered for a check decided at recording');
+          return end;
+        }
+        // As the gateway's two completion consumers: the results read model, then the waiter.
         waiters.notify(end);
+        return undefined;
       };
       const logger = createLogger({ service: 'spec', level: 'silent' });
       const directory = new SchemeDirectory({ store, environment: 'test', logger });
@@ -159,6 +168,7 @@ function verificationsSpec(
       const routes = verificationRoutes({
         store,
         record: answered,
+        ...(options.decidedAtRecording && { decidedAtRecording: true }),
         waiters,
         cipher,
         deadlineMs: options.deadlineMs ?? 2000,
@@ -266,6 +276,31 @@ describe('verification routes (HTTP spec)', () => {
             participant: principal.participantId,
             requestedAt: fixedDate.toISOString(),
           }),
+      });
+  });
+
+  it('given checks decided at recording, when a scheme request matches, then 200 MTCH from the end record() gives, no waiter registered', async () => {
+    await verificationsSpec({ matching: 'MTCH', decidedAtRecording: true })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
+      .then({
+        status: 200,
+        headers: { 'X-Verification-ID': fixedUuid },
+        body: { partyNameMatch: 'MTCH', matchedName: holderName },
+        // The stand-in records the request only; its end is in the read model.
+        events: (events) => assert.equal(events.length, 1),
+      });
+  });
+
+  it('given checks decided at recording, when one could not be decided, then 503 from the failure record() gives', async () => {
+    await verificationsSpec({ matching: 'cannot decide', decidedAtRecording: true })
+      .given([])
+      .when((request) => request.post('/vop/verify', schemeRequest(typedName)))
+      .then({
+        status: 503,
+        headers: { 'X-Verification-ID': fixedUuid },
+        body: (body: SchemeErrorBody) => assert.equal(body.error.category, 'TECHNICAL_ERROR'),
+        events: (events) => assert.equal(events.length, 1),
       });
   });
 

@@ -2,6 +2,7 @@ import type {
   VerificationCompletedData,
   VerificationFailureReason,
   VerificationRequestedData,
+  VerificationTerminal,
 } from '@vop/contracts';
 import { errors, principalOf } from '@vop/http';
 import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
@@ -14,8 +15,17 @@ import type { Response } from 'express';
 import type { CompletionWaiters } from './waiters.js';
 
 export interface SynchronousVerifierOptions {
-  /** Records a request (event + pending row); see packages/verifications/src/recorder.ts. */
+  /**
+   * Records a request (event + row) and resolves with its end when it was decided at recording; see
+   * packages/verifications/src/recorder.ts.
+   */
   record: RecordVerification;
+  /**
+   * Whether `record` decides what it records (the gateway's own copy of the accounts): then a caller is
+   * answered with the end `record` gives, and waits in `waiters` only for a check it left undecided.
+   */
+  decidedAtRecording?: boolean;
+  /** Callers waiting for an end decided elsewhere (matching), or found by the read model's sweep. */
   waiters: CompletionWaiters;
   /** Decrypts the disclosed holder name for the answer. */
   cipher: FieldCipher;
@@ -34,7 +44,7 @@ function failureError(reason: VerificationFailureReason): Error {
 
 /** What every family that answers at once shares: building the request, recording it, awaiting the outcome. */
 export function synchronousVerifier(options: SynchronousVerifierOptions) {
-  const { record, waiters, cipher, deadlineMs } = options;
+  const { record, waiters, cipher, deadlineMs, decidedAtRecording = false } = options;
   const ids = { newId: options.newId, now: options.clock };
 
   /** The request for fields, from the participant the edge authenticated. */
@@ -50,23 +60,33 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
   }
 
   /**
-   * Records the request and waits for its outcome; the waiter is registered before the commit. Once
-   * recorded, the answer names the verification, a timeout too: it completes and is readable later.
+   * Records the request and answers with its end: the one `record` gives when it decided the request,
+   * else the one a waiter receives. A waiter for an end decided elsewhere is registered before the
+   * commit, so no end can come first. Once recorded, the answer names the verification, a timeout
+   * too: it completes and is readable later.
    */
   async function verifyNow(
     res: Response,
     request: VerificationRequestedData,
     metadata: Record<string, string>,
   ): Promise<VerificationCompletedData> {
-    const completion = waiters.wait(request.verificationId, deadlineMs);
+    const { verificationId } = request;
+    const started = performance.now();
+    const elsewhere = decidedAtRecording ? undefined : waiters.wait(verificationId, deadlineMs);
+    let decided: VerificationTerminal | undefined;
     try {
-      await record({ data: request, metadata });
+      decided = await record({ data: request, metadata });
     } catch (error) {
-      waiters.cancel(request.verificationId);
+      if (elsewhere !== undefined) waiters.cancel(verificationId);
       throw error;
     }
-    res.setHeader('X-Verification-ID', request.verificationId);
-    const end = await completion;
+    res.setHeader('X-Verification-ID', verificationId);
+    if (decided !== undefined && elsewhere !== undefined) waiters.cancel(verificationId);
+    // Left undecided by a recorder that decides: its end is found by the sweep of the read model.
+    const end =
+      decided ??
+      (await (elsewhere ??
+        waiters.wait(verificationId, Math.max(0, deadlineMs - (performance.now() - started)))));
     if (!end) throw errors.timeout('No outcome within the deadline; retry the request');
     if (end.type === 'VerificationFailed') throw failureError(end.data.reason);
     return revealMatchedName(cipher, end.data);

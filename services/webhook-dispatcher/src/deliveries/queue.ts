@@ -4,16 +4,15 @@ import type {
   WebhookDeliveryStatus,
   WebhookEventName,
 } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlClient, type SqlExecutor } from '@vop/event-store';
 
 /**
  * The delivery queue: one row per (registration, source event), its attempts beside it. Operational
  * state, not a read model of events: a delivery's retry schedule and lease live here so they
  * survive restarts, and several dispatcher instances share the work through leases.
  */
-export async function migrateDeliveries(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.deliveries (
+export const migrateDeliveries = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.deliveries (
        id uuid PRIMARY KEY,
        webhook_id uuid NOT NULL,
        source_event_id uuid NOT NULL,
@@ -27,9 +26,9 @@ export async function migrateDeliveries(sql: SqlClient, schema: string): Promise
        delivered_at timestamptz,
        UNIQUE (webhook_id, source_event_id)
      )`,
-    `CREATE INDEX IF NOT EXISTS deliveries_due
+  `CREATE INDEX IF NOT EXISTS deliveries_due
        ON ${schema}.deliveries (webhook_id, next_attempt_at) WHERE status = 'pending'`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.delivery_attempts (
+  `CREATE TABLE IF NOT EXISTS ${schema}.delivery_attempts (
        id bigserial PRIMARY KEY,
        delivery_id uuid NOT NULL,
        attempted_at timestamptz NOT NULL,
@@ -39,21 +38,20 @@ export async function migrateDeliveries(sql: SqlClient, schema: string): Promise
        error text,
        next_retry_at timestamptz
      )`,
-    `CREATE INDEX IF NOT EXISTS delivery_attempts_delivery
+  `CREATE INDEX IF NOT EXISTS delivery_attempts_delivery
        ON ${schema}.delivery_attempts (delivery_id, id)`,
-    // Which dispatcher instance holds the lease: the per-registration bound counts the others' too.
-    `ALTER TABLE ${schema}.deliveries ADD COLUMN IF NOT EXISTS lease_owner text`,
-    // A verification ends once: its first end (completion or failure) is sent, a later one is not.
-    `CREATE TABLE IF NOT EXISTS ${schema}.ended_verifications (
+  // Which dispatcher instance holds the lease: the per-registration bound counts the others' too.
+  `ALTER TABLE ${schema}.deliveries ADD COLUMN IF NOT EXISTS lease_owner text`,
+  // A verification ends once: its first end (completion or failure) is sent, a later one is not.
+  `CREATE TABLE IF NOT EXISTS ${schema}.ended_verifications (
        verification_id uuid PRIMARY KEY
      )`,
-    // When it ended: ends older than the retention horizon are pruned (first-end.ts).
-    `ALTER TABLE ${schema}.ended_verifications
+  // When it ended: ends older than the retention horizon are pruned (first-end.ts).
+  `ALTER TABLE ${schema}.ended_verifications
        ADD COLUMN IF NOT EXISTS ended_at timestamptz NOT NULL DEFAULT now()`,
-    `CREATE INDEX IF NOT EXISTS ended_verifications_ended_at
+  `CREATE INDEX IF NOT EXISTS ended_verifications_ended_at
        ON ${schema}.ended_verifications (ended_at)`,
-  ]);
-}
+]);
 
 export interface NewDelivery {
   id: string;

@@ -1,4 +1,4 @@
-import type { EventStore } from '@vop/event-store';
+import { handleCommand, type EventStore } from '@vop/event-store';
 import {
   decideRegistration,
   evolveRegistration,
@@ -10,6 +10,12 @@ import { projectRegistrationEvents } from './read-model.js';
 
 export const registrationStream = (webhookId: string): string => `webhook-${webhookId}`;
 
+const registrationDecider = {
+  decide: decideRegistration,
+  evolve: evolveRegistration,
+  initialState: initialRegistration,
+};
+
 /**
  * Loads a registration's stream, decides, and appends with the read model updated in the same
  * transaction (inline projection): a registration is readable the moment it is answered.
@@ -19,19 +25,12 @@ export async function handleRegistration(
   webhookId: string,
   command: RegistrationCommand,
 ): Promise<RegistrationEvent[]> {
-  const streamId = registrationStream(webhookId);
-  return store.sql.transaction(async (tx) => {
-    const past = await store.readStream(streamId, { tx });
-    const state = past
-      .map((event) => ({ type: event.type, data: event.data }) as RegistrationEvent)
-      .reduce(evolveRegistration, initialRegistration());
-    const events = decideRegistration(command, state);
-    if (events.length === 0) return events;
-    const { events: recorded } = await store.append(streamId, events, {
-      expectedVersion: past.length,
-      tx,
-    });
-    await projectRegistrationEvents(tx, store.schema, recorded);
-    return events;
-  });
+  const { newEvents } = await handleCommand(
+    store,
+    registrationStream(webhookId),
+    registrationDecider,
+    command,
+    { afterAppend: ({ recorded }, tx) => projectRegistrationEvents(tx, store.schema, recorded) },
+  );
+  return newEvents;
 }

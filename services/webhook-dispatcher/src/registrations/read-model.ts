@@ -1,10 +1,5 @@
 import type { WebhookEventName, WebhookRecord } from '@vop/contracts';
-import {
-  migrateSchema,
-  type RecordedEvent,
-  type SqlClient,
-  type SqlExecutor,
-} from '@vop/event-store';
+import { schemaMigration, type RecordedEvent, type SqlExecutor } from '@vop/event-store';
 import { cancelPendingDeliveries } from '../deliveries/queue.js';
 import type { RegistrationEvent } from './decider.js';
 
@@ -12,9 +7,8 @@ import type { RegistrationEvent } from './decider.js';
  * The registrations read model: projected inline, in the transaction that appends the events. A
  * registration disabled or deleted also cancels what was still queued for it.
  */
-export async function migrateRegistrations(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.registrations (
+export const migrateRegistrations = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.registrations (
        id uuid PRIMARY KEY,
        participant text NOT NULL,
        url text NOT NULL,
@@ -25,10 +19,9 @@ export async function migrateRegistrations(sql: SqlClient, schema: string): Prom
        deleted boolean NOT NULL DEFAULT false,
        created_at timestamptz NOT NULL
      )`,
-    `CREATE INDEX IF NOT EXISTS registrations_participant
+  `CREATE INDEX IF NOT EXISTS registrations_participant
        ON ${schema}.registrations (participant) WHERE NOT deleted`,
-  ]);
-}
+]);
 
 export async function projectRegistrationEvents(
   tx: SqlExecutor,

@@ -3,8 +3,8 @@ import {
   type CoreBankingDeadLetter,
   type TopicNames,
 } from '@vop/contracts';
-import { migrateSchema, type EventStore, type SqlClient } from '@vop/event-store';
-import type { AccountCopyAtCommit } from '@vop/decisions';
+import { schemaMigration, type EventStore } from '@vop/event-store';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { logHandlerError } from '@vop/outbox';
@@ -16,14 +16,12 @@ import { commandForChange } from './change-command.js';
 export const CORE_BANKING_CONSUMER = 'core-banking-feed';
 
 /** The source ids of the changes already applied: a redelivered or repeated change writes nothing. */
-export async function migrateCoreBankingFeed(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.core_banking_changes (
+export const migrateCoreBankingFeed = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.core_banking_changes (
          source_event_id text PRIMARY KEY,
          processed_at timestamptz NOT NULL DEFAULT now()
        )`,
-  ]);
-}
+]);
 
 type Parsed =
   | { ok: true; change: CoreBankingAccountChange }

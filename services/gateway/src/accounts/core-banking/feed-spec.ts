@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { CoreBankingDeadLetter, parseAccountEvent, topicNames } from '@vop/contracts';
-import { AccountProjection, findAccountsByIbans } from '@vop/decisions';
+import { AccountProjection, findAccountsByIbans } from '@vop/verifications';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { createLogger } from '@vop/observability';

@@ -4,7 +4,7 @@ import {
   domesticAccountOf,
   parseAccountEvent,
 } from '@vop/contracts';
-import { type AccountCopyAtCommit, appendedAt } from '@vop/decisions';
+import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import type { EventStore, SqlExecutor } from '@vop/event-store';
 import { accountSubject, type FieldCipher } from '@vop/personal-data';
 import { accountStreamId } from '../command-handler.js';

@@ -4,7 +4,7 @@ import type {
   AccountImportRows,
   AccountImportStatus,
 } from '@vop/contracts';
-import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
+import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import type { ImportFormat } from './record-sources.js';
 
 /** Row errors kept per import (the counts go on); the status answers with the first ones. */
@@ -12,9 +12,8 @@ export const MAX_STORED_ROW_ERRORS = 10_000;
 export const ROW_ERRORS_SHOWN = 1_000;
 
 /** Each import as a resource: its status and counts, updated with every chunk it commits. */
-export async function migrateAccountImports(sql: SqlClient, schema: string): Promise<void> {
-  await migrateSchema(sql, schema, [
-    `CREATE TABLE IF NOT EXISTS ${schema}.account_imports (
+export const migrateAccountImports = schemaMigration((schema) => [
+  `CREATE TABLE IF NOT EXISTS ${schema}.account_imports (
          id uuid PRIMARY KEY,
          status text NOT NULL,
          format text NOT NULL,
@@ -28,15 +27,14 @@ export async function migrateAccountImports(sql: SqlClient, schema: string): Pro
          rows_failed bigint NOT NULL DEFAULT 0,
          failure text
        )`,
-    `CREATE TABLE IF NOT EXISTS ${schema}.account_import_errors (
+  `CREATE TABLE IF NOT EXISTS ${schema}.account_import_errors (
          import_id uuid NOT NULL,
          row_number bigint NOT NULL,
          field text NOT NULL,
          code text NOT NULL,
          PRIMARY KEY (import_id, row_number)
        )`,
-  ]);
-}
+]);
 
 export async function startImport(
   sql: SqlExecutor,

@@ -1,4 +1,4 @@
-import type { AccountCopyAtCommit } from '@vop/decisions';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import { randomUUID } from 'node:crypto';
 import { z } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';

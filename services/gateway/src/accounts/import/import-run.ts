@@ -1,7 +1,7 @@
 import type { AccountImportRowError, AccountImportRows } from '@vop/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
-import type { AccountCopyAtCommit } from '@vop/decisions';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import { SubjectKeyDestroyedError, type FieldCipher } from '@vop/personal-data';
 import { applyImportChunk, type ChunkCounts, type ImportRow } from './import-chunk.js';
 import { MAX_STORED_ROW_ERRORS, recordChunk } from './import-read-model.js';

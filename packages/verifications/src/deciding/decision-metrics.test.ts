@@ -7,7 +7,7 @@ import { createMetricsRegistry, type ServiceMetrics } from '@vop/observability';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
 import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
-import { createVerificationDecider } from './decider.js';
+import { roundDecisions } from './round-decisions.js';
 import { recordDecision } from './decision-metrics.js';
 
 const SCHEMA = 'decisions_metrics';
@@ -79,7 +79,7 @@ describe('NOAP answers counted per participant', () => {
       ),
     );
     metrics = createMetricsRegistry({ service: 'spec', collectDefaultMetrics: false });
-    const decider = createVerificationDecider({
+    const decisions = roundDecisions({
       store,
       matcher: createNameMatcher(),
       cipher: createPersonalData(sql).cipher,
@@ -87,7 +87,7 @@ describe('NOAP answers counted per participant', () => {
       onDecided: recordDecision(metrics),
     });
     decide = async (envelope) => {
-      await decider.recordDelivered(await decider.prepare([envelope]), [envelope]);
+      await decisions.recordDelivered(await decisions.decide([envelope]), [envelope]);
     };
   });
   after(() => sql.close());

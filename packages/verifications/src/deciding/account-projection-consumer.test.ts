@@ -40,7 +40,7 @@ function accountOpened(iban: string, accountId: string = randomUUID()) {
   );
 }
 
-describe("a decider's copy of the accounts (AccountProjection)", () => {
+describe("a deciding service's copy of the accounts (AccountProjection)", () => {
   let sql: SqlClient;
   let bus: InProcessBus;
 

@@ -21,7 +21,7 @@ export interface AccountCopyAtCommit {
   committed(): void;
 }
 
-/** Several copies written as one (the embedded service: every decider's copy in the one database). */
+/** Several copies written as one (the embedded service: every deciding service's copy in the one database). */
 export function copiesAtCommit(copies: readonly AccountCopyAtCommit[]): AccountCopyAtCommit {
   return {
     async apply(tx, appended) {

@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from '@vop/observability';
-import type { Decision } from './decider.js';
+import type { Decision } from './round-decisions.js';
 
 /** One answer given to a participant on a channel. */
 export interface ParticipantAnswer {

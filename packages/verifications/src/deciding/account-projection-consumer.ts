@@ -27,7 +27,7 @@ export interface AccountProjectionOptions {
 }
 
 /**
- * A decider's copy of the accounts: the account events from the bus in a table of the decider's own
+ * A deciding service's copy of the accounts: the account events from the bus in a table of its own
  * database, and the rows in memory (`cache`). Whichever process of the group applies an event notifies
  * in its transaction; every process of the projection keeps rows only while it listens (a wake-up also
  * comes when a lost listening connection is back). Without LISTEN every round reads its accounts.

@@ -12,15 +12,10 @@ import {
   isSealedUnder,
   protectMatchedName,
 } from '@vop/personal-data';
-import {
-  decideVerification,
-  evolveVerification,
-  initialVerificationState,
-  verificationStreamId,
-  type VerificationCommand,
-} from '@vop/verifications';
 import type { AccountCache } from './account-cache.js';
 import { findAccountsByIbans, type MatchingAccount } from './account-projection.js';
+import { endVerification, type VerificationEndCommand } from '../decider.js';
+import { verificationStreamId } from '../stream-id.js';
 import { decideOutcome } from './decide.js';
 
 export interface Decision {
@@ -34,21 +29,34 @@ export interface Decision {
   channel: 'single' | 'batch';
 }
 
-/** A request's end as events to append, and as the end itself (for a caller answered in process). */
-type CompletionStream = {
-  streamId: string;
-  events: NewEvent<VerificationTerminal['type'], VerificationTerminal['data']>[];
-  ends: VerificationTerminal[];
-};
+/** A request's end as decided: the events that follow the request in its stream, and the end itself. */
+export interface DecidedEnd {
+  readonly events: NewEvent<VerificationTerminal['type'], VerificationTerminal['data']>[];
+  readonly ends: VerificationTerminal[];
+}
+
+/** A request's end with the stream it is appended to. */
+type CompletionStream = DecidedEnd & { streamId: string };
 
 /**
- * Verifications in two steps. `prepare` decides a delivered batch outside any statement (names are
+ * Decides a round of requests outside any statement, keyed by each request's event id. `typedNames`, in
+ * request order, are the typed names in plain text when the caller still has them (not decrypted again).
+ */
+export type DecideRound = (
+  requests: IntegrationEnvelope[],
+  typedNames?: readonly (string | undefined)[],
+) => Promise<ReadonlyMap<string, DecidedEnd>>;
+
+/**
+ * Rounds of requests decided against the accounts, in two steps: the I/O around the pure rules
+ * (`decide.ts`, `endVerification`). `decide` decides a round outside any statement (names are
  * decrypted and the disclosed name encrypted with cached keys; on PGlite a key lookup inside a
- * transaction would also wait behind it). `recordDelivered` then appends the ends in one statement
+ * transaction would also wait behind it): a recorder passes it as its `decide`; matching decides
+ * what was delivered to it. `recordDelivered` then appends the ends in one statement
  * (no transaction): a request whose completion stream exists was processed before and is skipped, so
  * the streams are the consumer's record of what it processed; the outbox relay publishes them.
  */
-export function createVerificationDecider(options: {
+export function roundDecisions(options: {
   /** Where the completions are appended. */
   store: EventStore;
   /** The schema of the account projection; default: the store's. */
@@ -70,7 +78,7 @@ export function createVerificationDecider(options: {
    * `typedNames`, in envelope order, are the typed names in plain text when the caller has them (the
    * recorder encrypted them a moment ago): they are not decrypted again.
    */
-  async function prepare(
+  async function decide(
     envelopes: IntegrationEnvelope[],
     typedNames?: readonly (string | undefined)[],
   ): Promise<Map<string, CompletionStream>> {
@@ -95,14 +103,10 @@ export function createVerificationDecider(options: {
         schemaVersion: String(VERIFICATION_EVENT_VERSION),
       };
       if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
-      const requested = evolveVerification(initialVerificationState, {
-        type: 'VerificationRequested',
-        data: request,
-      });
       const typedName = request.name === undefined ? undefined : names[index];
       const account = accounts.get(request.iban);
       const started = process.hrtime.bigint();
-      let command: VerificationCommand;
+      let command: VerificationEndCommand;
       try {
         const completed = decideOutcome({ ...request, name: typedName }, account, matcher, clock());
         onDecided?.({
@@ -136,9 +140,7 @@ export function createVerificationDecider(options: {
             ? await protectMatchedName(cipher, command.completion, account?.accountId)
             : { ...command.completion, matchedName: sealed };
       }
-      const ends = decideVerification(command, requested).filter(
-        (event): event is VerificationTerminal => event.type !== 'VerificationRequested',
-      );
+      const ends = [endVerification(request, command)];
       prepared.set(envelope.eventId, {
         streamId: verificationStreamId(request.verificationId),
         events: ends.map(({ type, data }) => ({ type, data, metadata })),
@@ -158,9 +160,9 @@ export function createVerificationDecider(options: {
     ]);
   }
 
-  return { prepare, recordDelivered };
+  return { decide, recordDelivered };
 }
-export type VerificationDecider = ReturnType<typeof createVerificationDecider>;
+export type RoundDecisions = ReturnType<typeof roundDecisions>;
 
 /** One stream per request, in delivery order (a request delivered twice in one batch counts once). */
 function completionStreams(

@@ -11,9 +11,9 @@ import {
   revealMatchedName,
 } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
-import { verificationStreamId } from '@vop/verifications';
+import { verificationStreamId } from '../stream-id.js';
 import { migrateAccountProjection, projectAccountEvent } from './account-projection.js';
-import { createVerificationDecider } from './decider.js';
+import { roundDecisions } from './round-decisions.js';
 
 const SCHEMA = 'matching';
 const IBAN = germanIban(7);
@@ -72,7 +72,7 @@ describe('matching: deciding delivered verification requests', () => {
   after(() => sql.close());
 
   it('given a request matching cannot decide beside one it can, when decided, then the first fails with ERROR and the other completes', async () => {
-    const decider = createVerificationDecider({
+    const decisions = roundDecisions({
       store,
       matcher,
       cipher: createPersonalData(sql).cipher,
@@ -85,8 +85,8 @@ describe('matching: deciding delivered verification requests', () => {
       requestEnvelope(failing, 'Undecidable Payee'),
       requestEnvelope(matching, 'Erika Mustermann'),
     ];
-    const prepared = await decider.prepare(envelopes);
-    await decider.recordDelivered(prepared, envelopes);
+    const decided = await decisions.decide(envelopes);
+    await decisions.recordDelivered(decided, envelopes);
 
     const [failed] = await store.readStream(verificationStreamId(failing));
     assert.equal(failed?.type, 'VerificationFailed');
@@ -111,7 +111,7 @@ describe('matching: deciding delivered verification requests', () => {
       requestEnvelope(added, 'Erika Mustermann'),
       requestEnvelope(added, 'Erika Mustermann'),
     ];
-    await decider.recordDelivered(await decider.prepare(again), again);
+    await decisions.recordDelivered(await decisions.decide(again), again);
     assert.equal((await store.readStream(verificationStreamId(failing))).length, 1);
     assert.equal((await store.readStream(verificationStreamId(matching))).length, 1);
     assert.deepEqual(
@@ -130,7 +130,7 @@ describe('matching: deciding delivered verification requests', () => {
       }
     }
     const cipher = new CountingCipher(createPersonalData(sql).keys);
-    const decider = createVerificationDecider({ store, matcher, cipher, clock: () => decidedAt });
+    const decisions = roundDecisions({ store, matcher, cipher, clock: () => decidedAt });
     const id = '1a000000-0000-4000-8000-000000000004';
     const plain = requestEnvelope(id, 'Erika Mustermann');
     const data = await protectTypedName(
@@ -140,7 +140,7 @@ describe('matching: deciding delivered verification requests', () => {
     const encrypted = { ...plain, data };
     assert.ok(cipher.isEncrypted(data.name));
 
-    const given = await decider.prepare([encrypted], ['Erika Mustermann']);
+    const given = await decisions.decide([encrypted], ['Erika Mustermann']);
     assert.equal(
       (given.get(encrypted.eventId)?.ends[0]?.data as { outcome: string }).outcome,
       'MTCH',
@@ -149,7 +149,7 @@ describe('matching: deciding delivered verification requests', () => {
     assert.ok(cipher.decrypted.length > 0, "the holder's names are");
 
     // Without them, the typed name is decrypted, to the same outcome.
-    const decrypted = await decider.prepare([encrypted]);
+    const decrypted = await decisions.decide([encrypted]);
     assert.ok(cipher.decrypted.includes(data.name!));
     assert.equal(
       (decrypted.get(encrypted.eventId)?.ends[0]?.data as { outcome: string }).outcome,
@@ -186,13 +186,13 @@ describe('matching: deciding delivered verification requests', () => {
       await projectAccountEvent(tx, SCHEMA, protectedEvent, 1);
       return protectedEvent.data as typeof opened.data;
     });
-    const decider = createVerificationDecider({ store, matcher, cipher, clock: () => decidedAt });
+    const decisions = roundDecisions({ store, matcher, cipher, clock: () => decidedAt });
     const id = '1a000000-0000-4000-8000-000000000005';
     const envelope = requestEnvelope(id, 'Jurgen Gross', iban);
     const sealedBefore = cipher.sealed;
 
-    const prepared = await decider.prepare([envelope]);
-    const end = prepared.get(envelope.eventId)?.ends[0];
+    const decided = await decisions.decide([envelope]);
+    const end = decided.get(envelope.eventId)?.ends[0];
     assert.equal(end?.type, 'VerificationCompleted');
     const completed = end.data as Parameters<typeof revealMatchedName>[1];
     assert.equal(completed.outcome, 'MTCH');

@@ -4,7 +4,7 @@ import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { FieldCipher } from '@vop/personal-data';
 import { AccountProjection } from './account-projection-consumer.js';
-import { createVerificationDecider, type VerificationDecider } from './decider.js';
+import { roundDecisions, type RoundDecisions } from './round-decisions.js';
 import { recordDecision } from './decision-metrics.js';
 
 /**
@@ -13,7 +13,7 @@ import { recordDecision } from './decision-metrics.js';
  * consumer group `group`, and decides against it (docs/architecture.md, "Where a single check is
  * decided").
  */
-export function deciderWithCopy(options: {
+export function decisionsWithCopy(options: {
   store: EventStore;
   bus: Bus;
   logger: Logger;
@@ -26,7 +26,7 @@ export function deciderWithCopy(options: {
   /** Default: the scheme's matcher. */
   matcher?: NameMatcher;
   metrics?: ServiceMetrics;
-}): { accounts: AccountProjection; decider: VerificationDecider } {
+}): { accounts: AccountProjection; decisions: RoundDecisions } {
   const { store, logger } = options;
   const accounts = new AccountProjection({
     sql: store.sql,
@@ -37,7 +37,7 @@ export function deciderWithCopy(options: {
     topic: options.topic,
     ...(options.metrics && { metrics: options.metrics }),
   });
-  const decider = createVerificationDecider({
+  const decisions = roundDecisions({
     store,
     accountsSchema: accounts.schema,
     accountCache: accounts.cache,
@@ -52,5 +52,5 @@ export function deciderWithCopy(options: {
         'verification could not be decided; it ends as failed',
       ),
   });
-  return { accounts, decider };
+  return { accounts, decisions };
 }
