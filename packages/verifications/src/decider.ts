@@ -4,7 +4,7 @@ import type {
   VerificationFailedData,
   VerificationFailureReason,
   VerificationRequestedData,
-  VerificationTerminal,
+  VerificationEnd,
 } from '@vop/contracts';
 
 /**
@@ -96,7 +96,7 @@ const endedId = (command: VerificationEndCommand): string =>
 export function endVerification(
   request: VerificationRequestedData,
   command: VerificationEndCommand,
-): VerificationTerminal {
+): VerificationEnd {
   if (request.verificationId !== endedId(command))
     throw new VerificationNotPendingError(endedId(command));
   // The family, participant and batch entry are the request's: an end answers in the form the caller

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   VERIFICATION_EVENT_VERSION,
   type VerificationRequestedData,
-  type VerificationTerminal,
+  type VerificationEnd,
 } from '@vop/contracts';
 import { type EventStore, writeTogether, type WriteStatement } from '@vop/event-store';
 import { type FieldCipher, protectTypedName } from '@vop/personal-data';
@@ -22,7 +22,7 @@ export interface VerificationRecorderOptions {
    * Inline read-model rows (the requester's), written in the statement that appends the requests, with
    * the ends decided at recording (none without `decide`).
    */
-  inline?: (requests: VerificationRequestedData[], ends: VerificationTerminal[]) => WriteStatement;
+  inline?: (requests: VerificationRequestedData[], ends: VerificationEnd[]) => WriteStatement;
   /**
    * Decides the requests in this process (`roundDecisions(…).decide`), outside the statement that
    * records them: each request is appended with its end in one stream, marked `decidedAtRecording` so
@@ -31,7 +31,7 @@ export interface VerificationRecorderOptions {
    * in that statement and to `onEnds` once it committed.
    */
   decide?: DecideRound;
-  onEnds?: (ends: VerificationTerminal[]) => void;
+  onEnds?: (ends: VerificationEnd[]) => void;
   clock?: () => Date;
   /**
    * Rounds written at once (default 1). Embedded, 2: PGlite runs statements on a thread of its own, and
@@ -49,7 +49,7 @@ export interface VerificationRecorderOptions {
 /** Resolves at commit with the request's end when it was decided at recording, else with undefined. */
 export type RecordVerification = (
   request: VerificationRequest,
-) => Promise<VerificationTerminal | undefined>;
+) => Promise<VerificationEnd | undefined>;
 
 /**
  * Records verification requests as events (an outbox relay publishes them; see
@@ -63,7 +63,7 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
   const clock = options.clock ?? (() => new Date());
   const recordRound = async (
     plainRequests: VerificationRequest[],
-  ): Promise<(VerificationTerminal | undefined)[]> => {
+  ): Promise<(VerificationEnd | undefined)[]> => {
     // Outside the transaction, so the day's key is served from the key cache.
     const requests: RecordedRequest[] = await Promise.all(
       plainRequests.map(async ({ data, metadata }) => ({
@@ -77,9 +77,9 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
       requests.map((request) => requestEnvelope(request, now)),
       plainRequests.map(({ data }) => data.name),
     );
-    const ends: VerificationTerminal[] = [];
+    const ends: VerificationEnd[] = [];
     // Each request's own end, in request order: what its caller's record() resolves with.
-    const answers: (VerificationTerminal | undefined)[] = [];
+    const answers: (VerificationEnd | undefined)[] = [];
     // One statement for the round, no BEGIN and COMMIT: on PostgreSQL one round trip instead of five,
     // and on PGlite's thread nothing waits for this one between the writes (write-together.ts). A
     // request decided here is one stream with its end: both are recorded, or neither.
@@ -104,12 +104,9 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
     if (ends.length > 0) onEnds?.(ends);
     return answers;
   };
-  const commit = new GroupCommit<VerificationRequest, VerificationTerminal | undefined>(
-    recordRound,
-    {
-      maxInFlight: options.roundsInFlight,
-      gatherMs: options.roundGatherMs,
-    },
-  );
+  const commit = new GroupCommit<VerificationRequest, VerificationEnd | undefined>(recordRound, {
+    maxInFlight: options.roundsInFlight,
+    gatherMs: options.roundGatherMs,
+  });
   return (request) => commit.submit(request);
 }

@@ -4,7 +4,7 @@ import {
   TOPIC_PARTITIONS,
   topicNames,
   type VerificationRequestedData,
-  type VerificationTerminal,
+  type VerificationEnd,
 } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import { createHttpApp, opsRoutes, type ReadinessCheck } from '@vop/http';
@@ -247,7 +247,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     record: verificationRecorder({
       store,
       cipher: personalData.cipher,
-      inline: (requests: VerificationRequestedData[], ends: VerificationTerminal[]) =>
+      inline: (requests: VerificationRequestedData[], ends: VerificationEnd[]) =>
         ends.length === 0
           ? pendingVerificationsWrite(schema, requests)
           : verificationsWrite(schema, requests, ends),

@@ -68,7 +68,7 @@ export const VerificationFailureReason = z.enum(['TIMEOUT', 'ERROR']);
 export type VerificationFailureReason = z.infer<typeof VerificationFailureReason>;
 
 /**
- * A verification that could not be completed. Terminal like a completion, on the same topic under the same
+ * A verification that could not be completed. An end like a completion, on the same topic under the same
  * key (a batch entry's on the batch completions topic): whichever of the two is appended first wins, and
  * every read model keeps the first it sees.
  */
@@ -97,11 +97,11 @@ export type VerificationCompletedData = z.infer<typeof VerificationCompleted>['d
 export type VerificationFailedData = z.infer<typeof VerificationFailed>['data'];
 
 /** The end of a verification, as read from the completions topic: an outcome, or a failure. */
-export const VerificationTerminal = z.discriminatedUnion('type', [
+export const VerificationEnd = z.discriminatedUnion('type', [
   VerificationCompleted,
   VerificationFailed,
 ]);
-export type VerificationTerminal = z.infer<typeof VerificationTerminal>;
+export type VerificationEnd = z.infer<typeof VerificationEnd>;
 export const VERIFICATION_EVENT_VERSION = 1;
 
 /** The one parser of verification-requested data, from the type and data of a stored or delivered event. */
@@ -115,8 +115,8 @@ export function parseVerificationCompleted(type: string, data: unknown): Verific
 }
 
 /** The one parser of what the completions topic carries (completions and failures). */
-export function parseVerificationTerminal(type: string, data: unknown): VerificationTerminal {
-  return VerificationTerminal.parse({ type, data });
+export function parseVerificationEnd(type: string, data: unknown): VerificationEnd {
+  return VerificationEnd.parse({ type, data });
 }
 
 /** The one parser of verification-failed data. */

@@ -3,7 +3,7 @@ import {
   parseVerificationRequested,
   VERIFICATION_EVENT_VERSION,
   type IntegrationEnvelope,
-  type VerificationTerminal,
+  type VerificationEnd,
 } from '@vop/contracts';
 import { writeTogether, type EventStore, type NewEvent } from '@vop/event-store';
 import {
@@ -31,8 +31,8 @@ export interface Decision {
 
 /** A request's end as decided: the events that follow the request in its stream, and the end itself. */
 export interface DecidedEnd {
-  readonly events: NewEvent<VerificationTerminal['type'], VerificationTerminal['data']>[];
-  readonly ends: VerificationTerminal[];
+  readonly events: NewEvent<VerificationEnd['type'], VerificationEnd['data']>[];
+  readonly ends: VerificationEnd[];
 }
 
 /** A request's end with the stream it is appended to. */

@@ -4,7 +4,7 @@ import type {
   BatchEntry,
   BatchStatusValue,
   VerificationRequestedData,
-  VerificationTerminal,
+  VerificationEnd,
 } from '@vop/contracts';
 import {
   aggregateStream,
@@ -184,7 +184,7 @@ export function batchCommands(options: BatchCommandsOptions) {
     entryIds: string[],
     requests: VerificationRequestedData[],
     firstChunk: DecidedEntries | undefined,
-  ): Promise<{ staged: boolean; ends: VerificationTerminal[] }> {
+  ): Promise<{ staged: boolean; ends: VerificationEnd[] }> {
     const { participant, batchId } = batch;
     const requestsNameEntries = batch.form === 'iban';
     await insertSubmittedBatch(tx, schema, { ...batch, total: entryIds.length });
@@ -209,7 +209,7 @@ export function batchCommands(options: BatchCommandsOptions) {
   }
 
   /** Answers entries by the ends decided where they were recorded, in the caller's transaction. */
-  async function answerEnds(tx: SqlExecutor, ends: VerificationTerminal[]): Promise<number> {
+  async function answerEnds(tx: SqlExecutor, ends: VerificationEnd[]): Promise<number> {
     const answers = ends.map(answerOf).filter((answer) => answer !== undefined);
     return answers.length > 0 ? answerEntries(tx, answers) : 0;
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   VERIFICATION_EVENT_VERSION,
   type VerificationRequestedData,
-  type VerificationTerminal,
+  type VerificationEnd,
 } from '@vop/contracts';
 import type { NewEvent } from '@vop/event-store';
 import {
@@ -64,9 +64,9 @@ export function entryStreams(
   batchId: string,
   requests: readonly VerificationRequestedData[],
   decided: DecidedEntries | undefined,
-): { streams: { streamId: string; events: NewEvent[] }[]; ends: VerificationTerminal[] } {
+): { streams: { streamId: string; events: NewEvent[] }[]; ends: VerificationEnd[] } {
   const metadata = entryMetadata(batchId);
-  const ends: VerificationTerminal[] = [];
+  const ends: VerificationEnd[] = [];
   const streams = requests.map((data, index) => {
     const eventId = decided?.eventIds[index];
     const end = eventId === undefined ? undefined : decided?.ends.get(eventId);

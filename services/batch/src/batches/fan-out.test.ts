@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { parseVerificationRequested, type VerificationTerminal } from '@vop/contracts';
+import { parseVerificationRequested, type VerificationEnd } from '@vop/contracts';
 import { createPgliteClient, EventStore, START, type SqlExecutor } from '@vop/event-store';
 import { createPersonalData } from '@vop/personal-data';
 import { germanIban } from '@vop/testing';
@@ -37,7 +37,7 @@ const everyEntryMatches: DecideRound = async (envelopes) => {
   const decided = new Map<string, DecidedEnd>();
   for (const envelope of envelopes) {
     const request = parseVerificationRequested(envelope.type, envelope.data);
-    const end: VerificationTerminal = {
+    const end: VerificationEnd = {
       type: 'VerificationCompleted',
       data: {
         verificationId: request.verificationId,

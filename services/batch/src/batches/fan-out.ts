@@ -1,4 +1,4 @@
-import type { VerificationRequestedData, VerificationTerminal } from '@vop/contracts';
+import type { VerificationRequestedData, VerificationEnd } from '@vop/contracts';
 import { schemaMigration, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
@@ -72,7 +72,7 @@ export async function recordRequests(
   batchId: string,
   requests: readonly VerificationRequestedData[],
   decided?: DecidedEntries,
-): Promise<VerificationTerminal[]> {
+): Promise<VerificationEnd[]> {
   const { streams, ends } = entryStreams(batchId, requests, decided);
   await store.startStreamsCounted(streams, { tx });
   return ends;
@@ -89,7 +89,7 @@ interface StagedRow {
 }
 
 /** What the fan-out does with a chunk's ends, in its transaction (answers the entries); how many. */
-export type AnswerEnds = (tx: SqlExecutor, ends: VerificationTerminal[]) => Promise<number>;
+export type AnswerEnds = (tx: SqlExecutor, ends: VerificationEnd[]) => Promise<number>;
 
 const NEXT_CHUNK = (schema: string, lock: boolean) =>
   `SELECT f.id, f.participant, f.batch_id, f.entry_offset, f.entry_ids, f.requests, f.done

@@ -1,4 +1,4 @@
-import { parseVerificationTerminal } from '@vop/contracts';
+import { parseVerificationEnd } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
@@ -31,7 +31,7 @@ export async function subscribeToBatchProgress(options: {
     consumer: 'batch-progress',
     applyBatch: async (envelopes, tx) => {
       const answers = envelopes
-        .map((envelope) => answerOf(parseVerificationTerminal(envelope.type, envelope.data)))
+        .map((envelope) => answerOf(parseVerificationEnd(envelope.type, envelope.data)))
         .filter((answer) => answer !== undefined);
       if (answers.length === 0) return;
       const answered = await commands.answerEntries(tx, answers);

@@ -1,4 +1,4 @@
-import type { BatchStatusValue, VerificationTerminal } from '@vop/contracts';
+import type { BatchStatusValue, VerificationEnd } from '@vop/contracts';
 import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import type { BatchForm, EntryJudgement } from './decider.js';
 
@@ -181,17 +181,17 @@ export async function recordEntryAnswers(
 }
 
 /** The answer a verification's end gives its batch entry; the end of a single check gives none. */
-export function answerOf(terminal: VerificationTerminal): Answer | undefined {
-  const { data } = terminal;
+export function answerOf(end: VerificationEnd): Answer | undefined {
+  const { data } = end;
   if (data.batch === undefined) return undefined;
   const entry = {
     participant: data.participant ?? '',
     batchId: data.batch.batchId,
     entryId: data.batch.entryId,
   };
-  if (terminal.type === 'VerificationFailed')
-    return { ...entry, outcome: FAILED_OUTCOME, score: 0, reasons: [terminal.data.reason] };
-  const completed = terminal.data;
+  if (end.type === 'VerificationFailed')
+    return { ...entry, outcome: FAILED_OUTCOME, score: 0, reasons: [end.data.reason] };
+  const completed = end.data;
   return {
     ...entry,
     outcome: completed.outcome,

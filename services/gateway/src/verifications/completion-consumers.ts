@@ -1,4 +1,4 @@
-import { parseVerificationTerminal } from '@vop/contracts';
+import { parseVerificationEnd } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
@@ -46,7 +46,7 @@ export async function subscribeToCompletions(options: {
             // results read model already woke here) are skipped before anything is decoded.
             if (!waiters.isWaiting(message.key)) continue;
             const envelope = parseEnvelope(message);
-            waiters.notify(parseVerificationTerminal(envelope.type, envelope.data));
+            waiters.notify(parseVerificationEnd(envelope.type, envelope.data));
           }
         },
       }),
@@ -68,7 +68,7 @@ export async function subscribeToCompletions(options: {
       const ends = firstEnds(
         messages
           .map(parseEnvelope)
-          .map((envelope) => parseVerificationTerminal(envelope.type, envelope.data)),
+          .map((envelope) => parseVerificationEnd(envelope.type, envelope.data)),
       );
       if (ends.length === 0) return;
       await recordVerificationEnds(sql, schema, ends);

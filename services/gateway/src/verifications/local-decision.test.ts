@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { IntegrationEnvelope, VerificationTerminal } from '@vop/contracts';
+import type { IntegrationEnvelope, VerificationEnd } from '@vop/contracts';
 import type { EventStore, SqlClient } from '@vop/event-store';
 import {
   requestVerification,
@@ -31,7 +31,7 @@ function decideRound(options: { leaveOut?: string[] } = {}) {
         family: 'scheme';
       };
       if (options.leaveOut?.includes(verificationId)) continue;
-      const end: VerificationTerminal = {
+      const end: VerificationEnd = {
         type: 'VerificationCompleted',
         data: { verificationId, family, outcome: 'MTCH', score: 1, reasons: [], completedAt },
       };
@@ -55,10 +55,7 @@ describe('single checks decided in the statement that records them', () => {
     await migrateVerificationsReadModel(sql, SCHEMA);
   });
 
-  const recorderWith = (
-    decide: DecideRound,
-    answered: VerificationTerminal[],
-  ): RecordVerification =>
+  const recorderWith = (decide: DecideRound, answered: VerificationEnd[]): RecordVerification =>
     verificationRecorder({
       store,
       cipher,
@@ -81,7 +78,7 @@ describe('single checks decided in the statement that records them', () => {
 
   it('given requests decided at recording, when they are recorded, then each request and its end are one stream, with the ended rows and the answers from one commit, and each caller is given its end by record()', async () => {
     const { decide, seen } = decideRound();
-    const answered: VerificationTerminal[] = [];
+    const answered: VerificationEnd[] = [];
     const record = recorderWith(decide, answered);
     const ids = ['2b000000-0000-4000-8000-000000000001', '2b000000-0000-4000-8000-000000000002'];
     const ends = await Promise.all(ids.map((id) => record(request(id))));
@@ -120,7 +117,7 @@ describe('single checks decided in the statement that records them', () => {
   it('given a request the round leaves undecided, when it is recorded, then it is recorded unmarked and pending, for matching, and record() resolves with no end', async () => {
     const id = '2b000000-0000-4000-8000-000000000004';
     const { decide } = decideRound({ leaveOut: [id] });
-    const answered: VerificationTerminal[] = [];
+    const answered: VerificationEnd[] = [];
     assert.equal(await recorderWith(decide, answered)(request(id)), undefined);
     const events = await store.readStream(verificationStreamId(id));
     assert.deepEqual(
@@ -143,7 +140,7 @@ describe('single checks decided in the statement that records them', () => {
       { streamId: verificationStreamId(taken), events: [{ type: 'Taken', data: {} }] },
     ]);
     const { decide } = decideRound();
-    const answered: VerificationTerminal[] = [];
+    const answered: VerificationEnd[] = [];
     const record = recorderWith(decide, answered);
     const outcomes = await Promise.allSettled([record(request(taken)), record(request(fresh))]);
     for (const outcome of outcomes) {

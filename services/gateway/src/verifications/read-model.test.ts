@@ -5,7 +5,7 @@ import type {
   VerificationEvent,
   VerificationFailedData,
   VerificationRequestedData,
-  VerificationTerminal,
+  VerificationEnd,
 } from '@vop/contracts';
 import type { SqlExecutor } from '@vop/event-store';
 import { projectionSpec } from '@vop/testing';
@@ -30,7 +30,7 @@ const unknown = '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a';
  */
 async function projectVerificationEvents(tx: SqlExecutor, events: readonly VerificationEvent[]) {
   let requested: VerificationRequestedData[] = [];
-  let ended: VerificationTerminal[] = [];
+  let ended: VerificationEnd[] = [];
   const flush = async () => {
     if (requested.length > 0) {
       const pending = pendingVerificationsWrite(SCHEMA, requested);
@@ -90,7 +90,7 @@ const unmatched: VerificationCompletedData = {
   reasons: [],
   completedAt: '2026-01-01T00:00:02.000Z',
 };
-const completed = (data: VerificationCompletedData): VerificationTerminal => ({
+const completed = (data: VerificationCompletedData): VerificationEnd => ({
   type: 'VerificationCompleted',
   data,
 });
@@ -102,7 +102,7 @@ const timedOut: VerificationFailedData = {
   participant: PARTICIPANT,
   failedAt: '2026-01-01T00:00:30.000Z',
 };
-const failed = (data: VerificationFailedData): VerificationTerminal => ({
+const failed = (data: VerificationFailedData): VerificationEnd => ({
   type: 'VerificationFailed',
   data,
 });

@@ -4,7 +4,7 @@ import type {
   VerificationFailureReason,
   VerificationFamily,
   VerificationRequestedData,
-  VerificationTerminal,
+  VerificationEnd,
 } from '@vop/contracts';
 import {
   migrateSchema,
@@ -84,7 +84,7 @@ export function pendingVerificationsWrite(
 export function verificationsWrite(
   schema: string,
   requests: VerificationRequestedData[],
-  ends: readonly VerificationTerminal[],
+  ends: readonly VerificationEnd[],
 ): WriteStatement {
   const endById = new Map(firstEnds(ends).map((end) => [end.data.verificationId, end]));
   const rows = requests.map(({ verificationId, family, requestedAt, participant }) => {
@@ -128,7 +128,7 @@ export function verificationsWrite(
 export async function recordVerificationEnds(
   tx: SqlExecutor,
   schema: string,
-  ends: readonly VerificationTerminal[],
+  ends: readonly VerificationEnd[],
 ): Promise<void> {
   const firsts = firstEnds(ends);
   const completions = firsts.flatMap((end) =>
@@ -140,7 +140,7 @@ export async function recordVerificationEnds(
 }
 
 /** The first end of each verification in a batch, in order. */
-export function firstEnds(ends: readonly VerificationTerminal[]): VerificationTerminal[] {
+export function firstEnds(ends: readonly VerificationEnd[]): VerificationEnd[] {
   const seen = new Set<string>();
   return ends.filter((end) => {
     if (seen.has(end.data.verificationId)) return false;
@@ -207,16 +207,16 @@ export async function findEndedVerifications(
   sql: SqlExecutor,
   schema: string,
   ids: string[],
-): Promise<VerificationTerminal[]> {
+): Promise<VerificationEnd[]> {
   const { rows } = await sql.query<VerificationRow>(
     `SELECT ${VERIFICATION_COLUMNS} FROM ${schema}.verifications WHERE id = ANY($1::uuid[]) AND status <> 'PENDING'`,
     [`{${ids.join(',')}}`],
   );
-  return rows.map(endOf).filter((end): end is VerificationTerminal => end !== undefined);
+  return rows.map(endOf).filter((end): end is VerificationEnd => end !== undefined);
 }
 
 /** The end a row records, if it ended. */
-export function endOf(row: VerificationRow): VerificationTerminal | undefined {
+export function endOf(row: VerificationRow): VerificationEnd | undefined {
   const completed = completedDataOf(row);
   if (completed) return { type: 'VerificationCompleted', data: completed };
   const failed = failedDataOf(row);

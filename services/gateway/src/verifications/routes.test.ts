@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   parseVerificationRequested,
-  parseVerificationTerminal,
+  parseVerificationEnd,
   VerificationEvent,
   type VerificationCompletedData,
   type VerificationRequestedData,
-  type VerificationTerminal,
+  type VerificationEnd,
 } from '@vop/contracts';
 import type { EventStore, NewEvent, RecordedEvent, SqlExecutor } from '@vop/event-store';
 import type { Principal } from '@vop/http';
@@ -136,7 +136,7 @@ function verificationsSpec(
         // Decided elsewhere: record() gives no end, the caller waits for the notification.
         if (matching === undefined) return undefined;
         const id = request.data.verificationId;
-        const end: VerificationTerminal =
+        const end: VerificationEnd =
           matching === 'cannot decide'
             ? {
                 type: 'VerificationFailed',
@@ -187,7 +187,7 @@ function verificationsSpec(
             ]);
             await tx.query(pending.text, pending.params);
           } else {
-            await recordVerificationEnds(tx, SCHEMA, [parseVerificationTerminal(type, data)]);
+            await recordVerificationEnds(tx, SCHEMA, [parseVerificationEnd(type, data)]);
           }
         }
       };

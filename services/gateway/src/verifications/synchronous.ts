@@ -2,7 +2,7 @@ import type {
   VerificationCompletedData,
   VerificationFailureReason,
   VerificationRequestedData,
-  VerificationTerminal,
+  VerificationEnd,
 } from '@vop/contracts';
 import { errors, principalOf } from '@vop/http';
 import { type FieldCipher, revealMatchedName } from '@vop/personal-data';
@@ -73,7 +73,7 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
     const { verificationId } = request;
     const started = performance.now();
     const elsewhere = decidedAtRecording ? undefined : waiters.wait(verificationId, deadlineMs);
-    let decided: VerificationTerminal | undefined;
+    let decided: VerificationEnd | undefined;
     try {
       decided = await record({ data: request, metadata });
     } catch (error) {

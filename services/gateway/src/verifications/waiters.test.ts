@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { VerificationTerminal } from '@vop/contracts';
+import type { VerificationEnd } from '@vop/contracts';
 import { CompletionWaiters } from './waiters.js';
 
-const completion = (verificationId: string): VerificationTerminal => ({
+const completion = (verificationId: string): VerificationEnd => ({
   type: 'VerificationCompleted',
   data: {
     verificationId,
@@ -14,7 +14,7 @@ const completion = (verificationId: string): VerificationTerminal => ({
     completedAt: '2026-01-01T00:00:00.000Z',
   },
 });
-const failure = (verificationId: string): VerificationTerminal => ({
+const failure = (verificationId: string): VerificationEnd => ({
   type: 'VerificationFailed',
   data: { verificationId, family: 'scheme', reason: 'ERROR', failedAt: '2026-01-01T00:00:00.000Z' },
 });

@@ -1,14 +1,14 @@
-import type { VerificationTerminal } from '@vop/contracts';
+import type { VerificationEnd } from '@vop/contracts';
 
 interface Waiter {
-  resolve: (end: VerificationTerminal | undefined) => void;
+  resolve: (end: VerificationEnd | undefined) => void;
   timer: NodeJS.Timeout;
   since: number;
 }
 
 export interface CompletionWaitersOptions {
   /** Reads ends from the durable read model: the fallback when the fast notification misses. */
-  lookup: (verificationIds: string[]) => Promise<VerificationTerminal[]>;
+  lookup: (verificationIds: string[]) => Promise<VerificationEnd[]>;
   fallbackPollMs?: number;
 }
 
@@ -32,7 +32,7 @@ export class CompletionWaiters {
   }
 
   /** Must be called before the request is published, so no completion can come first. */
-  wait(verificationId: string, deadlineMs: number): Promise<VerificationTerminal | undefined> {
+  wait(verificationId: string, deadlineMs: number): Promise<VerificationEnd | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(verificationId, undefined), deadlineMs);
       this.waiting.set(verificationId, { resolve, timer, since: Date.now() });
@@ -45,7 +45,7 @@ export class CompletionWaiters {
     return this.waiting.has(verificationId);
   }
 
-  notify(end: VerificationTerminal): void {
+  notify(end: VerificationEnd): void {
     this.settle(end.data.verificationId, end);
   }
 
@@ -71,7 +71,7 @@ export class CompletionWaiters {
     }
   }
 
-  private settle(verificationId: string, end: VerificationTerminal | undefined): void {
+  private settle(verificationId: string, end: VerificationEnd | undefined): void {
     const waiter = this.waiting.get(verificationId);
     if (!waiter) return;
     this.waiting.delete(verificationId);

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createPostgresClient, EventStore, type SqlClient } from '@vop/event-store';
 import { createTestDatabase, type TestDatabase } from '@vop/testing';
-import { handleRegistration } from '../registrations/handler.js';
+import { handleRegistration } from '../registrations/command-handler.js';
 import { migrateRegistrations } from '../registrations/read-model.js';
 import {
   claimDueDeliveries,

@@ -2,7 +2,7 @@ import type { WebhookDeliveryDeadLetteredData } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { handleRegistration } from '../registrations/handler.js';
+import { handleRegistration } from '../registrations/command-handler.js';
 import { RegistrationError } from '../registrations/decider.js';
 import {
   claimDueDeliveries,

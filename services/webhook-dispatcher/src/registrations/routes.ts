@@ -6,7 +6,7 @@ import { ApiError, errors, parseBody, parseParam, principalOf, createRouter } fr
 import { type Response, type Router } from 'express';
 import { signerFor } from '../deliveries/sender.js';
 import { RegistrationError } from './decider.js';
-import { handleRegistration } from './handler.js';
+import { handleRegistration } from './command-handler.js';
 import { findRegistration, listRegistrations } from './read-model.js';
 import type { SecretProtection } from './secret-protection.js';
 

@@ -5,7 +5,7 @@ import { eventually } from '@vop/testing';
 import { Webhook } from 'standardwebhooks';
 import { startHarness, startReceiver, type Harness, type Receiver } from '../spec/harness.js';
 import { createPersonalData } from '@vop/personal-data';
-import { registrationStream } from './handler.js';
+import { registrationStream } from './command-handler.js';
 import { encryptPlainSecrets, secretProtection } from './secret-protection.js';
 
 const SECRET = 'a-secret-kept-encrypted-at-rest';

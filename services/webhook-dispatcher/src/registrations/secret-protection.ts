@@ -1,6 +1,6 @@
 import type { EventStore, SqlExecutor } from '@vop/event-store';
 import { isEncrypted, type FieldCipher } from '@vop/personal-data';
-import { registrationStream } from './handler.js';
+import { registrationStream } from './command-handler.js';
 
 /** Each registration's secret is encrypted under a key of its own (the personal-data key store). */
 export const secretSubject = (webhookId: string): string => `webhook-secret-${webhookId}`;
