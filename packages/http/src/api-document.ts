@@ -82,7 +82,7 @@ function familyTags(used: ReadonlySet<string>) {
   }));
 }
 
-/** What a live deployment does not mount (services/gateway/src/gateway.ts): it answers them 404. */
+/** What a live deployment does not mount (services/gateway/src/service.ts): it answers them 404. */
 const TEST_DEPLOYMENT_FAMILIES = new Set(['test-toolkit', 'sandbox-accounts']);
 const TEST_DEPLOYMENT_PATHS = new Set([
   '/test',

@@ -3,5 +3,5 @@ export {
   createAnalyticsService,
   type AnalyticsService,
   type AnalyticsServiceOptions,
-} from './analytics.js';
+} from './service.js';
 export { startNewGeneration } from './activity/generation.js';

@@ -1,7 +1,7 @@
 import { loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
 import { migrateInbox } from '@vop/outbox';
-import { ANALYTICS_SCHEMA } from './analytics.js';
+import { ANALYTICS_SCHEMA } from './service.js';
 import { migrateAnalyticsReadModels } from './activity/projection.js';
 import { migrateGeneration, projectionGroupId, startNewGeneration } from './activity/generation.js';
 

@@ -1,1 +1,1 @@
-export { startEmbedded, type EmbeddedOptions, type EmbeddedService } from './embedded.js';
+export { startEmbedded, type EmbeddedOptions, type EmbeddedService } from './service.js';

@@ -2,7 +2,7 @@ import { loadConfig } from '@vop/config';
 import { createLogger, startTracing } from '@vop/observability';
 import { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from '@vop/gateway';
 import { DEV_PKCS12_PASSWORD } from '@vop/pki';
-import { startEmbedded } from './embedded.js';
+import { startEmbedded } from './service.js';
 
 const config = loadConfig();
 const tracing = startTracing({ service: 'vop-embedded' });

@@ -4,6 +4,6 @@ export {
   SERVICE_VERSION,
   type Gateway,
   type GatewayOptions,
-} from './gateway.js';
+} from './service.js';
 export { gatewaySecuritySettings, type GatewaySecuritySettings } from './settings.js';
 export { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from './security/api-keys/development-key.js';

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from 
 import { createLogger, createMetricsRegistry, startTracing } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { gatewayConnections } from './connections.js';
-import { createGateway } from './gateway.js';
+import { createGateway } from './service.js';
 import { gatewaySecuritySettings } from './settings.js';
 import { startHttpsServer } from '@vop/http';
 import type { AdminCertificateIdentity } from './security/client-certificate.js';
