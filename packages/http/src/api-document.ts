@@ -83,12 +83,9 @@ function familyTags(used: ReadonlySet<string>) {
 }
 
 /** What a live deployment does not mount (services/gateway/src/service.ts): it answers them 404. */
-const TEST_DEPLOYMENT_FAMILIES = new Set(['test-toolkit', 'sandbox-accounts']);
-const TEST_DEPLOYMENT_PATHS = new Set([
-  '/test',
-  '/admin/reset-test-data',
-  '/admin/import-test-data',
-]);
+const TEST_DEPLOYMENT_FAMILIES = new Set(['test-toolkit', 'sandbox-accounts', 'test-data']);
+/** The test page shares the pages family with pages a live deployment serves. */
+const TEST_DEPLOYMENT_PATHS = new Set(['/test']);
 
 /**
  * The served OpenAPI document: the operations and bodies generated from the zod contracts

@@ -28,10 +28,9 @@ export interface VerificationRecorderOptions {
    * records them: each request is appended with its end in one stream, marked `decidedAtRecording` so
    * matching leaves it alone, and its caller's `record()` resolves with that end. Without it, or for a
    * request it leaves out, the request travels to matching over the bus. The ends also go to `inline`
-   * in that statement and to `onEnds` once it committed.
+   * in that statement.
    */
   decide?: DecideRound;
-  onEnds?: (ends: VerificationEnd[]) => void;
   clock?: () => Date;
   /**
    * Rounds written at once (default 1). Embedded, 2: PGlite runs statements on a thread of its own, and
@@ -59,7 +58,7 @@ export type RecordVerification = (
  * answered at commit; the relay publishes both.
  */
 export function verificationRecorder(options: VerificationRecorderOptions): RecordVerification {
-  const { store, cipher, inline, decide, onEnds } = options;
+  const { store, cipher, inline, decide } = options;
   const clock = options.clock ?? (() => new Date());
   const recordRound = async (
     plainRequests: VerificationRequest[],
@@ -101,7 +100,6 @@ export function verificationRecorder(options: VerificationRecorderOptions): Reco
         ),
       );
     await writeTogether(store.sql, writes);
-    if (ends.length > 0) onEnds?.(ends);
     return answers;
   };
   const commit = new GroupCommit<VerificationRequest, VerificationEnd | undefined>(recordRound, {
