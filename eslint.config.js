@@ -37,7 +37,7 @@ const noServiceImports = (allowed = []) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', '.vop-data/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '.infra/**', '.vop-data/**', '.vop-scheme/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],

@@ -14,7 +14,7 @@ import {
   type ServiceProcess,
   createTestNamespace,
 } from '@vop/testing';
-import { accountRecordLines, recordIban, recordName } from './import-records.js';
+import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { schemeRequestBody } from './scheme-request.js';
@@ -36,13 +36,20 @@ const IDLE_SECONDS = option('--idle', 20);
 const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
 const withEmbedded = !args.includes('--no-embedded');
+/** `--profile <dir>`: every service process writes a V8 CPU profile there when it stops. */
+const profileDir = args.includes('--profile')
+  ? path.resolve(args[args.indexOf('--profile') + 1] as string)
+  : undefined;
+const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
 /** Another path to the embedded entry point (e.g. a symlink), for a machine whose other users stop processes by name. */
 const embeddedScript = args.includes('--embedded-script')
   ? path.resolve(args[args.indexOf('--embedded-script') + 1] as string)
   : path.join(repoRoot, 'services/embedded/dist/main.js');
 
-const schemeBody = (index: number): string =>
-  schemeRequestBody(recordName(index), recordIban(index));
+const schemeBody = (index: number, name = recordName(index)): string =>
+  schemeRequestBody(name, recordIban(index));
+/** The nightly file's changed share in the third import: one record in a hundred. */
+const CHANGED_EVERY = 100;
 
 const singleCheckBodies = Array.from({ length: SEED }, (_, index) => schemeBody(index));
 
@@ -80,12 +87,18 @@ async function waitReady(url: string, tls: ClientTls): Promise<void> {
 }
 
 /** Until a check of record `index` answers MTCH: matching has applied its event. */
-async function matchingSees(url: string, tls: ClientTls, index: number, timeoutMs: number) {
+async function matchingSees(
+  url: string,
+  tls: ClientTls,
+  index: number,
+  timeoutMs: number,
+  name = recordName(index),
+) {
   const client = httpsClient({ baseUrl: url, ...tls });
   await eventually(
     async () => {
       const response = await client.request('POST', '/vop/verify', {
-        rawBody: schemeBody(index),
+        rawBody: schemeBody(index, name),
         headers: { 'content-type': 'application/json' },
       });
       return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH'
@@ -97,7 +110,13 @@ async function matchingSees(url: string, tls: ClientTls, index: number, timeoutM
   client.close();
 }
 
-async function importRows(target: ImportTarget, from: number, to: number, label: string) {
+async function importRows(
+  target: ImportTarget,
+  from: number,
+  to: number,
+  label: string,
+  changedEvery = 0,
+) {
   const importId = randomUUID();
   const started = Date.now();
   const progress = setInterval(() => {
@@ -113,7 +132,7 @@ async function importRows(target: ImportTarget, from: number, to: number, label:
   try {
     const result = await uploadAccountStream({
       target,
-      body: accountRecordLines(from, to),
+      body: accountRecordLines(from, to, changedEvery),
       format: 'ndjson',
       importId,
     });
@@ -136,6 +155,34 @@ interface Figures {
   peakRss: string;
   idle: PacedLoad;
   during: PacedLoad;
+  /** The same file again, nothing changed. */
+  again: Reimport;
+  /** The same file again, one record in CHANGED_EVERY with another name. */
+  changed: Reimport;
+}
+
+interface Reimport {
+  seconds: number;
+  rowsPerSecond: number;
+  updated: number;
+  unchanged: number;
+  created: number;
+}
+
+/** The whole file again (the nightly file): only the changed records may be appended. */
+async function reimport(target: ImportTarget, label: string, changedEvery: number) {
+  const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
+  const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
+  const { created, updated, unchanged } = summary.rows;
+  if (created !== 0 || updated !== expected || unchanged !== ROWS - expected)
+    throw new Error(`${label}: ${JSON.stringify(summary.rows)}, expected ${expected} updated`);
+  return {
+    seconds,
+    rowsPerSecond: Math.round(summary.rows.read / seconds),
+    created,
+    updated,
+    unchanged,
+  };
 }
 
 /** Seed, idle checks, then the import with checks beside it, on a running service. */
@@ -161,6 +208,12 @@ async function measure(
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
   const matchingLagSeconds = (Date.now() - lagStarted) / 1000;
+  process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
+  const again = await reimport(target, `${label} unchanged`, 0);
+  process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
+  const changed = await reimport(target, `${label} changed`, CHANGED_EVERY);
+  const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
+  await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
   const memories = await Promise.all(
     services.map(async (service, index) => {
       const { peak } = await memoryOf(service.child.pid as number);
@@ -180,6 +233,8 @@ async function measure(
     peakRss: memories.join(', '),
     idle,
     during: duringResult,
+    again,
+    changed,
   };
 }
 
@@ -190,11 +245,17 @@ const figures: Figures[] = [];
 async function run(): Promise<void> {
   if (withEmbedded) {
     const port = await freePort();
-    const embedded = startServiceProcess('embedded', embeddedScript, {
-      VOP_DATA_DIR: path.join(dataDir, 'embedded'),
-      VOP_PORT: String(port),
-      LOG_LEVEL: 'warn',
-    });
+    const embedded = startServiceProcess(
+      'embedded',
+      embeddedScript,
+      {
+        VOP_DATA_DIR: path.join(dataDir, 'embedded'),
+        VOP_PORT: String(port),
+        LOG_LEVEL: 'warn',
+      },
+      [],
+      nodeArgs,
+    );
     processes.push(embedded);
     const pkiDir = path.join(dataDir, 'embedded/pki');
     const client = await eventually(
@@ -239,6 +300,8 @@ async function run(): Promise<void> {
         VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
         VOP_PORT: String(await freePort()),
       },
+      [],
+      nodeArgs,
     );
     const gatewayPort = await freePort();
     const gateway = startServiceProcess(
@@ -249,6 +312,8 @@ async function run(): Promise<void> {
         DATABASE_URL: gatewayDb.url,
         VOP_PORT: String(gatewayPort),
       },
+      [],
+      nodeArgs,
     );
     processes.push(matching, gateway);
     try {
@@ -291,6 +356,14 @@ const lines = [
       `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.peakRss} | ${f.idle.p99} ms | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
   ),
 ];
+const reimports = [
+  '| target | unchanged: s | rows/s | updated | 1 % changed: s | rows/s | updated / unchanged |',
+  '|---|---:|---:|---:|---:|---:|---|',
+  ...figures.map(
+    ({ target, again: u, changed: c }) =>
+      `| ${target} | ${u.seconds.toFixed(1)} | ${u.rowsPerSecond} | ${u.updated} | ${c.seconds.toFixed(1)} | ${c.rowsPerSecond} | ${c.updated} / ${c.unchanged} |`,
+  ),
+];
 const answers = (load: PacedLoad) =>
   `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}`;
 const checks = figures.map(
@@ -300,5 +373,7 @@ process.stdout.write(
   `\nBulk account import, ${ROWS} NDJSON records streamed; single checks at ${RATE} req/s evenly paced (${PACED_CONNECTIONS} connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
     .loadavg()
     .map((n) => n.toFixed(1))
-    .join(' ')}\n${lines.join('\n')}\n${checks.join('\n')}\n`,
+    .join(
+      ' ',
+    )}\n${lines.join('\n')}\n${checks.join('\n')}\n\nThe same file again (the nightly file):\n${reimports.join('\n')}\n`,
 );

@@ -70,6 +70,15 @@ export const ServiceConfig = z.object({
   VOP_OWN_BICS: commaList.optional(),
   VOP_VERIFY_DEADLINE_MS: z.coerce.number().int().positive().default(2000),
   /**
+   * The requesting side (issue 40): how long a synchronous family (immediate, simple) waits for the
+   * payee's bank; the rest of VOP_VERIFY_DEADLINE_MS is our own work before and after the call.
+   */
+  VOP_PAYEE_BANK_DEADLINE_MS: z.coerce.number().int().positive().default(1500),
+  /** The same for request/result checks and batch entries, which the scheme allows 5 s. */
+  VOP_DEFERRED_PAYEE_BANK_DEADLINE_MS: z.coerce.number().int().positive().default(5000),
+  /** Our BIC as requestingAgent when we ask a payee's bank; default: VOP_RESPONDING_PSP. */
+  VOP_REQUESTING_AGENT_BIC: z.string().optional(),
+  /**
    * A synchronous verification (scheme, EPC, immediate, account number) still without an outcome this
    * long after its request ends as failed (TIMEOUT): `verification.failure`, and a late outcome is ignored.
    */
@@ -230,6 +239,28 @@ export const ServiceConfig = z.object({
   VOP_MATCHING_ROLES: commaList
     .pipe(z.array(z.enum(['single', 'batch'])).min(1))
     .default(['single', 'batch']),
+  /**
+   * The requesting side (issue 40, packages/requester): our client certificate and key as requesting
+   * PSP (PEM paths); the development profile defaults to the dev PKI's client.pem and client-key.pem.
+   */
+  VOP_REQUESTER_CERT: z.string().optional(),
+  VOP_REQUESTER_KEY: z.string().optional(),
+  /** PEM paths, comma separated: the anchors responders' server certificates must chain to. */
+  VOP_REQUESTER_CA: commaList.optional(),
+  /** Calls in flight to one responder from one process; more wait in a short queue. */
+  VOP_REQUESTER_CONCURRENCY: z.coerce.number().int().positive().default(64),
+  /** Calls waiting for a slot per responder per process; over it a call fails RESPONDER_BUSY. */
+  VOP_REQUESTER_QUEUE: z.coerce.number().int().min(0).default(128),
+  /** Calls per second to one responder from one process (a 500 req/s bench fits); over it BUSY. */
+  VOP_REQUESTER_RATE_PER_SECOND: z.coerce.number().int().positive().default(1000),
+  /** A responder's circuit breaker opens after this many failures in a row… */
+  VOP_REQUESTER_BREAKER_FAILURES: z.coerce.number().int().positive().default(5),
+  /** …or this share of failures over the window, once it holds VOP_REQUESTER_BREAKER_MIN_CALLS. */
+  VOP_REQUESTER_BREAKER_FAILURE_RATIO: z.coerce.number().gt(0).max(1).default(0.5),
+  VOP_REQUESTER_BREAKER_MIN_CALLS: z.coerce.number().int().positive().default(20),
+  VOP_REQUESTER_BREAKER_WINDOW_MS: z.coerce.number().int().positive().default(10_000),
+  /** How long an open breaker refuses calls before one probe goes through. */
+  VOP_REQUESTER_BREAKER_COOL_DOWN_MS: z.coerce.number().int().positive().default(5_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServiceConfig = z.infer<typeof ServiceConfig>;

@@ -53,3 +53,21 @@ export {
   type SchemeSuiteRunOptions,
   type SchemeSuiteTarget,
 } from './suite-run.js';
+export type {
+  ReceivedRequest,
+  RequesterUnderTest,
+  RequesterVerdict,
+  RequestingCase,
+  RequestingCaseResult,
+  RequestingCheck,
+  RequestingExpectation,
+  RequestingScript,
+  ResponderUnderTest,
+} from './requesting-types.js';
+export { REQUESTING_CASES } from './requesting-cases.js';
+export {
+  requestFailures,
+  runRequestingCase,
+  runRequestingConformance,
+  type RequestingResponders,
+} from './requesting-runner.js';

@@ -40,7 +40,12 @@ import {
 } from './http/batches.js';
 import { SchemeVerifyRequest, SchemeVerifyResponse } from './http/scheme.js';
 import { EpcError, EpcRequestHeaders, EpcVerifyRequest, EpcVerifyResponse } from './http/epc.js';
-import { SchemeDirectorySnapshot, SchemeDirectoryVersion } from './http/scheme-directory.js';
+import {
+  BankCodeTableQuery,
+  BankCodeTableVersion,
+  SchemeDirectorySnapshot,
+  SchemeDirectoryVersion,
+} from './http/scheme-directory.js';
 import { AccountNumberVerifyRequest, AccountNumberVerifyResponse } from './http/account-number.js';
 import {
   ApiKeyList,
@@ -143,6 +148,53 @@ export function buildOpenApiDocument(
     responses: {
       200: json(SchemeDirectoryVersion, 'Version'),
       404: json(FlatError, 'No directory loaded'),
+    },
+  });
+  registry.registerPath({
+    method: 'put',
+    path: '/admin/bank-codes',
+    summary:
+      "Load the bank-code table (country, national bank code, BIC): a payee's bank from its IBAN (admin)",
+    request: {
+      query: BankCodeTableQuery,
+      headers: z.object({
+        'If-Match': z
+          .string()
+          .regex(/^(W\/)?("[0-9]{1,9}"|[0-9]{1,9})$/)
+          .optional()
+          .openapi({ description: 'The table version this load replaces (0: the first)' }),
+      }),
+      body: {
+        description:
+          'An optional header line country,bank_code,bic, then one row per bank code (at most 200,000); ' +
+          'the bank code as the IBAN of the country carries it',
+        content: {
+          'text/csv': {
+            schema: z
+              .string()
+              .openapi({ example: 'country,bank_code,bic\nDE,10070000,DEUTDEBBXXX\n' }),
+          },
+        },
+      },
+    },
+    responses: {
+      200: json(BankCodeTableVersion, 'The version now served'),
+      400: json(
+        FlatError,
+        'INVALID_REQUEST: field "line <n>", the first 20 problems in the message',
+      ),
+      403: json(FlatError, 'ACCESS_DENIED'),
+      409: json(FlatError, 'VERSION_MISMATCH (If-Match)'),
+      415: json(FlatError, 'UNSUPPORTED_MEDIA_TYPE: the body is not text/csv'),
+    },
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/admin/bank-codes',
+    summary: 'The bank-code table version served (admin)',
+    responses: {
+      200: json(BankCodeTableVersion, 'Version'),
+      404: json(FlatError, 'No table loaded'),
     },
   });
   registry.registerPath({
@@ -458,7 +510,8 @@ export function buildOpenApiDocument(
   registry.registerPath({
     method: 'get',
     path: '/analytics/match-rates',
-    summary: 'MTCH / CMTC / NMTC / NOAP counts and shares per period',
+    summary:
+      'MTCH / CMTC / NMTC / NOAP counts and shares per period; by=responding_bank: per payee bank too',
     request: { query: MatchRatesQuery },
     responses: { 200: json(MatchRatesReport, 'Match rates'), ...analyticsErrors },
   });

@@ -9,7 +9,7 @@ import type { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immed
 import type { VerificationResult } from './http/request-result.js';
 import type { EpcVerifyResponse } from './http/epc.js';
 import type { SchemeVerifyResponse } from './http/scheme.js';
-import { confidenceWord, NOAP_REASON, outcomeTable } from './outcomes.js';
+import { confidenceWord, noapReasonOf, outcomeTable, responderFailureOf } from './outcomes.js';
 
 // One renderer per family, from a completion and the outcome table beside this file (outcomes.ts).
 
@@ -54,7 +54,7 @@ export function renderRequestResultResponse(
     name_match_code: outcomeTable[completed.outcome].requestResult,
     id_match_code: ID_MATCH_CODES[completed.idMatch ?? 'NOAP'],
     ...(disclose && completed.matchedName !== undefined && { matched_name: completed.matchedName }),
-    ...(completed.outcome === 'NOAP' && { reason: NOAP_REASON }),
+    ...(completed.outcome === 'NOAP' && { reason: noapReasonOf(completed.reasons) }),
     reasons: completed.reasons,
     response_timestamp: completed.completedAt,
     created_at: requestedAt,
@@ -72,7 +72,7 @@ export function renderImmediateResponse(
     verified_at: completed.completedAt,
     ...(completed.outcome === 'CMTC' &&
       completed.matchedName !== undefined && { suggested_name: completed.matchedName }),
-    ...(completed.outcome === 'NOAP' && { reason: NOAP_REASON }),
+    ...(completed.outcome === 'NOAP' && { reason: noapReasonOf(completed.reasons) }),
   };
 }
 
@@ -83,7 +83,7 @@ export function renderSimpleResponse(completed: VerificationCompletedData): Simp
     confidence: confidenceWord(completed.score),
     ...(completed.outcome === 'CMTC' &&
       completed.matchedName !== undefined && { suggested_name: completed.matchedName }),
-    ...(completed.outcome === 'NOAP' && { reason: NOAP_REASON }),
+    ...(completed.outcome === 'NOAP' && { reason: noapReasonOf(completed.reasons) }),
   };
 }
 

@@ -13,7 +13,7 @@ import {
   type Logger,
 } from '@vop/observability';
 import { allowedMethods } from './allowed-methods.js';
-import { BASE_PATHS } from './base-paths.js';
+import { BASE_PATHS, canonicalPath } from './base-paths.js';
 import { serveDirectRoutes, type DirectRoute } from './direct-routes.js';
 import { OutageLog, unreachableDependency } from './dependency-outage.js';
 import { ApiError, errors, statusIn, toErrorBody } from './errors.js';
@@ -32,6 +32,8 @@ export interface HttpAppOptions {
   beforeRoutes?: RequestHandler[];
   /** Canonical paths whose JSON bodies may exceed `bodyLimit` (e.g. a directory snapshot), with their limit. */
   largeBodyPaths?: Record<string, string>;
+  /** Canonical paths that take a `text/csv` body (an admin-loaded table), read as a string up to their limit. */
+  csvBodyPaths?: Record<string, string>;
   /** Families owned by another service, forwarded with the body still unread (see forward.ts). */
   forwarders?: RequestHandler[];
   /**
@@ -102,14 +104,17 @@ const schemeTimingHeaders: RequestHandler = (req, res, next) => {
   next();
 };
 
-const requireJsonBody: RequestHandler = (req, res, next) => {
-  if (requestFamily(req, res).streamedBody === true) return next();
-  const hasBody =
-    req.headers['transfer-encoding'] !== undefined ||
-    Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody && !req.is('application/json')) return next(errors.unsupportedMediaType());
-  next();
-};
+function requireJsonBody(csvBodyPaths: Record<string, string>): RequestHandler {
+  return (req, res, next) => {
+    if (requestFamily(req, res).streamedBody === true) return next();
+    const hasBody =
+      req.headers['transfer-encoding'] !== undefined ||
+      Number(req.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || req.is('application/json')) return next();
+    if (csvBodyPaths[canonicalPath(req.path)] !== undefined && req.is('text/csv')) return next();
+    next(errors.unsupportedMediaType());
+  };
+}
 
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const app = express();
@@ -164,7 +169,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
     next();
   });
-  edge.push(refuseUncovered, schemeTimingHeaders, ...(options.beforeRoutes ?? []), requireJsonBody);
+  const csvBodyPaths = options.csvBodyPaths ?? {};
+  edge.push(
+    refuseUncovered,
+    schemeTimingHeaders,
+    ...(options.beforeRoutes ?? []),
+    requireJsonBody(csvBodyPaths),
+  );
   for (const handler of edge) app.use(handler);
   for (const forwarder of options.forwarders ?? []) app.use(forwarder);
   for (const [largePath, limit] of Object.entries(options.largeBodyPaths ?? {}))
@@ -173,6 +184,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
         `${base === '/' ? '' : base}${largePath}`,
         express.json({ limit, verify: refuseDeepJson }),
       );
+  for (const [csvPath, limit] of Object.entries(csvBodyPaths))
+    for (const base of BASE_PATHS)
+      app.use(`${base === '/' ? '' : base}${csvPath}`, express.text({ limit, type: 'text/csv' }));
   const parseJson = express.json({
     // 1 MiB: a field over its length (a 100 KB name) is a 400 naming the field, not a 413 (issue 11).
     limit: options.bodyLimit ?? '1mb',
@@ -246,7 +260,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   app.use(handleError);
   const directRoutes = options.directRoutes ?? [];
   for (const route of directRoutes)
-    if (options.largeBodyPaths?.[route.path] !== undefined)
+    if (
+      options.largeBodyPaths?.[route.path] !== undefined ||
+      csvBodyPaths[route.path] !== undefined
+    )
       throw new Error(`${route.path} has a body limit of its own: serve it through Express`);
   if (directRoutes.length > 0)
     // Without the forwarders: a direct route is one of this app's own, which no forwarder takes (they

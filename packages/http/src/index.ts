@@ -61,7 +61,7 @@ export {
   type HttpsServerOptions,
   type RunningServer,
 } from './server.js';
-export { parseBody, parseParam } from './validation.js';
+export { parseBody, parseParam, type ParseBodyOptions } from './validation.js';
 export {
   createRateLimiters,
   type LimiterBudget,

@@ -11,6 +11,8 @@ describe('the route-family table', () => {
       ['/admin/matching/explain', 'matching-management'],
       ['/v1/admin/matching/explain', 'matching-management'],
       ['/admin/api-keys/key_1', 'management'],
+      ['/admin/bank-codes', 'management'],
+      ['/v1/admin/scheme-directory', 'management'],
       ['/admin', 'management'],
       ['/health/detailed', 'management'],
       ['/admin/reset-test-data', 'test-data'],

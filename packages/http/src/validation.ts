@@ -34,14 +34,36 @@ function reasonFor(issue: z.core.$ZodIssue): { code: string; reason: string } {
   return { code: 'INVALID_REQUEST', reason: 'INVALID_VALUE' };
 }
 
-function fieldOf(issue: z.core.$ZodIssue): string {
-  const segments = issue.path.map(String);
+function fieldOf(issue: z.core.$ZodIssue, indexed: boolean): string {
+  const segments: PropertyKey[] = [...issue.path];
   if (issue.code === 'unrecognized_keys') segments.push(issue.keys[0] ?? '');
-  return segments.join('.') || 'body';
+  if (!indexed) return segments.map(String).join('.') || 'body';
+  const path = segments
+    .map((segment) => (typeof segment === 'number' ? `[${segment}]` : `.${String(segment)}`))
+    .join('');
+  return path.replace(/^\./, '') || 'body';
+}
+
+/** A contract's own words for an issue (not a code the error already carries), e.g. "must be …". */
+function explanationOf(issue: z.core.$ZodIssue): string | undefined {
+  const message = issue.message;
+  if (/^[A-Z_]+$/.test(message) || message === 'Invalid input') return undefined;
+  return message;
+}
+
+export interface ParseBodyOptions {
+  /** Array positions as `participants[3].bics[0]` (management files) rather than `participants.3.bics.0`. */
+  indexedPaths?: boolean;
+  /** The message ends with the contract's or zod's own words on what is wrong. */
+  explain?: boolean;
 }
 
 /** Parses with the contract; the first issue becomes a 400 naming the field. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+export function parseBody<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  options: ParseBodyOptions = {},
+): z.infer<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, 'INVALID_REQUEST', 'Request body must be a JSON object', {
       reason: 'INVALID_TYPE',
@@ -56,9 +78,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const issue = result.error.issues[0] as z.core.$ZodIssue;
-  const field = fieldOf(issue);
+  const field = fieldOf(issue, options.indexedPaths === true);
   const { code, reason } = reasonFor(issue);
-  const message =
+  const explanation = options.explain === true ? explanationOf(issue) : undefined;
+  const summary =
     code === 'MISSING_FIELD'
       ? `Missing required field: ${field}`
       : reason === 'UNKNOWN_FIELD'
@@ -70,6 +93,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
             : reason === 'TOO_LONG'
               ? `Too long: ${field}`
               : `Invalid value for field: ${field}`;
+  const message = explanation === undefined ? summary : `${summary}: ${explanation}`;
   throw new ApiError(400, code, message, { field, reason });
 }
 

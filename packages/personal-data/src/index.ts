@@ -20,5 +20,10 @@ export {
   typedNameSubject,
 } from './subjects.js';
 export { accountEventProtector, type AccountEventProtector } from './account-event-protection.js';
-export { protectMatchedName, protectTypedName, revealMatchedName } from './verification-names.js';
+export {
+  protectAnsweredName,
+  protectMatchedName,
+  protectTypedName,
+  revealMatchedName,
+} from './verification-names.js';
 export { createPersonalData, type PersonalData } from './personal-data.js';

@@ -177,8 +177,10 @@ export class SubjectKeyStore {
   }
 
   /**
-   * The keys of many subjects, created where missing, in two statements (bulk writes). Throws
-   * SubjectKeyDestroyedError when any subject was erased. Keys created inside `tx` are not cached.
+   * The keys of many subjects, created where missing (bulk writes): one statement reads the keys
+   * that exist, a second creates the missing ones and returns them, a third reads any another writer
+   * created meanwhile. Throws SubjectKeyDestroyedError when any subject was erased. Keys created
+   * inside `tx` are not cached.
    */
   async keysFor(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<Map<string, Buffer>> {
     const keys = new Map<string, Buffer>();
@@ -193,23 +195,39 @@ export class SubjectKeyStore {
     if (missing.length === 0) return keys;
     const executor = tx ?? this.sql;
     const heard = this.readMark();
-    const fresh = missing.map(() => randomBytes(SUBJECT_KEY_BYTES).toString('hex'));
-    await executor.query(
+    const take = (rows: KeyRow[]) => {
+      for (const row of rows) {
+        const state = this.remember(row, tx === undefined, heard);
+        if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(row.subject_id);
+        keys.set(row.subject_id, state.key);
+      }
+    };
+    // A re-import's subjects mostly have keys already: they are read, and no key is made for them.
+    take(await this.readKeyRows(executor, missing));
+    const absent = missing.filter((subjectId) => !keys.has(subjectId));
+    if (absent.length === 0) return keys;
+    // One call into the random generator for all new keys.
+    const fresh = randomBytes(SUBJECT_KEY_BYTES * absent.length).toString('hex');
+    const hexOf = (index: number) =>
+      fresh.slice(index * SUBJECT_KEY_BYTES * 2, (index + 1) * SUBJECT_KEY_BYTES * 2);
+    const { rows: created } = await executor.query<KeyRow>(
       `INSERT INTO ${this.table} (subject_id, key)
        SELECT subject_id, decode(key, 'hex') FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
-       ON CONFLICT (subject_id) DO NOTHING`,
-      [missing, fresh],
+       ON CONFLICT (subject_id) DO NOTHING RETURNING subject_id, key`,
+      [absent, absent.map((_, index) => hexOf(index))],
     );
+    take(created);
+    const raced = absent.filter((subjectId) => !keys.has(subjectId));
+    if (raced.length > 0) take(await this.readKeyRows(executor, raced));
+    return keys;
+  }
+
+  private async readKeyRows(executor: SqlExecutor, subjectIds: string[]): Promise<KeyRow[]> {
     const { rows } = await executor.query<KeyRow>(
       `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
-      [missing],
+      [subjectIds],
     );
-    for (const row of rows) {
-      const state = this.remember(row, tx === undefined, heard);
-      if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(row.subject_id);
-      keys.set(row.subject_id, state.key);
-    }
-    return keys;
+    return rows;
   }
 
   /**

@@ -24,6 +24,20 @@ export async function protectMatchedName(
 }
 
 /**
+ * A name another bank disclosed (the requesting side, issue 40) is no holder of ours: it is kept under
+ * the day's key of its request, like the typed name, and goes when that day leaves the retention.
+ */
+export async function protectAnsweredName(
+  cipher: FieldCipher,
+  completed: VerificationCompletedData,
+  requestedAt: string,
+): Promise<VerificationCompletedData> {
+  if (completed.matchedName === undefined) return completed;
+  const subject = typedNameSubject(new Date(requestedAt));
+  return { ...completed, matchedName: await cipher.encrypt(subject, completed.matchedName) };
+}
+
+/**
  * The disclosed holder name in plain text; gone (undefined) once the holder was erased. Kept opened: a
  * decision discloses the value the account projection holds
  * (packages/verifications/src/deciding/round-decisions.ts), which it opened already to match against.

@@ -11,6 +11,7 @@ import {
   ensureDevPki,
   type DevPki,
 } from './dev-pki.js';
+import { createCertificateAuthority } from './certificate-authority.js';
 import { ORGANIZATION_IDENTIFIER_OID } from './distinguished-name.js';
 import { x509 } from './x509.js';
 
@@ -150,6 +151,51 @@ describe('ensureDevPki', () => {
     for (const leaf of [pki.serverCertPath, pki.clientCertPath, pki.adminCertPath]) {
       assert.equal(Math.round(lifetimeDays(await certificate(leaf))), 365, leaf);
     }
+  });
+
+  it("issues from the caller's CA and names the caller's participant when asked", async () => {
+    const ca = await createCertificateAuthority({ commonName: 'Scheme CA' });
+    const participant = { commonName: 'bank-a', organizationIdentifier: 'PSDXX-SIAB-000001' };
+    const pki = await ensureDevPki(await freshDataDir(), { ca, participant });
+    assert.equal(await readFile(pki.caPath, 'utf8'), ca.certPem);
+    const caCertificate = new NodeX509Certificate(ca.certPem);
+    for (const file of [pki.serverCertPath, pki.clientCertPath, pki.adminCertPath]) {
+      const leaf = new NodeX509Certificate(await readFile(file));
+      assert.equal(leaf.verify(caCertificate.publicKey), true, file);
+    }
+    const client = await certificate(pki.clientCertPath);
+    assert.deepEqual(client.subjectName.getField(ORGANIZATION_IDENTIFIER_OID), [
+      participant.organizationIdentifier,
+    ]);
+    assert.deepEqual(client.subjectName.getField('CN'), [participant.commonName]);
+  });
+
+  it('sets aside a set issued by another CA or for another participant, and reuses a matching one', async () => {
+    const dataDir = await freshDataDir();
+    const participant = { commonName: 'bank-b', organizationIdentifier: 'PSDXX-SIBB-000002' };
+    const first = await ensureDevPki(dataDir, {
+      ca: await createCertificateAuthority({ commonName: 'Old CA' }),
+      participant,
+    });
+    const ca = await createCertificateAuthority({ commonName: 'New CA' });
+    const second = await ensureDevPki(dataDir, { ca, participant });
+    assert.equal(second.created, true);
+    assert.equal(await readFile(second.caPath, 'utf8'), ca.certPem);
+    const third = await ensureDevPki(dataDir, {
+      ca,
+      participant: { ...participant, organizationIdentifier: 'PSDXX-SIBB-000009' },
+    });
+    assert.equal(third.created, true);
+    const fourth = await ensureDevPki(dataDir, {
+      ca,
+      participant: { ...participant, organizationIdentifier: 'PSDXX-SIBB-000009' },
+    });
+    assert.equal(fourth.created, false);
+    // Without options a set is reused as it is: a deployment started on the folder keeps its issuer.
+    assert.equal((await ensureDevPki(dataDir)).created, false);
+    assert.equal(first.dir, fourth.dir);
+    const setAside = (await readdir(dataDir)).filter((entry) => entry.startsWith('pki.replaced-'));
+    assert.equal(setAside.length, 2);
   });
 
   it('gives the server certificate serverAuth and the client certificates clientAuth', async () => {

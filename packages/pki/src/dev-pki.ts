@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { createCertificateAuthority } from './certificate-authority.js';
+import { ORGANIZATION_IDENTIFIER_OID } from './distinguished-name.js';
 import { issueCertificate } from './issue-certificate.js';
 import { ensurePkcs12 } from './pkcs12.js';
+import type { PemPair } from './types.js';
 import { x509 } from './x509.js';
 
 export interface DevPki {
@@ -23,6 +25,17 @@ export interface DevPki {
   adminP12Path: string | undefined;
   /** True when this call generated the files, false when it reused existing ones. */
   created: boolean;
+}
+
+/**
+ * A development PKI issued by a CA of the caller's (several deployments under one test CA, as in the
+ * scheme in a box) and naming the participant it stands for.
+ */
+export interface DevPkiOptions {
+  /** Issue from this CA instead of a new one; a set issued by another CA is set aside. */
+  ca?: PemPair;
+  /** The participant certificate's subject; a set naming another participant is set aside. */
+  participant?: { commonName: string; organizationIdentifier: string };
 }
 
 export const DEV_CA_COMMON_NAME = 'VoP Development CA';
@@ -65,27 +78,27 @@ type DirectoryState = 'absent' | 'complete' | 'unusable';
  * The set is written to a private staging directory and renamed into place in one step, so concurrent callers
  * never see a partial set: the first rename wins and the others reuse its files.
  */
-export async function ensureDevPki(dataDir: string): Promise<DevPki> {
+export async function ensureDevPki(dataDir: string, options: DevPkiOptions = {}): Promise<DevPki> {
   const root = path.resolve(dataDir);
   const dir = path.join(root, 'pki');
   await mkdir(root, { recursive: true });
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const state = await inspectDirectory(dir);
+    const state = await inspectDirectory(dir, options);
     if (state === 'complete') {
       return withPkcs12(describe(dir, false));
     }
     if (state === 'unusable') {
       await setAside(dir);
     }
-    if (await publishNewSet(root, dir)) {
+    if (await publishNewSet(root, dir, options)) {
       return withPkcs12(describe(dir, true));
     }
   }
   throw new Error(`could not create or reuse the development PKI in ${dir}`);
 }
 
-async function inspectDirectory(dir: string): Promise<DirectoryState> {
+async function inspectDirectory(dir: string, options: DevPkiOptions): Promise<DirectoryState> {
   let entries: string[];
   try {
     entries = await readdir(dir);
@@ -99,7 +112,22 @@ async function inspectDirectory(dir: string): Promise<DirectoryState> {
     const pem = await readFile(path.join(dir, FILE_NAMES[role]), 'utf8');
     if (!isCurrentCertificate(pem)) return 'unusable';
   }
-  return 'complete';
+  return (await isIssuedAsAsked(dir, options)) ? 'complete' : 'unusable';
+}
+
+async function isIssuedAsAsked(dir: string, options: DevPkiOptions): Promise<boolean> {
+  const read = (role: FileRole) => readFile(path.join(dir, FILE_NAMES[role]), 'utf8');
+  if (options.ca !== undefined) {
+    const held = new x509.X509Certificate(await read('caPath'));
+    const asked = new x509.X509Certificate(options.ca.certPem);
+    if (!held.equal(asked)) return false;
+  }
+  if (options.participant !== undefined) {
+    const participant = new x509.X509Certificate(await read('clientCertPath'));
+    const wanted = options.participant.organizationIdentifier;
+    if (participant.subjectName.getField(ORGANIZATION_IDENTIFIER_OID)[0] !== wanted) return false;
+  }
+  return true;
 }
 
 function isCurrentCertificate(pem: string): boolean {
@@ -122,10 +150,10 @@ async function setAside(dir: string): Promise<void> {
 }
 
 /** Returns false when another caller published its set first. */
-async function publishNewSet(root: string, dir: string): Promise<boolean> {
+async function publishNewSet(root: string, dir: string, options: DevPkiOptions): Promise<boolean> {
   const staging = await mkdtemp(path.join(root, '.pki-staging-'));
   try {
-    const contents = await generateContents();
+    const contents = await generateContents(options);
     for (const role of Object.keys(FILE_NAMES) as FileRole[]) {
       const mode = role.toLowerCase().includes('key') ? KEY_FILE_MODE : CERTIFICATE_FILE_MODE;
       await writeDurably(path.join(staging, FILE_NAMES[role]), contents[role], mode);
@@ -143,8 +171,8 @@ async function publishNewSet(root: string, dir: string): Promise<boolean> {
   }
 }
 
-async function generateContents(): Promise<DevPkiContents> {
-  const ca = await createCertificateAuthority({ commonName: DEV_CA_COMMON_NAME });
+async function generateContents(options: DevPkiOptions): Promise<DevPkiContents> {
+  const ca = options.ca ?? (await createCertificateAuthority({ commonName: DEV_CA_COMMON_NAME }));
   const [server, participant, admin] = await Promise.all([
     issueCertificate(ca, {
       commonName: DEV_SERVER_COMMON_NAME,
@@ -153,9 +181,10 @@ async function generateContents(): Promise<DevPkiContents> {
       ipAddresses: ['127.0.0.1', '::1'],
     }),
     issueCertificate(ca, {
-      commonName: DEV_PARTICIPANT_COMMON_NAME,
+      commonName: options.participant?.commonName ?? DEV_PARTICIPANT_COMMON_NAME,
       usage: 'client',
-      organizationIdentifier: DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
+      organizationIdentifier:
+        options.participant?.organizationIdentifier ?? DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
     }),
     issueCertificate(ca, {
       commonName: DEV_ADMIN_COMMON_NAME,

@@ -16,6 +16,6 @@ export {
   DEV_SERVER_COMMON_NAME,
   ensureDevPki,
 } from './dev-pki.js';
-export type { DevPki } from './dev-pki.js';
+export type { DevPki, DevPkiOptions } from './dev-pki.js';
 export { DEV_PKCS12_PASSWORD } from './pkcs12.js';
 export * from './validation/index.js';

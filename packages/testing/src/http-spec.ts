@@ -18,7 +18,12 @@ export type GivenStream = { streamId: string; events: NewEvent[] };
 /** body: parsed JSON; the text when it is not JSON; undefined when empty. */
 export type HttpResponse = { status: number; headers: IncomingHttpHeaders; body: unknown };
 
-export type HttpRequestInit = { body?: unknown; headers?: Record<string, string> };
+/** body: sent as JSON; rawBody: sent as it is (name its content-type in headers). */
+export type HttpRequestInit = {
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+};
 /** send(method, path, init), get(path), post(path, body), put(path, body), delete(path). */
 export type HttpSpecRequest = ReturnType<typeof requestTo>;
 
@@ -121,8 +126,9 @@ async function readAfter(store: EventStore, after: Checkpoint) {
 function requestTo(port: number) {
   const send = (method: string, path: string, init: HttpRequestInit = {}) =>
     new Promise<HttpResponse>((resolve, reject) => {
-      const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
-      const json = payload !== undefined && { 'content-type': 'application/json' };
+      const json = init.body !== undefined && { 'content-type': 'application/json' };
+      const payload =
+        init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
       const headers = { ...json, ...init.headers };
       const options = { host: '127.0.0.1', port, method, path, headers, agent: false };
       const req = http.request(options, (res) => {

@@ -19,3 +19,10 @@ export { freePort, startServiceProcess, type ServiceProcess } from './processes.
 export { eventLoopTurnsDuring } from './event-loop-turns.js';
 export { createTestNamespace, type TestNamespace } from './kafka-namespace.js';
 export { NAMES_IN_EVERY_SCRIPT, SPOOFING_CHARACTERS } from './hostile-strings.js';
+export {
+  startScriptedResponder,
+  type RecordedRequest,
+  type ResponderScript,
+  type ScriptedResponder,
+  type ScriptedResponderOptions,
+} from './scripted-responder.js';

@@ -40,6 +40,14 @@ export {
 } from './deciding/account-projection-consumer.js';
 export { decideOutcome, matchIdentification } from './deciding/decide.js';
 export {
+  ANSWERED_BY_PAYEE_BANK,
+  completionFromAnswer,
+  notHeldDecisions,
+  withPayeeBankAnswers,
+  type PayeeBankAnswer,
+} from './deciding/payee-bank-answers.js';
+export {
+  endMetadata,
   roundDecisions,
   type DecidedEnd,
   type DecideRound,

@@ -57,6 +57,11 @@ export interface BatchServiceOptions {
    * (default: the scheme's); `matching` over the bus.
    */
   entriesDecidedBy?: 'batch' | 'matching';
+  /**
+   * An entry whose account this service's copy does not hold: sent to the requesting side (the
+   * gateway asks the payee's bank, or decides it as ours), the default; or answered NOAP here.
+   */
+  unheldEntries?: 'payee-bank' | 'noap';
   matcher?: NameMatcher;
 }
 
@@ -103,6 +108,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   // Entries are decided in the transaction that fans them out, against this service's own copy of
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
   // Kafka and matching, and the entries are answered in that transaction.
+  const unheldToPayeeBank = (options.unheldEntries ?? 'payee-bank') === 'payee-bank';
   const deciding =
     (options.entriesDecidedBy ?? 'batch') === 'batch'
       ? decisionsWithCopy({
@@ -115,12 +121,18 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           clock,
           ...(options.matcher && { matcher: options.matcher }),
           ...(options.metrics && { metrics: options.metrics }),
+          leaveUnheld: unheldToPayeeBank,
         })
       : undefined;
   const accountCopy = deciding?.accounts;
   const decide =
     deciding &&
-    entryDecisions({ decide: deciding.decisions.decide, accounts: deciding.accounts, clock });
+    entryDecisions({
+      decide: deciding.decisions.decide,
+      accounts: deciding.accounts,
+      clock,
+      unheldToPayeeBank,
+    });
   const commands = batchCommands({
     store,
     cipher,

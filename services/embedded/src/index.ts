@@ -1,1 +1,2 @@
 export { startEmbedded, type EmbeddedOptions, type EmbeddedService } from './service.js';
+export * from './scheme-in-a-box/index.js';

@@ -6,7 +6,7 @@ import { createAnalyticsService } from '@vop/analytics';
 import { createBatchService } from '@vop/batch';
 import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteThreadClient, type SqlClient } from '@vop/event-store';
-import { createGateway, gatewaySecuritySettings } from '@vop/gateway';
+import { createGateway, gatewaySecuritySettings, requestingSettings } from '@vop/gateway';
 import { mountedRoutes, startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
@@ -141,6 +141,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,
     security: gatewaySecuritySettings(config),
+    requesting: await requestingSettings(config, { metrics, logger }),
     // The families other services own run in this process, behind the same edge.
     serviceRouters: [
       ...matching.routers,

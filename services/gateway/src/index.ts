@@ -6,4 +6,5 @@ export {
   type GatewayOptions,
 } from './service.js';
 export { gatewaySecuritySettings, type GatewaySecuritySettings } from './settings.js';
+export { requestingSettings } from './requesting/settings.js';
 export { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from './security/api-keys/development-key.js';

@@ -6,6 +6,7 @@ import { createLogger, createMetricsRegistry, startTracing } from '@vop/observab
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { gatewayConnections } from './connections.js';
 import { createGateway } from './service.js';
+import { requestingSettings } from './requesting/settings.js';
 import { gatewaySecuritySettings } from './settings.js';
 import { startHttpsServer } from '@vop/http';
 import type { AdminCertificateIdentity } from './security/client-certificate.js';
@@ -70,6 +71,7 @@ function requireInternalSecret(settings: ServiceConfig): string {
 
 const tls = await tlsMaterial();
 const { sql, bus } = gatewayConnections(config);
+const metrics = createMetricsRegistry({ service: 'gateway' });
 const gateway = createGateway({
   sql,
   bus,
@@ -79,8 +81,9 @@ const gateway = createGateway({
   verifyDeadlineMs: config.VOP_VERIFY_DEADLINE_MS,
   singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
   namespace: config.VOP_KAFKA_NAMESPACE,
-  metrics: createMetricsRegistry({ service: 'gateway' }),
+  metrics,
   security: gatewaySecuritySettings(config),
+  requesting: await requestingSettings(config, { metrics, logger }),
   ...(Object.keys(config.VOP_SERVICE_URLS).length > 0 && {
     forwarding: {
       serviceUrls: config.VOP_SERVICE_URLS,

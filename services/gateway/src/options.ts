@@ -1,3 +1,4 @@
+import type { RequestingSettings } from './requesting/module.js';
 import type { EventStore, SqlClient } from '@vop/event-store';
 import type { ReadinessCheck } from '@vop/http';
 import type { Bus } from '@vop/messaging';
@@ -39,6 +40,11 @@ export interface GatewayOptions {
    * that records them, with `matcher` (default: the scheme's); `matching` over the bus.
    */
   singleChecksDecidedBy?: 'gateway' | 'matching';
+  /**
+   * The requesting side (issue 40): our customers' checks about payees at other banks are sent to
+   * those banks. Absent: every check is decided against our own accounts, as a responder only.
+   */
+  requesting?: RequestingSettings;
   matcher?: NameMatcher;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;

@@ -15,6 +15,8 @@ import type { Gateway, GatewayOptions } from './options.js';
 import { operationsModule } from './operations/module.js';
 import { outboxModule } from './outbox/module.js';
 import { pageRoutes } from './pages/page-routes.js';
+import { requestingModule } from './requesting/module.js';
+import { BANK_CODES_BODY_LIMIT, BANK_CODES_PATH } from './scheme-directory/bank-code-routes.js';
 import { schemeDirectoryModule } from './scheme-directory/module.js';
 import { SCHEME_DIRECTORY_BODY_LIMIT, SCHEME_DIRECTORY_PATH } from './scheme-directory/routes.js';
 import { DEFAULT_SECURITY } from './settings.js';
@@ -49,6 +51,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     logger: context.logger,
     respondingPsp: options.respondingPsp,
     largeBodyPaths: { [SCHEME_DIRECTORY_PATH]: SCHEME_DIRECTORY_BODY_LIMIT },
+    csvBodyPaths: { [BANK_CODES_PATH]: BANK_CODES_BODY_LIMIT },
     beforeRoutes: edge.beforeRoutes,
     // The pages first: the HTML view of /admin/stats is the gateway's, its JSON the owner's.
     forwarders: [pageRoutes({ testPage: context.environment === 'test' }), ...edge.forwarders],
@@ -91,8 +94,16 @@ function featureModules(
     decidedAtRecording: decidedBy === 'gateway',
   });
   const directory = schemeDirectoryModule(context);
+  const requesting =
+    options.requesting &&
+    requestingModule(context, {
+      settings: options.requesting,
+      payeeBanks: directory.payeeBanks,
+      localDecisions: () => verifications.localDecisions,
+    });
   const verifications = verificationsModule(context, {
     requesters: directory.requesters,
+    ...(requesting && { routed: requesting.routed }),
     verifyDeadlineMs: options.verifyDeadlineMs,
     singleChecksDecidedBy: decidedBy,
     ...(options.matcher && { matcher: options.matcher }),
@@ -112,7 +123,11 @@ function featureModules(
     relay: outbox.relay,
     isShuttingDown: root.isShuttingDown,
     consumers: verifications.consumers,
-    readiness: [...verifications.readiness, ...(options.extraReadinessChecks ?? [])],
+    readiness: [
+      ...verifications.readiness,
+      ...(requesting ? [{ name: 'routing-outbox', check: requesting.readiness }] : []),
+      ...(options.extraReadinessChecks ?? []),
+    ],
     ...(options.serviceHealth && { serviceHealth: options.serviceHealth }),
     ...(options.forwarding && { forwarding: options.forwarding }),
   });
@@ -123,7 +138,16 @@ function featureModules(
     app: root.app,
   });
   return {
-    modules: [outbox, verifications, operations, accounts, admin, directory, toolkit],
+    modules: [
+      outbox,
+      verifications,
+      operations,
+      accounts,
+      admin,
+      directory,
+      ...(requesting ? [requesting] : []),
+      toolkit,
+    ],
     direct: verifications.direct,
     edge: { apiKeys: admin.apiKeys, audit: admin.audit, rateLimits: admin.rateLimits },
   };

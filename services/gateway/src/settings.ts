@@ -52,6 +52,7 @@ export function schemeDirectorySettings(config: ServiceConfig): SchemeDirectoryS
           authorisationNumber: DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
           name: 'VoP development participant',
           bics: [DEVELOPMENT_REQUESTING_AGENT_BIC],
+          roles: ['requesting'],
           environment: config.VOP_ENVIRONMENT === 'live' ? 'L' : 'T',
         },
       ],

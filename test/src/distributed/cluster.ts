@@ -56,6 +56,10 @@ export async function startCluster(options: {
   env?: Record<string, string>;
   /** Each process as it starts (to keep its output, say). */
   onProcess?: (service: ServiceProcess) => void;
+  /** A data folder of the caller's (kept on stop), e.g. holding a development PKI of another CA. */
+  dataDir?: string;
+  /** Where the gateway listens (default: a free port). */
+  gatewayPort?: number;
 }): Promise<Cluster> {
   const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
   const namespace = createTestNamespace(options.prefix, brokers);
@@ -63,7 +67,8 @@ export async function startCluster(options: {
   const processes: ServiceProcess[] = [];
   const gatewayDatabase = await createTestDatabase(`${options.prefix}_gateway`);
   databases.push(gatewayDatabase);
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), `vop-${options.prefix}-`));
+  const dataDir =
+    options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), `vop-${options.prefix}-`)));
   const pki = await ensureDevPki(dataDir);
   const common = {
     KAFKA_BROKERS: brokers,
@@ -90,7 +95,7 @@ export async function startCluster(options: {
       VOP_PORT: String(port),
     });
   }
-  const gatewayPort = await freePort();
+  const gatewayPort = options.gatewayPort ?? (await freePort());
   start('gateway', {
     DATABASE_URL: gatewayDatabase.url,
     VOP_PORT: String(gatewayPort),
@@ -112,7 +117,7 @@ export async function startCluster(options: {
     await Promise.all(processes.map((service) => service.stop()));
     for (const database of databases) await database.drop();
     await namespace.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true });
   };
   try {
     await eventually(

@@ -40,8 +40,13 @@ describe('Prometheus rules and the Grafana dashboard', () => {
       cwd: prometheusDir,
     });
     assert.match(checked.stdout + checked.stderr, /SUCCESS: \d+ rules found/);
-    // The probing alerts (issue 39) have a file of their own: cases that fire and cases that stay silent.
-    for (const tests of ['vop.rules.test.yml', 'vop-enumeration.rules.test.yml']) {
+    // The probing alerts (issue 39) and the requesting side's (issue 40) have files of their own:
+    // cases that fire and cases that stay silent.
+    for (const tests of [
+      'vop.rules.test.yml',
+      'vop-enumeration.rules.test.yml',
+      'vop-requester.rules.test.yml',
+    ]) {
       const tested = await run(promtool, ['test', 'rules', tests], { cwd: prometheusDir });
       assert.match(tested.stdout + tested.stderr, /SUCCESS/, tests);
     }
@@ -50,15 +55,22 @@ describe('Prometheus rules and the Grafana dashboard', () => {
   it('the dashboard parses and its panels read only metrics the services serve', async () => {
     const dashboard = JSON.parse(
       await readFile(path.join(repoRoot, 'infra/grafana/vop-dashboard.json'), 'utf8'),
-    ) as { uid: string; panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+    ) as { uid: string; panels: Array<{ title: string; targets?: Array<{ expr: string }> }> };
     assert.equal(dashboard.uid, 'vop-overview');
     const served = servedMetricNames();
     const read = dashboard.panels.flatMap((panel) =>
-      panel.targets.flatMap((target) => metricNamesIn(target.expr)),
+      // A row panel (a heading) reads nothing.
+      (panel.targets ?? []).flatMap((target) => metricNamesIn(target.expr)),
     );
     assert.ok(read.length >= 10, 'every panel reads a metric');
     for (const name of read) assert.ok(served.has(name), `${name} is served by no service`);
-    for (const wanted of ['consumer_lag', 'outbox_lag_events', 'verification_outcomes_total'])
+    for (const wanted of [
+      'consumer_lag',
+      'outbox_lag_events',
+      'verification_outcomes_total',
+      'requester_requests_total',
+      'requester_breaker_state',
+    ])
       assert.ok(read.includes(wanted), `the dashboard shows ${wanted}`);
   });
 

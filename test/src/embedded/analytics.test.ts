@@ -83,6 +83,13 @@ describe('embedded: analytics and management figures', () => {
     assert.equal(organisations.body.totals.total, 0);
     const persons = await running.admin.get('/analytics/match-rates?holderType=person');
     assert.equal(persons.body.totals.total, 3);
+    // Every check here was decided against our own accounts: one bank, `own`, holds them all.
+    const banks = await running.admin.get('/analytics/match-rates?by=responding_bank');
+    assert.deepEqual(
+      banks.body.byRespondingBank.map((bank: any) => [bank.bank, bank.totals.total]),
+      [['own', 3]],
+    );
+    assert.equal(banks.body.byRespondingBank[0].totals.availability, 1);
   });
 
   it('answers 400 naming the parameter: from after to, an unknown granularity', async () => {
@@ -95,6 +102,9 @@ describe('embedded: analytics and management figures', () => {
     const granularity = await running.admin.get('/analytics/match-rates?granularity=week');
     assert.equal(granularity.status, 400);
     assert.equal(granularity.body.error.details.field, 'granularity');
+    const grouping = await running.admin.get('/analytics/match-rates?by=bank');
+    assert.equal(grouping.status, 400);
+    assert.equal(grouping.body.error.details.field, 'by');
   });
 
   it('reports the account status and its history without typed names; unknown → 404', async () => {

@@ -81,7 +81,7 @@ export async function runEmbedded(
   });
   const service = await startEmbedded({
     config,
-    logger: createLogger({ service: 'test', level: 'silent' }),
+    logger: createLogger({ service: 'test', level: process.env.VOP_TEST_LOG_LEVEL ?? 'silent' }),
     inMemory: options.inMemory ?? true,
     ...(options.matcher && { matcher: options.matcher }),
     ...(options.onPgliteThread && { onPgliteThread: options.onPgliteThread }),

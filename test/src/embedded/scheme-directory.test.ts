@@ -118,8 +118,9 @@ describe('the scheme directory (issue 16), embedded run', () => {
 
   it('accepts a directory file far above the 64 kB body limit of other requests', async () => {
     const participants = Array.from({ length: 3000 }, (_, index) =>
+      // A BIC names one participant: each its own branch of BANKDE.
       participant(`PSDDE-BAFIN-${100000 + index}`, [
-        `BANKDE${String(index).padStart(2, '0').slice(-2)}XXX`,
+        `BANKDE${String(Math.floor(index / 1000)).padStart(2, '0')}${String(index % 1000).padStart(3, '0')}`,
       ]),
     );
     participants.push(devParticipant);
@@ -140,13 +141,52 @@ describe('the scheme directory (issue 16), embedded run', () => {
       ],
     });
     assert.equal(malformed.status, 400);
-    assert.equal(malformed.body.field, 'participants.0.authorisationNumber');
+    assert.equal(malformed.body.field, 'participants[0].authorisationNumber');
     const twice = await embedded.admin.put(DIRECTORY_PATH, {
       snapshotId: 'twice',
       participants: [devParticipant, devParticipant],
     });
     assert.equal(twice.status, 400);
-    assert.equal(twice.body.field, 'participants');
+    assert.equal(twice.body.field, 'participants[1].authorisationNumber');
+  });
+  it('loads a bank-code table as text/csv under every base path; every load is audited', async () => {
+    const csv = { headers: { 'content-type': 'text/csv' } };
+    const file = 'country,bank_code,bic\r\nDE,10070000,DEUTDEBB\r\nAT,12000,BKAUATWW\r\n';
+    const first = await embedded.admin.put('/admin/bank-codes?tableId=blz', undefined, {
+      ...csv,
+      rawBody: file,
+    });
+    assert.equal(first.status, 200, first.text);
+    assert.deepEqual([first.body.entries, first.body.countries], [2, { AT: 1, DE: 1 }]);
+    const second = await embedded.admin.put('/v1/admin/bank-codes', undefined, {
+      headers: { ...csv.headers, 'If-Match': `"${first.body.version}"` },
+      rawBody: `${file}DE,50040000,COBADEFF\r\n`,
+    });
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.body.version, first.body.version + 1);
+    const refused = await embedded.admin.put('/admin/bank-codes', undefined, {
+      ...csv,
+      rawBody: 'DE,1007,DEUTDEBB\n',
+    });
+    assert.deepEqual([refused.status, refused.body.field], [400, 'line 1']);
+    const served = await embedded.admin.get('/admin/bank-codes');
+    assert.deepEqual([served.status, served.body.entries], [200, 3]);
+
+    const audited = await eventually(
+      async () => {
+        const audit = await embedded.admin.get('/admin/audit?limit=50');
+        const entries = (audit.body.entries as Array<{ operation: string; result: string }>).filter(
+          (entry) =>
+            entry.operation.startsWith('PUT ') && entry.operation.endsWith('/admin/bank-codes'),
+        );
+        return entries.length >= 3 ? entries : undefined;
+      },
+      { what: 'audit entries of the bank-code loads' },
+    );
+    assert.deepEqual(
+      audited.slice(0, 3).map((entry) => entry.result),
+      ['failure', 'success', 'success'],
+    );
   });
 });
 

@@ -22,13 +22,15 @@ export function prometheusPath(): string {
 /**
  * Every metric family name the services serve (with the _bucket/_count/_sum series of histograms),
  * as registered in code: packages/observability, the lag gauges, the decisions' counters
- * (packages/verifications/src/deciding/decision-metrics.ts), matching, batch and webhooks.
+ * (packages/verifications/src/deciding/decision-metrics.ts), matching, batch, webhooks and the
+ * requester (packages/requester/src/requester-metrics.ts).
  */
 export function servedMetricNames(): Set<string> {
   const histograms = [
     'http_request_duration_seconds',
     'matching_duration_seconds',
     'webhook_attempt_duration_seconds',
+    'requester_request_duration_seconds',
   ];
   return new Set([
     'up',
@@ -44,6 +46,9 @@ export function servedMetricNames(): Set<string> {
     'webhook_deliveries_total',
     'webhook_dead_letters_total',
     'webhook_queue_depth',
+    'requester_requests_total',
+    'requester_breaker_state',
+    'requester_in_flight',
     ...histograms.flatMap((name) => [name, `${name}_bucket`, `${name}_count`, `${name}_sum`]),
   ]);
 }

@@ -19,6 +19,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * The embedded service over real TLS 1.3 with generated client certificates. The server asks for a certificate but
  * lets every handshake complete, so each refusal is an HTTP 401 in the path's format (VOP_002 on /vop/*).
  */
+/** A BIC names one participant in the directory: the generated certificate's holder has its own. */
+const GENERATED_PARTICIPANT_BIC = 'BYLADEMMXXX';
+
 describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
   let running: RunningEmbedded;
   let caPem: string;
@@ -45,10 +48,10 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
   }
 
   async function verifyWith(credentials: PemPair | undefined) {
-    return clientWith(credentials).post(
-      '/vop/verify',
-      schemeRequest('Erika Mustermann', germanIban(4242)),
-    );
+    return clientWith(credentials).post('/vop/verify', {
+      ...schemeRequest('Erika Mustermann', germanIban(4242)),
+      requestingAgent: { financialInstitutionId: { bicfi: GENERATED_PARTICIPANT_BIC } },
+    });
   }
 
   before(async () => {
@@ -61,7 +64,11 @@ describe('mutual TLS at the edge', { timeout: 60_000 }, () => {
       snapshotId: 'mtls-test',
       participants: [
         { authorisationNumber: 'PSDXX-DEV-000001', bics: ['DEUTDEFFXXX'], environment: 'T' },
-        { authorisationNumber: 'PSDDE-BAFIN-123456', bics: ['DEUTDEFFXXX'], environment: 'T' },
+        {
+          authorisationNumber: 'PSDDE-BAFIN-123456',
+          bics: [GENERATED_PARTICIPANT_BIC],
+          environment: 'T',
+        },
       ],
     });
     assert.equal(loaded.status, 200, loaded.text);

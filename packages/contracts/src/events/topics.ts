@@ -11,6 +11,11 @@ export const Topics = {
   verificationRequested: 'vop.verification-requested.v1',
   /** Batch entries (services/batch): their own topic, consumed by matching beside single checks at a lower share. */
   verificationRequestedBatch: 'vop.verification-requested.batch.v1',
+  /**
+   * Requests left to the requesting side (marked `routing`: single checks of request/result, batch
+   * entries whose account is not held by the batch service): the gateway asks the payee's bank.
+   */
+  verificationRequestedRouting: 'vop.verification-requested.routing.v1',
   verificationCompleted: 'vop.verification-completed.v1',
   /**
    * The ends of batch entries (completions and failures of verifications that carry a batch): their own
@@ -71,7 +76,9 @@ export function routeIntegrationEvent(
       return { topic: topics.accountEvents, key: AccountEvent.parse(event).data.iban };
     case 'VerificationRequested': {
       // Batch entries go to their own topic (same IBAN key and partition count), so single checks never queue behind them.
-      const { iban, batch, decidedAtRecording } = VerificationRequested.parse(event).data;
+      const { iban, batch, decidedAtRecording, routing } = VerificationRequested.parse(event).data;
+      if (routing !== undefined && decidedAtRecording === undefined)
+        return { topic: topics.verificationRequestedRouting, key: iban };
       return { topic: requestTopic(topics, batch !== undefined, decidedAtRecording), key: iban };
     }
     // Failures share the completions' topic and key: one ordered end per verification.

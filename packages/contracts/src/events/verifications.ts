@@ -20,6 +20,13 @@ export type NameMatchOutcome = z.infer<typeof NameMatchOutcome>;
 export const BatchEntryRef = z.object({ batchId: z.string(), entryId: z.string() });
 export type BatchEntryRef = z.infer<typeof BatchEntryRef>;
 
+/**
+ * The payee's bank a verification was sent to (the requesting side, issue 40): its BIC and, when the
+ * scheme directory names one, the participant (PSD2 authorisation number). Absent: decided here.
+ */
+export const RoutedTo = z.object({ bic: z.string(), participant: z.string().optional() });
+export type RoutedTo = z.infer<typeof RoutedTo>;
+
 export const VerificationRequested = z.object({
   type: z.literal('VerificationRequested'),
   data: z.object({
@@ -34,6 +41,14 @@ export const VerificationRequested = z.object({
     /** The participant (requesting PSP) the request came from, for analytics and audit. */
     participant: z.string().optional(),
     batch: BatchEntryRef.optional(),
+    /** Sent to the payee's bank instead of decided against our accounts. */
+    routedTo: RoutedTo.optional(),
+    /**
+     * Left undecided for the requesting side (services/gateway/src/requesting/): the recorder holds no
+     * account for the IBAN or knows it is at another bank, so the gateway finds the payee's bank and asks
+     * it (or decides it as ours). It travels on its own topic, which matching does not read.
+     */
+    routing: z.literal('payee-bank').optional(),
     /**
      * The recording process decided the request and recorded its end after it, in the same stream and
      * statement (packages/verifications/src/recorder.ts): matching does not decide it again, and it travels
@@ -57,6 +72,11 @@ export const VerificationCompleted = z.object({
     /** Copied from the request, so consumers of completions (webhooks, batch progress) need not join. */
     participant: z.string().optional(),
     batch: BatchEntryRef.optional(),
+    /**
+     * The payee's bank that answered (or was asked and could not: outcome NOAP with a RESPONDER_* reason);
+     * absent when decided against our accounts. Analytics reports match rates by it.
+     */
+    routedTo: RoutedTo.optional(),
     /** The end of a request decided where it was recorded: it travels on the `.decided` twin topic. */
     decidedAtRecording: z.literal(true).optional(),
     completedAt: z.iso.datetime(),

@@ -26,6 +26,8 @@ export const MatchRatesQuery = z.strictObject({
   granularity: Granularity.default('day'),
   participant: VisibleText(100).optional(),
   holderType: HolderType.optional(),
+  /** `responding_bank`: the answer also holds `byRespondingBank` (issue 40, the requesting side). */
+  by: z.enum(['responding_bank']).optional(),
 });
 export type MatchRatesQuery = z.infer<typeof MatchRatesQuery>;
 
@@ -70,12 +72,31 @@ const MatchRatePeriod = z.object({
   counts: OutcomeCounts,
   shares: OutcomeShares,
 });
+/**
+ * One responding bank's figures: `total`, `counts` and `shares` are its answers (a NOAP it gave included);
+ * `unanswered` the checks it was sent and could not answer (NOAP with a RESPONDER_* reason, by reason);
+ * `availability` the share of the checks sent to it that it answered.
+ */
+const RespondingBankPeriod = MatchRatePeriod.extend({
+  unanswered: z.object({ total: z.number().int(), reasons: Counts }),
+  availability: z.number(),
+});
+export const RespondingBankRates = z.object({
+  /** The payee's bank's BIC; `own` for verifications decided against our own accounts. */
+  bank: z.string(),
+  periods: z.array(RespondingBankPeriod.extend({ period: z.string() })),
+  totals: RespondingBankPeriod,
+});
+export type RespondingBankRates = z.infer<typeof RespondingBankRates>;
+
 export const MatchRatesReport = z.object({
   from: z.string(),
   to: z.string(),
   granularity: Granularity,
   periods: z.array(MatchRatePeriod.extend({ period: z.string() })),
   totals: MatchRatePeriod,
+  /** With `by=responding_bank`: `own` first, then the banks by BIC. */
+  byRespondingBank: z.array(RespondingBankRates).optional(),
 });
 export type MatchRatesReport = z.infer<typeof MatchRatesReport>;
 

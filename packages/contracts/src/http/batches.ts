@@ -1,4 +1,5 @@
 import { HolderName, Iban, VisibleText } from '../identifiers.js';
+import { PayeeBankBic } from './request-result.js';
 import { z } from '../zod.js';
 
 /** The most entries one batch may hold (specification, limits table). */
@@ -12,9 +13,14 @@ export const BatchId = z
   .regex(/^[A-Za-z0-9._:-]+$/)
   .openapi({ example: 'payroll-2026-03' });
 
-/** One form 2 entry: the caller's id (unique in the batch), the IBAN and the payee name. */
+/** One form 2 entry: the caller's id (unique in the batch), the IBAN, the payee name and, optionally, the payee's bank. */
 export const BatchEntry = z
-  .strictObject({ id: VisibleText(100), iban: Iban, name: HolderName })
+  .strictObject({
+    id: VisibleText(100),
+    iban: Iban,
+    name: HolderName,
+    bic: PayeeBankBic.optional(),
+  })
   .openapi('BatchEntry');
 export type BatchEntry = z.infer<typeof BatchEntry>;
 

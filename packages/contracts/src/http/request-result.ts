@@ -1,8 +1,18 @@
-import { HolderName, Iban, Lei } from '../identifiers.js';
+import { Bic, HolderName, Iban, Lei } from '../identifiers.js';
+import { RESPONDER_FAILURE_REASONS } from '../outcomes.js';
 import { z } from '../zod.js';
 
+/**
+ * The payee's bank, when the caller knows it (the EPC family's partyAgent); without it the bank is
+ * found from the IBAN's national bank code in the bank-code table (docs/api.md, "Payees at other banks").
+ */
+export const PayeeBankBic = Bic.openapi({
+  description:
+    "BIC of the payee's bank. Optional: without it the bank is found from the IBAN's bank code.",
+});
+
 export const VerifyRequest = z
-  .strictObject({ name: HolderName, iban: Iban, lei: Lei.optional() })
+  .strictObject({ name: HolderName, iban: Iban, lei: Lei.optional(), bic: PayeeBankBic.optional() })
   .openapi('VerifyRequest');
 export type VerifyRequest = z.infer<typeof VerifyRequest>;
 
@@ -37,7 +47,8 @@ export const VerificationFailure = z
   .object({
     request_id: z.uuid(),
     status: z.literal('FAILED'),
-    reason: z.enum(['TIMEOUT', 'ERROR']),
+    /** TIMEOUT or ERROR; a RESPONDER_* reason when the payee's bank could not answer. */
+    reason: z.enum(['TIMEOUT', 'ERROR', ...RESPONDER_FAILURE_REASONS]),
     failed_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
   })

@@ -1,6 +1,7 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AccountEvent, AccountSnapshot } from '@vop/contracts';
-import type { SqlExecutor } from '@vop/event-store';
+import { createPgliteClient, type SqlExecutor } from '@vop/event-store';
 import { germanIban, projectionSpec } from '@vop/testing';
 import {
   findAccountsByIbans,
@@ -33,7 +34,9 @@ const oneByOne = projectionSpec<AtRevision>({
 /** As a writer applies its write's events at commit (AccountCopyAtCommit): all at once. */
 const atOnce = projectionSpec<AtRevision>({
   migrate: (sql) => migrateAccountProjection(sql, SCHEMA),
-  project: (tx, events) => projectAppendedAccounts(tx, SCHEMA, events),
+  project: async (tx, events) => {
+    await projectAppendedAccounts(tx, SCHEMA, events);
+  },
 });
 
 const erika: AccountSnapshot = {
@@ -171,3 +174,24 @@ for (const [how, spec] of [
         .then(byIbans(IBAN, moved.iban), new Map([[moved.iban, matching(moved)]]));
     });
   });
+
+describe("matching account projection: what a write's events changed", () => {
+  it('given revision 2, when revisions 1–2 arrive again and another account opens, then only the other is reported changed', async () => {
+    const sql = await createPgliteClient({});
+    try {
+      await migrateAccountProjection(sql, SCHEMA);
+      const project = (events: AtRevision[]) =>
+        sql.transaction((tx) => projectAppendedAccounts(tx, SCHEMA, events));
+      const moved = { ...erika, name: 'Erika Musterfrau' };
+      assert.deepEqual(await project([opened(1), updated(2, moved)]), new Set([accountId]));
+      const other = { ...erika, accountId: otherId, iban: germanIban(8) };
+      assert.deepEqual(
+        await project([opened(1), updated(2, moved), opened(1, other)]),
+        new Set([otherId]),
+      );
+      assert.deepEqual(await project([deleted(3, moved)]), new Set([accountId]));
+    } finally {
+      await sql.close();
+    }
+  });
+});

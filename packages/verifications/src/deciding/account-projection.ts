@@ -75,13 +75,15 @@ export async function projectAccountEvent(
  * Applies the events of one write (several accounts' at once: an import's chunk) in at most two
  * statements, as projectAccountEvent would one by one. Each event carries its account's whole state,
  * so an account's newest event alone gives the row. Rows are locked in account order, so two such
- * writes cannot deadlock each other.
+ * writes cannot deadlock each other. Returns the accounts whose rows changed (an event as old as the
+ * row's changes nothing: a copy written at commit already had it).
  */
 export async function projectAppendedAccounts(
   tx: SqlExecutor,
   schema: string,
   appended: readonly AppendedAccountEvent[],
-): Promise<void> {
+): Promise<Set<string>> {
+  const changed = new Set<string>();
   const newest = new Map<string, AppendedAccountEvent>();
   for (const entry of appended) {
     const seen = newest.get(entry.event.data.accountId);
@@ -105,8 +107,8 @@ export async function projectAppendedAccounts(
           },
         ],
   );
-  if (written.length > 0)
-    await tx.query(
+  if (written.length > 0) {
+    const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
        SELECT account_id, iban, name, holder_type, alternate_names, identifiers, status, revision
          FROM jsonb_to_recordset($1::jsonb) AS written(account_id uuid, iban text, name text, holder_type text,
@@ -114,17 +116,21 @@ export async function projectAppendedAccounts(
         ORDER BY account_id
        ON CONFLICT (account_id) DO UPDATE SET iban = EXCLUDED.iban, name = EXCLUDED.name, holder_type = EXCLUDED.holder_type,
          alternate_names = EXCLUDED.alternate_names, identifiers = EXCLUDED.identifiers, status = EXCLUDED.status, revision = EXCLUDED.revision
-       WHERE ${schema}.accounts.revision < EXCLUDED.revision`,
+       WHERE ${schema}.accounts.revision < EXCLUDED.revision
+       RETURNING account_id::text`,
       [JSON.stringify(written)],
     );
-  if (deleted.length > 0)
-    await tx.query(
+    for (const row of rows) changed.add(row.account_id);
+  }
+  if (deleted.length > 0) {
+    const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.accounts (account_id, iban, name, status, revision)
        SELECT account_id, iban, '', 'deleted', revision
          FROM jsonb_to_recordset($1::jsonb) AS deleted(account_id uuid, iban text, revision integer)
         ORDER BY account_id
        ON CONFLICT (account_id) DO UPDATE SET status = 'deleted', name = '', alternate_names = '[]', identifiers = NULL, revision = EXCLUDED.revision
-       WHERE ${schema}.accounts.revision < EXCLUDED.revision`,
+       WHERE ${schema}.accounts.revision < EXCLUDED.revision
+       RETURNING account_id::text`,
       [
         JSON.stringify(
           deleted.map(({ event, revision }) => ({
@@ -135,6 +141,9 @@ export async function projectAppendedAccounts(
         ),
       ],
     );
+    for (const row of rows) changed.add(row.account_id);
+  }
+  return changed;
 }
 
 interface AccountRow {

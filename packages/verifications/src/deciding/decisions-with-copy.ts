@@ -26,6 +26,8 @@ export function decisionsWithCopy(options: {
   /** Default: the scheme's matcher. */
   matcher?: NameMatcher;
   metrics?: ServiceMetrics;
+  /** Requests for accounts the copy does not hold are left undecided (round-decisions.ts). */
+  leaveUnheld?: boolean;
 }): { accounts: AccountProjection; decisions: RoundDecisions } {
   const { store, logger } = options;
   const accounts = new AccountProjection({
@@ -44,6 +46,7 @@ export function decisionsWithCopy(options: {
     matcher: options.matcher ?? createNameMatcher(),
     cipher: options.cipher,
     clock: options.clock,
+    ...(options.leaveUnheld && { leaveUnheld: true }),
     ...(options.metrics && { onDecided: recordDecision(options.metrics) }),
     onUndecidable: (verificationId, error) =>
       // The error's message may quote the names compared: only its kind is logged.

@@ -35,6 +35,17 @@ export interface DecidedEnd {
   readonly ends: VerificationEnd[];
 }
 
+/** The metadata of a request's end: caused by the request, in its correlation and trace. */
+export function endMetadata(envelope: IntegrationEnvelope): Record<string, string> {
+  const metadata: Record<string, string> = {
+    correlationId: envelope.correlationId,
+    causationId: envelope.eventId,
+    schemaVersion: String(VERIFICATION_EVENT_VERSION),
+  };
+  if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
+  return metadata;
+}
+
 /** A request's end with the stream it is appended to. */
 type CompletionStream = DecidedEnd & { streamId: string };
 
@@ -69,6 +80,11 @@ export function roundDecisions(options: {
   onDecided?: (decision: Decision) => void;
   /** A request matching could not decide (it ends as failed with reason ERROR). */
   onUndecidable?: (verificationId: string, error: unknown) => void;
+  /**
+   * Leave undecided a request whose IBAN the copy does not hold (the batch service: the payee may be
+   * at another bank, which the requesting side asks); default: decided NOAP here.
+   */
+  leaveUnheld?: boolean;
 }) {
   const { store, matcher, cipher, clock, onDecided, onUndecidable, accountCache } = options;
   const loadAccounts = (ibans: string[]) =>
@@ -97,14 +113,10 @@ export function roundDecisions(options: {
     );
     const prepared = new Map<string, CompletionStream>();
     for (const [index, { envelope, request }] of requests.entries()) {
-      const metadata: Record<string, string> = {
-        correlationId: envelope.correlationId,
-        causationId: envelope.eventId,
-        schemaVersion: String(VERIFICATION_EVENT_VERSION),
-      };
-      if (envelope.traceparent) metadata.traceparent = envelope.traceparent;
-      const typedName = request.name === undefined ? undefined : names[index];
+      const metadata = endMetadata(envelope);
       const account = accounts.get(request.iban);
+      if (account === undefined && options.leaveUnheld) continue;
+      const typedName = request.name === undefined ? undefined : names[index];
       const started = process.hrtime.bigint();
       let command: VerificationEndCommand;
       try {

@@ -4,6 +4,7 @@ import type {
   VerificationRequestedData,
 } from '@vop/contracts';
 import { schemaMigration, type SqlExecutor } from '@vop/event-store';
+import { responderFailureOf } from '../match-rates/responding-bank.js';
 import { ibanPseudonym } from './iban-pseudonym.js';
 
 /**
@@ -28,6 +29,10 @@ export const migrateActivityReadModel = schemaMigration((schema) => [
        )`,
   // Set when the verification ended without an outcome (VerificationFailed): it counts as failed.
   `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failure_reason text`,
+  // The payee's bank a check was sent to (`routedTo`); null when decided here, as every older row was.
+  `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS responding_bic text`,
+  // The RESPONDER_* reason of a NOAP that bank could not answer (match-rates/responding-bank.ts).
+  `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS responder_failure text`,
   `CREATE INDEX IF NOT EXISTS verifications_requested_at ON ${schema}.verifications (requested_at)`,
   `CREATE INDEX IF NOT EXISTS verifications_iban ON ${schema}.verifications (iban_hash, requested_at)`,
 ]);
@@ -61,16 +66,19 @@ export async function projectVerificationsRequested(
       iban_masked: iban.masked,
       typed_name: request.name ?? null,
       requested_at: request.requestedAt,
+      responding_bic: request.routedTo?.bic ?? null,
     };
   });
   await tx.query(
-    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at)
-     SELECT verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at
+    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at, responding_bic)
+     SELECT verification_id, family, participant, batch_id, iban_hash, iban_masked, typed_name, requested_at, responding_bic
        FROM jsonb_to_recordset($1::jsonb) AS r(verification_id uuid, family text, participant text,
-            batch_id text, iban_hash text, iban_masked text, typed_name text, requested_at timestamptz)
+            batch_id text, iban_hash text, iban_masked text, typed_name text, requested_at timestamptz,
+            responding_bic text)
      ON CONFLICT (verification_id) DO UPDATE SET family = EXCLUDED.family,
        participant = EXCLUDED.participant, batch_id = EXCLUDED.batch_id, iban_hash = EXCLUDED.iban_hash,
        iban_masked = EXCLUDED.iban_masked, typed_name = EXCLUDED.typed_name, requested_at = EXCLUDED.requested_at,
+       responding_bic = coalesce(v.responding_bic, EXCLUDED.responding_bic),
        response_ms = ${responseMs('EXCLUDED.requested_at', 'v.completed_at')}`,
     [JSON.stringify(rows)],
   );
@@ -91,14 +99,19 @@ export async function projectVerificationsCompleted(
     outcome: completed.outcome,
     score: completed.score,
     completed_at: completed.completedAt,
+    responding_bic: completed.routedTo?.bic ?? null,
+    responder_failure: responderFailureOf(completed),
   }));
   await tx.query(
-    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, outcome, score, completed_at)
-     SELECT verification_id, family, participant, batch_id, outcome, score, completed_at
+    `INSERT INTO ${schema}.verifications AS v (verification_id, family, participant, batch_id, outcome, score, completed_at, responding_bic, responder_failure)
+     SELECT verification_id, family, participant, batch_id, outcome, score, completed_at, responding_bic, responder_failure
        FROM jsonb_to_recordset($1::jsonb) AS r(verification_id uuid, family text, participant text,
-            batch_id text, outcome text, score double precision, completed_at timestamptz)
+            batch_id text, outcome text, score double precision, completed_at timestamptz,
+            responding_bic text, responder_failure text)
      ON CONFLICT (verification_id) DO UPDATE SET outcome = EXCLUDED.outcome, score = EXCLUDED.score,
        completed_at = EXCLUDED.completed_at,
+       responding_bic = coalesce(EXCLUDED.responding_bic, v.responding_bic),
+       responder_failure = EXCLUDED.responder_failure,
        participant = coalesce(v.participant, EXCLUDED.participant),
        batch_id = coalesce(v.batch_id, EXCLUDED.batch_id),
        response_ms = ${responseMs('v.requested_at', 'EXCLUDED.completed_at')}

@@ -35,6 +35,7 @@ export function analyticsRoutes(options: {
         granularity: query.granularity,
         participant: query.participant,
         holderType: query.holderType,
+        byRespondingBank: query.by === 'responding_bank',
       }),
     );
   });

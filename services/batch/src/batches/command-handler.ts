@@ -142,7 +142,7 @@ export function batchCommands(options: BatchCommandsOptions) {
     participant: string,
     batchId: string,
     submittedAt: string,
-    entries: readonly { entryId: string; iban: string; name: string }[],
+    entries: readonly { entryId: string; iban: string; name: string; bic?: string }[],
   ) {
     const submittedOn = new Date(submittedAt);
     const ids = { newId, now: () => submittedOn };
@@ -152,6 +152,7 @@ export function batchCommands(options: BatchCommandsOptions) {
           family: 'batch',
           iban: entry.iban,
           name: entry.name,
+          ...(entry.bic !== undefined && { partyAgentBic: entry.bic }),
           participant,
           batch: { batchId, entryId: entry.entryId },
         },
@@ -232,7 +233,12 @@ export function batchCommands(options: BatchCommandsOptions) {
       participant,
       batchId,
       submittedAt,
-      entries.map(({ id, iban, name }) => ({ entryId: id, iban, name })),
+      entries.map(({ id, iban, name, bic }) => ({
+        entryId: id,
+        iban,
+        name,
+        ...(bic !== undefined && { bic }),
+      })),
     );
     const firstChunk = await options.decide?.(batchId, requests.slice(0, chunkSize));
     return submit(participant, command, async (tx) => {

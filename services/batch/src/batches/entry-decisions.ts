@@ -17,6 +17,11 @@ import {
 export interface DecidedEntries {
   eventIds: string[];
   ends: ReadonlyMap<string, DecidedEnd>;
+  /**
+   * The entries left without an end are for accounts this copy does not hold: they go to the
+   * requesting side (marked `routing`), which asks the payee's bank or decides them as ours.
+   */
+  undecidedToPayeeBank?: true;
 }
 
 /**
@@ -40,9 +45,12 @@ export function entryMetadata(batchId: string): Record<string, string> {
  * them against its projection, rather than being answered "no account" by a copy still filling.
  */
 export function entryDecisions(options: {
+  /** With `leaveUnheld`: entries whose account the copy does not hold are left undecided. */
   decide: DecideRound;
   accounts: Pick<AccountProjection, 'caughtUp'>;
   clock: () => Date;
+  /** The entries `decide` leaves undecided go to the requesting side (the payee may be at another bank). */
+  unheldToPayeeBank?: boolean;
 }): DecideEntries {
   const { decide, accounts, clock } = options;
   return async (batchId, requests) => {
@@ -55,7 +63,7 @@ export function entryDecisions(options: {
         requestEnvelope({ eventId: eventIds[index] as string, data, metadata }, now),
       ),
     );
-    return { eventIds, ends };
+    return { eventIds, ends, ...(options.unheldToPayeeBank && { undecidedToPayeeBank: true }) };
   };
 }
 
@@ -71,7 +79,14 @@ export function entryStreams(
     const eventId = decided?.eventIds[index];
     const end = eventId === undefined ? undefined : decided?.ends.get(eventId);
     if (end !== undefined) ends.push(...end.ends);
-    return requestStream({ ...(eventId !== undefined && { eventId }), data, metadata }, end);
+    const routed =
+      end === undefined && decided?.undecidedToPayeeBank
+        ? { ...data, routing: 'payee-bank' as const }
+        : data;
+    return requestStream(
+      { ...(eventId !== undefined && { eventId }), data: routed, metadata },
+      end,
+    );
   });
   return { streams, ends };
 }

@@ -2,6 +2,7 @@ import {
   confidenceWord,
   NOAP_REASON,
   outcomeTable,
+  responderFailureOf,
   type BatchResult,
   type NameMatchOutcome,
 } from '@vop/contracts';
@@ -19,6 +20,10 @@ export function renderBatchResult(row: EntryRow, matchedName: string | undefined
     return { id: row.entry_id, result: 'ERROR', confidence: 'LOW', reason };
   }
   const outcome = row.outcome as NameMatchOutcome;
+  // The payee's bank could not answer: no outcome a payer could read as "wrong name".
+  const responderFailure = outcome === 'NOAP' ? responderFailureOf(row.reasons ?? []) : undefined;
+  if (responderFailure !== undefined)
+    return { id: row.entry_id, result: 'ERROR', confidence: 'LOW', reason: responderFailure };
   return {
     id: row.entry_id,
     result: outcomeTable[outcome].batch,

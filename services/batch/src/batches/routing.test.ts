@@ -28,6 +28,28 @@ describe('where batch events travel (packages/contracts routeIntegrationEvent)',
     );
   });
 
+  it('a request left to the requesting side (marked routing), a batch entry or a single check, goes to the routing topic, keyed by IBAN; once decided, to its twin', () => {
+    const batch = { batchId: 'b-1', entryId: 'e-1' };
+    for (const data of [
+      { ...request, batch },
+      { ...request, family: 'request-result' },
+    ])
+      assert.deepEqual(
+        routeIntegrationEvent(topics, {
+          type: 'VerificationRequested',
+          data: { ...data, routing: 'payee-bank' },
+        }),
+        { topic: 'ns.vop.verification-requested.routing.v1', key: request.iban },
+      );
+    assert.deepEqual(
+      routeIntegrationEvent(topics, {
+        type: 'VerificationRequested',
+        data: { ...request, batch, routing: 'payee-bank', decidedAtRecording: true },
+      }),
+      { topic: 'ns.vop.verification-requested.batch.decided.v1', key: request.iban },
+    );
+  });
+
   it("a batch entry's end (completion or failure) goes to the batch completions topic, keyed by verification id; a single check's stays on the completions topic", () => {
     const ended = {
       verificationId: request.verificationId,

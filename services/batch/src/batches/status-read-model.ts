@@ -1,4 +1,4 @@
-import type { BatchStatusValue, VerificationEnd } from '@vop/contracts';
+import { responderFailureOf, type BatchStatusValue, type VerificationEnd } from '@vop/contracts';
 import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import type { BatchForm, EntryJudgement } from './decider.js';
 
@@ -141,7 +141,8 @@ export async function recordEntryAnswers(
       ok: 0,
       failed: 0,
     };
-    if (answer.outcome === FAILED_OUTCOME) count.failed += 1;
+    if (answer.outcome === FAILED_OUTCOME || responderFailureOf(answer.reasons) !== undefined)
+      count.failed += 1;
     else count.ok += 1;
     counts.set(key, count);
   }

@@ -1,4 +1,4 @@
-import type { SchemeDirectorySnapshot } from '@vop/contracts';
+import { rolesOf, type ResponderEndpoint, type SchemeDirectorySnapshot } from '@vop/contracts';
 
 export type DeploymentEnvironment = 'test' | 'live';
 
@@ -17,9 +17,19 @@ export function normaliseBic(bic: string): string {
  */
 export type Adherence = 'ADHERENT' | 'CLIENT_INVALID' | 'CLIENT_INCONSISTENT';
 
-/** The loaded snapshot indexed for one environment: authorisation number → its BICs. */
+/** A responding participant as routing reads it: its endpoints by priority, 1 first. */
+export interface Responder {
+  authorisationNumber: string;
+  endpoints: readonly ResponderEndpoint[];
+}
+
+/**
+ * The loaded snapshot indexed for one environment: authorisation number → its BICs (admission), and
+ * BIC (11 characters) → the responding participant holding it (routing).
+ */
 export class SchemeParticipantIndex {
   private readonly bicsByParticipant = new Map<string, Set<string>>();
+  private readonly respondersByBic = new Map<string, Responder>();
 
   constructor(
     readonly version: number,
@@ -29,11 +39,28 @@ export class SchemeParticipantIndex {
     const flag = environment === 'live' ? 'L' : 'T';
     for (const participant of snapshot.participants) {
       if (participant.environment !== flag) continue;
-      this.bicsByParticipant.set(
-        participant.authorisationNumber,
-        new Set(participant.bics.map(normaliseBic)),
-      );
+      const bics = new Set(participant.bics.map(normaliseBic));
+      this.bicsByParticipant.set(participant.authorisationNumber, bics);
+      if (!rolesOf(participant).includes('responding')) continue;
+      const responder = {
+        authorisationNumber: participant.authorisationNumber,
+        endpoints: [...(participant.endpoints ?? [])].sort((a, b) => a.priority - b.priority),
+      };
+      // A snapshot loaded before BICs had to be unique: the first participant keeps the BIC.
+      for (const bic of bics)
+        if (!this.respondersByBic.has(bic)) this.respondersByBic.set(bic, responder);
     }
+  }
+
+  /**
+   * The responding participant holding a BIC (11 characters); a branch BIC no one holds falls back to
+   * its head office (`XXX`).
+   */
+  responderHolding(bic: string): Responder | undefined {
+    return (
+      this.respondersByBic.get(bic) ??
+      (bic.endsWith('XXX') ? undefined : this.respondersByBic.get(`${bic.slice(0, 8)}XXX`))
+    );
   }
 
   get size(): number {

@@ -1,10 +1,14 @@
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SchemeDirectorySnapshot } from '@vop/contracts';
 import { deciderSpec } from '@vop/testing';
 import {
   DirectoryVersionMismatchError,
   DuplicateParticipantError,
+  DuplicatePriorityError,
   schemeDirectoryDecider,
+  SharedBicError,
+  SnapshotRuleError,
   type SchemeDirectoryLoaded,
 } from './decider.js';
 
@@ -66,5 +70,106 @@ describe('scheme directory decider', () => {
       .given([])
       .when({ ...load('eds-x'), snapshot: twice })
       .thenThrows(DuplicateParticipantError);
+  });
+
+  const endpoint = (priority: number) => ({
+    uri: `https://vop${priority}.bank.example/vop/v1`,
+    priority,
+    apiVersion: '1.1.1',
+  });
+  const refusal = (error: unknown) => {
+    assert.ok(error instanceof SnapshotRuleError);
+    return { name: error.name, field: error.field, message: error.message };
+  };
+
+  it('when a participant lists two endpoints of one priority, then the snapshot is refused naming the second', () => {
+    const snapshot: SchemeDirectorySnapshot = {
+      snapshotId: 'eds-p',
+      participants: [
+        { authorisationNumber: 'PSDDE-BAFIN-1', bics: ['BYLADEMMXXX'], environment: 'T' },
+        {
+          authorisationNumber: 'PSDDE-BAFIN-2',
+          bics: ['DEUTDEFFXXX'],
+          environment: 'T',
+          roles: ['responding'],
+          endpoints: [endpoint(1), endpoint(2), endpoint(1)],
+        },
+      ],
+    };
+    assert.throws(
+      () => schemeDirectoryDecider.decide({ ...load('eds-p'), snapshot }, { version: 0 }),
+      (error) => {
+        assert.ok(error instanceof DuplicatePriorityError);
+        assert.deepEqual(refusal(error), {
+          name: 'DuplicatePriorityError',
+          field: 'participants[1].endpoints[2].priority',
+          message: 'Participant PSDDE-BAFIN-2 has two endpoints of priority 1; give each its own',
+        });
+        return true;
+      },
+    );
+  });
+
+  it('when two participants of one environment hold one BIC (8 or 11 characters), then it is refused naming both', () => {
+    const snapshot: SchemeDirectorySnapshot = {
+      snapshotId: 'eds-b',
+      participants: [
+        { authorisationNumber: 'PSDDE-BAFIN-1', bics: ['DEUTDEFFXXX'], environment: 'T' },
+        { authorisationNumber: 'PSDDE-BAFIN-1', bics: ['DEUTDEFFXXX'], environment: 'L' },
+        {
+          authorisationNumber: 'PSDDE-BAFIN-2',
+          bics: ['BYLADEMMXXX', 'DEUTDEFF'],
+          environment: 'T',
+        },
+      ],
+    };
+    assert.throws(
+      () => schemeDirectoryDecider.decide({ ...load('eds-b'), snapshot }, { version: 0 }),
+      (error) => {
+        assert.ok(error instanceof SharedBicError);
+        assert.equal(refusal(error).field, 'participants[2].bics[1]');
+        assert.match(error.message, /DEUTDEFF is held by both PSDDE-BAFIN-1 and PSDDE-BAFIN-2/);
+        return true;
+      },
+    );
+  });
+
+  it('when one participant appears twice, the error names the second one', () => {
+    const twice = snapshot('eds-x');
+    twice.participants.push({ ...twice.participants[0]! });
+    assert.throws(
+      () => schemeDirectoryDecider.decide({ ...load('eds-x'), snapshot: twice }, { version: 0 }),
+      (error) => refusal(error).field === 'participants[2].authorisationNumber',
+    );
+  });
+
+  it('given nothing, when a responding participant without endpoints and one with both roles load, then it is version 1', () => {
+    const snapshot: SchemeDirectorySnapshot = {
+      snapshotId: 'eds-r',
+      participants: [
+        {
+          authorisationNumber: 'PSDDE-BAFIN-1',
+          bics: ['DEUTDEFFXXX'],
+          environment: 'T',
+          roles: ['responding'],
+        },
+        {
+          authorisationNumber: 'PSDDE-BAFIN-2',
+          bics: ['BYLADEMMXXX'],
+          environment: 'T',
+          roles: ['requesting', 'responding'],
+          endpoints: [endpoint(2), endpoint(1)],
+        },
+      ],
+    };
+    spec
+      .given([])
+      .when({ ...load('eds-r'), snapshot })
+      .then([
+        {
+          type: 'SchemeDirectoryLoaded',
+          data: { version: 1, snapshot, loadedAt: now, loadedBy: 'PSDXX-DEV-ADMIN' },
+        },
+      ]);
   });
 });

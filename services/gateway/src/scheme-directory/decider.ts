@@ -1,4 +1,5 @@
 import type { SchemeDirectorySnapshot } from '@vop/contracts';
+import { normaliseBic } from './adherence.js';
 
 /** The stream holding every load of the scheme directory, one event per snapshot. */
 export const SCHEME_DIRECTORY_STREAM = 'scheme-directory';
@@ -40,26 +41,91 @@ export class DirectoryVersionMismatchError extends Error {
   }
 }
 
-export class DuplicateParticipantError extends Error {
-  constructor(readonly authorisationNumber: string) {
-    super(`Participant ${authorisationNumber} appears twice for one environment`);
+/** A rule across entries of the snapshot is broken; `field` is the path of the offending value. */
+export class SnapshotRuleError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SnapshotRuleError';
+  }
+}
+
+export class DuplicateParticipantError extends SnapshotRuleError {
+  constructor(
+    readonly authorisationNumber: string,
+    index: number,
+  ) {
+    super(
+      `participants[${index}].authorisationNumber`,
+      `Participant ${authorisationNumber} appears twice for one environment`,
+    );
     this.name = 'DuplicateParticipantError';
   }
 }
 
-/** A snapshot replaces the previous one whole; each load is the next version. */
+export class DuplicatePriorityError extends SnapshotRuleError {
+  constructor(authorisationNumber: string, index: number, endpoint: number, priority: number) {
+    super(
+      `participants[${index}].endpoints[${endpoint}].priority`,
+      `Participant ${authorisationNumber} has two endpoints of priority ${priority}; give each its own`,
+    );
+    this.name = 'DuplicatePriorityError';
+  }
+}
+
+export class SharedBicError extends SnapshotRuleError {
+  constructor(bic: string, holders: [string, string], index: number, bicIndex: number) {
+    super(
+      `participants[${index}].bics[${bicIndex}]`,
+      `BIC ${bic} is held by both ${holders[0]} and ${holders[1]} in one environment; a BIC names one participant`,
+    );
+    this.name = 'SharedBicError';
+  }
+}
+
+/** One participant per environment, one holder per BIC per environment, one endpoint per priority. */
+function checkSnapshotRules(snapshot: SchemeDirectorySnapshot): void {
+  const participants = new Set<string>();
+  const holders = new Map<string, string>();
+  snapshot.participants.forEach((participant, index) => {
+    const { environment, authorisationNumber } = participant;
+    const key = `${environment}:${authorisationNumber}`;
+    if (participants.has(key)) throw new DuplicateParticipantError(authorisationNumber, index);
+    participants.add(key);
+    participant.bics.forEach((bic, bicIndex) => {
+      const bicKey = `${environment}:${normaliseBic(bic)}`;
+      const holder = holders.get(bicKey);
+      if (holder !== undefined && holder !== authorisationNumber)
+        throw new SharedBicError(bic, [holder, authorisationNumber], index, bicIndex);
+      holders.set(bicKey, authorisationNumber);
+    });
+    const priorities = new Set<number>();
+    (participant.endpoints ?? []).forEach((endpoint, endpointIndex) => {
+      if (priorities.has(endpoint.priority))
+        throw new DuplicatePriorityError(
+          authorisationNumber,
+          index,
+          endpointIndex,
+          endpoint.priority,
+        );
+      priorities.add(endpoint.priority);
+    });
+  });
+}
+
+/**
+ * A snapshot replaces the previous one whole; each load is the next version. A responding
+ * participant may list no endpoint: it is in the directory but cannot be asked.
+ */
 export function decideSchemeDirectory(
   command: SchemeDirectoryCommand,
   state: SchemeDirectoryState,
 ): SchemeDirectoryEvent[] {
   if (command.expectedVersion !== undefined && command.expectedVersion !== state.version)
     throw new DirectoryVersionMismatchError(command.expectedVersion, state.version);
-  const seen = new Set<string>();
-  for (const participant of command.snapshot.participants) {
-    const key = `${participant.environment}:${participant.authorisationNumber}`;
-    if (seen.has(key)) throw new DuplicateParticipantError(participant.authorisationNumber);
-    seen.add(key);
-  }
+  checkSnapshotRules(command.snapshot);
   return [
     {
       type: 'SchemeDirectoryLoaded',

@@ -2,23 +2,13 @@ import { SchemeDirectorySnapshot } from '@vop/contracts';
 import { ApiError, errors, parseBody, createRouter } from '@vop/http';
 import { type Router } from 'express';
 import { auditActorOf } from '../audit/actor.js';
-import { DirectoryVersionMismatchError, DuplicateParticipantError } from './decider.js';
+import { DirectoryVersionMismatchError, SnapshotRuleError } from './decider.js';
+import { expectedVersionOf } from './if-match.js';
 import type { SchemeDirectory } from './scheme-directory.js';
 
 /** The largest directory file accepted (the EDS holds a few thousand participants). */
 export const SCHEME_DIRECTORY_BODY_LIMIT = '16mb';
 export const SCHEME_DIRECTORY_PATH = '/admin/scheme-directory';
-
-/** If-Match: "3" or 3 → 3; absent → undefined. */
-function expectedVersionOf(ifMatch: string | undefined): number | undefined {
-  if (ifMatch === undefined) return undefined;
-  const digits = ifMatch.trim().replace(/^W\//, '').replaceAll('"', '');
-  if (!/^\d{1,9}$/.test(digits))
-    throw new ApiError(400, 'INVALID_REQUEST', 'If-Match must be a directory version', {
-      field: 'If-Match',
-    });
-  return Number(digits);
-}
 
 /**
  * Management of the scheme directory (admin certificate; every write audited by the edge):
@@ -32,7 +22,10 @@ export function schemeDirectoryRoutes(options: {
   const router = createRouter();
 
   router.put(SCHEME_DIRECTORY_PATH, async (req, res) => {
-    const snapshot = parseBody(SchemeDirectorySnapshot, req.body);
+    const snapshot = parseBody(SchemeDirectorySnapshot, req.body, {
+      indexedPaths: true,
+      explain: true,
+    });
     const expectedVersion = expectedVersionOf(req.get('if-match'));
     try {
       const loaded = await directory.load({
@@ -46,8 +39,8 @@ export function schemeDirectoryRoutes(options: {
     } catch (error) {
       if (error instanceof DirectoryVersionMismatchError)
         throw errors.conflict('VERSION_MISMATCH', error.message);
-      if (error instanceof DuplicateParticipantError)
-        throw new ApiError(400, 'INVALID_REQUEST', error.message, { field: 'participants' });
+      if (error instanceof SnapshotRuleError)
+        throw new ApiError(400, 'INVALID_REQUEST', error.message, { field: error.field });
       throw error;
     }
   });

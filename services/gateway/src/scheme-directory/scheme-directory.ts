@@ -1,6 +1,5 @@
 import { SchemeDirectorySnapshot, z, type SchemeDirectoryVersion } from '@vop/contracts';
-import { ConcurrencyError, type EventStore } from '@vop/event-store';
-import { loopFailureLog } from '@vop/http';
+import type { EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
 import { SchemeParticipantIndex, type DeploymentEnvironment } from './adherence.js';
 import {
@@ -8,8 +7,7 @@ import {
   SCHEME_DIRECTORY_STREAM,
   type SchemeDirectoryLoaded,
 } from './decider.js';
-
-const DEFAULT_REFRESH_MS = 5_000;
+import { LatestLoad } from './latest-load.js';
 
 /** SchemeDirectoryLoaded as stored (the event stays in the gateway: no contract in packages/contracts). */
 const StoredDirectoryLoaded = z.object({
@@ -18,7 +16,6 @@ const StoredDirectoryLoaded = z.object({
   loadedAt: z.string(),
   loadedBy: z.string(),
 });
-const MAX_ATTEMPTS = 3;
 
 function versionOf(event: SchemeDirectoryLoaded['data']): SchemeDirectoryVersion {
   return {
@@ -31,16 +28,17 @@ function versionOf(event: SchemeDirectoryLoaded['data']): SchemeDirectoryVersion
   };
 }
 
+interface HeldDirectory {
+  index: SchemeParticipantIndex;
+  version: SchemeDirectoryVersion;
+}
+
 /**
- * The scheme directory of this deployment, event-sourced in the gateway's event store (stream
- * `scheme-directory`, one SchemeDirectoryLoaded per snapshot) and held in memory, indexed for the
- * deployment's environment. Every gateway instance re-reads the last snapshot when the stream's
- * version moves (checked every few seconds), so no request waits on the database for it.
+ * The scheme directory of this deployment (stream `scheme-directory`, one SchemeDirectoryLoaded per
+ * snapshot), held in memory indexed for the deployment's environment (latest-load.ts).
  */
 export class SchemeDirectory {
-  private index: SchemeParticipantIndex | undefined;
-  private loaded: SchemeDirectoryVersion | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly latest: LatestLoad<SchemeDirectoryLoaded['data'], HeldDirectory>;
 
   constructor(
     private readonly options: {
@@ -49,7 +47,20 @@ export class SchemeDirectory {
       logger: Logger;
       refreshMs?: number;
     },
-  ) {}
+  ) {
+    this.latest = new LatestLoad({
+      store: options.store,
+      stream: SCHEME_DIRECTORY_STREAM,
+      name: 'scheme directory',
+      parse: (data) => StoredDirectoryLoaded.parse(data),
+      hold: (data) => ({
+        index: new SchemeParticipantIndex(data.version, data.snapshot, options.environment),
+        version: versionOf(data),
+      }),
+      logger: options.logger,
+      ...(options.refreshMs !== undefined && { refreshMs: options.refreshMs }),
+    });
+  }
 
   get environment(): DeploymentEnvironment {
     return this.options.environment;
@@ -57,11 +68,11 @@ export class SchemeDirectory {
 
   /** The participants of this environment, or undefined while no directory has been loaded. */
   current(): SchemeParticipantIndex | undefined {
-    return this.index;
+    return this.latest.current()?.index;
   }
 
   version(): SchemeDirectoryVersion | undefined {
-    return this.loaded;
+    return this.latest.current()?.version;
   }
 
   /** Appends the snapshot as the next version and serves it at once on this instance. */
@@ -71,75 +82,31 @@ export class SchemeDirectory {
     now: Date;
     expectedVersion?: number;
   }): Promise<SchemeDirectoryVersion> {
-    const { store } = this.options;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const [event] = await store.sql.transaction(async (tx) => {
-          const version = await store.streamVersion(SCHEME_DIRECTORY_STREAM, { tx });
-          const events = decideSchemeDirectory(
-            {
-              type: 'LoadSchemeDirectory',
-              snapshot: input.snapshot,
-              now: input.now.toISOString(),
-              loadedBy: input.loadedBy,
-              ...(input.expectedVersion !== undefined && {
-                expectedVersion: input.expectedVersion,
-              }),
-            },
-            { version },
-          );
-          await store.append(
-            SCHEME_DIRECTORY_STREAM,
-            events.map((each) => ({ type: each.type, data: each.data })),
-            { expectedVersion: version, tx },
-          );
-          return events;
-        });
-        if (event === undefined) throw new Error('a directory load decided no event');
-        this.apply(event.data);
-        return versionOf(event.data);
-      } catch (error) {
-        if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
-        throw error;
-      }
-    }
+    const loaded = await this.latest.load((version) =>
+      decideSchemeDirectory(
+        {
+          type: 'LoadSchemeDirectory',
+          snapshot: input.snapshot,
+          now: input.now.toISOString(),
+          loadedBy: input.loadedBy,
+          ...(input.expectedVersion !== undefined && { expectedVersion: input.expectedVersion }),
+        },
+        { version },
+      ),
+    );
+    return versionOf(loaded);
   }
 
   /** Reads the latest snapshot when the stream has moved past the one held. */
-  async refresh(): Promise<void> {
-    const { store } = this.options;
-    const version = await store.streamVersion(SCHEME_DIRECTORY_STREAM);
-    if (version === 0 || version === this.loaded?.version) return;
-    const last = await store.readLastEvent(SCHEME_DIRECTORY_STREAM);
-    if (last === undefined) return;
-    this.apply(StoredDirectoryLoaded.parse(last.data));
+  refresh(): Promise<void> {
+    return this.latest.refresh();
   }
 
-  async start(): Promise<void> {
-    await this.refresh();
-    const every = this.options.refreshMs ?? DEFAULT_REFRESH_MS;
-    const refreshFailed = loopFailureLog(
-      this.options.logger,
-      'scheme directory refresh failed; retrying',
-    );
-    this.timer = setInterval(() => {
-      this.refresh().catch(refreshFailed);
-    }, every);
-    this.timer.unref();
+  start(): Promise<void> {
+    return this.latest.start();
   }
 
   stop(): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
-  }
-
-  private apply(data: SchemeDirectoryLoaded['data']): void {
-    if (this.loaded !== undefined && data.version <= this.loaded.version) return;
-    this.index = new SchemeParticipantIndex(data.version, data.snapshot, this.options.environment);
-    this.loaded = versionOf(data);
-    this.options.logger.info(
-      { version: data.version, participants: this.index.size },
-      'scheme directory loaded',
-    );
+    this.latest.stop();
   }
 }

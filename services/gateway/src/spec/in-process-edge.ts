@@ -1,5 +1,11 @@
 import { createPgliteClient, EventStore, type SqlClient } from '@vop/event-store';
-import { authorizeByFamily, createHttpApp, setPrincipal, type Principal } from '@vop/http';
+import {
+  authorizeByFamily,
+  createHttpApp,
+  setPrincipal,
+  type HttpAppOptions,
+  type Principal,
+} from '@vop/http';
 import { createLogger } from '@vop/observability';
 import { createPersonalData, type PersonalData } from '@vop/personal-data';
 import type { Express, Router } from 'express';
@@ -26,8 +32,10 @@ export function appAs(
   principal: Principal,
   routers: Router[],
   respondingPsp = 'VOPBDEFFXXX',
+  bodies: Pick<HttpAppOptions, 'largeBodyPaths' | 'csvBodyPaths'> = {},
 ): Express {
   return createHttpApp({
+    ...bodies,
     logger: createLogger({ service: 'spec', level: 'silent' }),
     respondingPsp,
     beforeRoutes: [

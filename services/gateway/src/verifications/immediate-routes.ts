@@ -20,7 +20,7 @@ function prefersAsync(req: Request): boolean {
  * Both are verifications like any other: recorded as events, readable by id at `GET /verify/{id}`.
  */
 export function immediateVerificationRoutes(verifier: SynchronousVerifier): Router {
-  const { requestFor, verifyNow, recordOnly } = verifier;
+  const { requestFor, verifyAtPayeeBank, recordForPayeeBank } = verifier;
   const router = createRouter();
 
   router.post('/api/verify', async (req, res) => {
@@ -29,10 +29,11 @@ export function immediateVerificationRoutes(verifier: SynchronousVerifier): Rout
       iban: body.iban,
       name: body.name,
       ...(body.lei && { identification: { lei: body.lei } }),
+      ...(body.bic && { partyAgentBic: body.bic }),
     };
     if (prefersAsync(req)) {
       const request = requestFor(res, { ...fields, family: 'request-result' });
-      await recordOnly(request, requestMetadata(req));
+      await recordForPayeeBank(request, requestMetadata(req));
       res
         .status(201)
         .setHeader('Preference-Applied', 'respond-async')
@@ -40,7 +41,7 @@ export function immediateVerificationRoutes(verifier: SynchronousVerifier): Rout
       return;
     }
     const request = requestFor(res, { ...fields, family: 'immediate' });
-    const completed = await verifyNow(res, request, requestMetadata(req));
+    const completed = await verifyAtPayeeBank(res, request, requestMetadata(req));
     res.json(renderImmediateResponse(completed));
   });
 
@@ -51,8 +52,9 @@ export function immediateVerificationRoutes(verifier: SynchronousVerifier): Rout
       iban: body.iban,
       name: body.name,
       ...(body.lei && { identification: { lei: body.lei } }),
+      ...(body.bic && { partyAgentBic: body.bic }),
     });
-    const completed = await verifyNow(res, request, requestMetadata(req));
+    const completed = await verifyAtPayeeBank(res, request, requestMetadata(req));
     res.json(renderSimpleResponse(completed));
   });
 

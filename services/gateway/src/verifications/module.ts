@@ -3,8 +3,10 @@ import type { DirectRoute, ReadinessCheck } from '@vop/http';
 import type { NameMatcher } from '@vop/name-matching';
 import {
   type AccountCopyAtCommit,
+  type DecideRound,
   decisionsWithCopy,
   verificationRecorder,
+  withPayeeBankAnswers,
 } from '@vop/verifications';
 import type { GatewayContext, GatewayModule } from '../module.js';
 import type { RequesterCheck } from '../scheme-directory/requester-check.js';
@@ -23,7 +25,7 @@ import {
   verificationsWrite,
 } from './read-model.js';
 import { verificationRoutes } from './routes.js';
-import { synchronousVerifier } from './synchronous.js';
+import { synchronousVerifier, type RoutedChecks } from './synchronous.js';
 import { TypedNameRetention } from './typed-name-retention.js';
 import { CompletionWaiters } from './waiters.js';
 
@@ -35,6 +37,8 @@ export interface VerificationsModuleOptions {
   matcher?: NameMatcher;
   recordingRoundsInFlight?: number;
   recordingRoundGatherMs?: number;
+  /** The requesting side: customers' checks about payees at other banks (requesting/module.ts). */
+  routed?: RoutedChecks;
 }
 
 /**
@@ -50,6 +54,8 @@ export function verificationsModule(
   copies: AccountCopyAtCommit[];
   readiness: ReadinessCheck[];
   consumers(): Array<{ groupId: string; topics: string[] }>;
+  /** Our own decisions against this gateway's copy; none when single checks are left to matching. */
+  localDecisions: DecideRound | undefined;
 } {
   const { sql, schema, store, bus, topics, namespace } = context;
   const deciding =
@@ -65,6 +71,7 @@ export function verificationsModule(
   const routes = verificationRoutes({ ...verifierOptions, store, requesters: options.requesters });
   const jobs = endingJobs(context);
   return {
+    localDecisions: deciding?.decisions.decide,
     direct: routes.direct,
     copies: accountCopy ? [accountCopy.atCommit()] : [],
     readiness: accountCopy ? [{ name: 'accounts', check: () => accountCopy.checkCaughtUp() }] : [],
@@ -144,6 +151,17 @@ function recordingVerifier(
   decisions: ReturnType<typeof decidingHere>['decisions'] | undefined,
 ) {
   const { schema, personalData, clock } = context;
+  const local = decisions?.decide;
+  // A round's requests answered by their payee banks end with those answers; the rest are ours.
+  const decide =
+    options.routed === undefined
+      ? local
+      : withPayeeBankAnswers({
+          answers: options.routed.answers,
+          local,
+          cipher: personalData.cipher,
+          clock,
+        });
   return {
     record: verificationRecorder({
       store: context.store,
@@ -153,7 +171,7 @@ function recordingVerifier(
           ? pendingVerificationsWrite(schema, requests)
           : verificationsWrite(schema, requests, ends),
       // Its callers are answered with the ends record() gives: no waiter is notified of them.
-      ...(decisions && { decide: decisions.decide }),
+      ...(decide && { decide }),
       clock,
       roundsInFlight: options.recordingRoundsInFlight,
       roundGatherMs: options.recordingRoundGatherMs,
@@ -164,6 +182,7 @@ function recordingVerifier(
     deadlineMs: options.verifyDeadlineMs,
     clock,
     newId: context.newId,
+    ...(options.routed && { routed: options.routed }),
   };
 }
 

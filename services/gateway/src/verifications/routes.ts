@@ -3,6 +3,7 @@ import {
   renderEpcResponse,
   renderRequestResultResponse,
   renderSchemeResponse,
+  responderFailureOf,
   SchemeVerifyRequest,
   VerificationIdParam,
   VerifyRequest,
@@ -63,7 +64,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
   others: Router;
 } {
   const { store, cipher, requesters } = options;
-  const { requestFor, verifyNow, recordOnly } = synchronousVerifier(options);
+  const { requestFor, verifyNow, recordForPayeeBank } = synchronousVerifier(options);
   const scheme = createRouter();
   const router = createRouter();
 
@@ -143,8 +144,9 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
       iban: body.iban,
       name: body.name,
       ...(body.lei && { identification: { lei: body.lei } }),
+      ...(body.bic && { partyAgentBic: body.bic }),
     });
-    await recordOnly(request, requestMetadata(req));
+    await recordForPayeeBank(request, requestMetadata(req));
     res
       .status(201)
       .json({ request_id: request.verificationId, message: 'Verification request accepted' });
@@ -172,6 +174,19 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
     if (!completed) {
       res.setHeader('Retry-After', '1');
       res.status(202).json({ request_id: row.id, status: 'PENDING' });
+      return;
+    }
+    // The payee's bank could not answer: the family's FAILED form, never a NO_MATCH a payer would
+    // read as "wrong name".
+    const responderFailure = responderFailureOf(completed.reasons);
+    if (completed.outcome === 'NOAP' && responderFailure !== undefined) {
+      res.json({
+        request_id: row.id,
+        status: 'FAILED',
+        reason: responderFailure,
+        failed_at: completed.completedAt,
+        created_at: requestedAt,
+      } satisfies VerificationFailure);
       return;
     }
     const revealed = await revealMatchedName(cipher, completed);

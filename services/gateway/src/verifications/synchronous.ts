@@ -12,7 +12,18 @@ import {
   type VerificationRequestFields,
 } from '@vop/verifications';
 import type { Response } from 'express';
+import type { PayeeBankAnswer } from '@vop/verifications';
+import { routedToOf, type PayeeBanks } from '../requesting/ask-payee-bank.js';
 import type { CompletionWaiters } from './waiters.js';
+
+/** The requesting side, for the families a bank's own customers use (design §9). */
+export interface RoutedChecks {
+  banks: PayeeBanks;
+  /** The answers of payee banks, by verification id, read by the recorder's round (`withPayeeBankAnswers`). */
+  answers: Map<string, PayeeBankAnswer>;
+  /** How long a synchronous caller's payee bank may take: the family's deadline less our own work. */
+  deadlineMs: number;
+}
 
 export interface SynchronousVerifierOptions {
   /**
@@ -33,6 +44,8 @@ export interface SynchronousVerifierOptions {
   deadlineMs: number;
   clock: () => Date;
   newId: () => string;
+  /** Absent: every check is decided against our own accounts (the responding side only). */
+  routed?: RoutedChecks;
 }
 
 /** A verification that could not be completed, in the family's error format (the edge renders it). */
@@ -100,6 +113,53 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
     await record({ data: request, metadata });
   }
 
-  return { requestFor, verifyNow, recordOnly };
+  /**
+   * A customer's check about a payee at any bank (families B, C, the /test page): decided here when
+   * the payee's bank is ours; else that bank is asked first, within the caller's deadline, and its
+   * answer recorded as the request's end in the same round as a local decision.
+   */
+  async function verifyAtPayeeBank(
+    res: Response,
+    request: VerificationRequestedData,
+    metadata: Record<string, string>,
+  ): Promise<VerificationCompletedData> {
+    const routed = options.routed;
+    const bank = routed?.banks.otherBankOf(request, options.clock());
+    if (routed === undefined || bank === undefined) return verifyNow(res, request, metadata);
+    const routedTo = routedToOf(bank);
+    const asked = { ...request, ...(routedTo && { routedTo }) };
+    const answer = await routed.banks.ask(asked, bank, routed.deadlineMs);
+    routed.answers.set(request.verificationId, answer);
+    let end: VerificationEnd | undefined;
+    try {
+      end = await record({ data: asked, metadata });
+    } finally {
+      routed.answers.delete(request.verificationId);
+    }
+    res.setHeader('X-Verification-ID', request.verificationId);
+    if (end === undefined) throw errors.unavailable('The verification could not be recorded');
+    if (end.type === 'VerificationFailed') throw failureError(end.data.reason);
+    return revealMatchedName(cipher, end.data);
+  }
+
+  /**
+   * The request/result family's receipt for a payee at any bank: one at another bank is recorded
+   * undecided and marked for the requesting side's consumer, which asks that bank within the
+   * scheme's 5 s (services/gateway/src/requesting/routing-consumer.ts).
+   */
+  async function recordForPayeeBank(
+    request: VerificationRequestedData,
+    metadata: Record<string, string>,
+  ): Promise<void> {
+    const bank = options.routed?.banks.otherBankOf(request, options.clock());
+    if (bank === undefined) return recordOnly(request, metadata);
+    const routedTo = routedToOf(bank);
+    await record({
+      data: { ...request, ...(routedTo && { routedTo }), routing: 'payee-bank' },
+      metadata,
+    });
+  }
+
+  return { requestFor, verifyNow, recordOnly, verifyAtPayeeBank, recordForPayeeBank };
 }
 export type SynchronousVerifier = ReturnType<typeof synchronousVerifier>;

@@ -38,7 +38,9 @@ const emptyChunk = (): Chunk => ({ rows: [], ibans: new Set(), errors: [], read:
 
 /**
  * Reads the upload record by record and applies it chunk by chunk, each chunk one transaction with
- * its counts and row errors; a row that fails is reported and the import goes on. Returns the totals.
+ * its counts and row errors; a row that fails is reported and the import goes on. The next chunk is
+ * read and parsed while the previous one is written (never two written at once, so chunks commit in
+ * the upload's order). Returns the totals.
  */
 export async function runAccountImport(
   options: ImportRunOptions,
@@ -47,11 +49,9 @@ export async function runAccountImport(
   const totals: AccountImportRows = { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 };
   let storedErrors = 0;
   let chunk = emptyChunk();
+  let writing: Promise<void> = Promise.resolve();
 
-  async function flush(): Promise<void> {
-    if (chunk.read === 0) return;
-    const current = chunk;
-    chunk = emptyChunk();
+  async function write(current: Chunk): Promise<void> {
     const started = performance.now();
     let rows: AccountImportRows | undefined;
     // The chunk's counts and row errors are recorded in the chunk's own transaction.
@@ -71,17 +71,33 @@ export async function runAccountImport(
     if (pause > 0) await sleep(pause);
   }
 
-  for await (const record of records) {
-    // Two rows of one IBAN in one chunk: the earlier one is applied first.
-    if (record.ok && chunk.ibans.has(record.record.iban)) await flush();
-    chunk.read += 1;
-    if (record.ok) {
-      chunk.rows.push({ row: record.row, record: record.record });
-      chunk.ibans.add(record.record.iban);
-    } else chunk.errors.push({ row: record.row, ...record.error });
-    if (chunk.read >= options.chunkRows) await flush();
+  /** Waits for the chunk being written, then starts writing this one (a failure surfaces at the next wait). */
+  async function flush(): Promise<void> {
+    if (chunk.read === 0) return;
+    const current = chunk;
+    chunk = emptyChunk();
+    await writing;
+    writing = write(current);
+    // Awaited by the next flush or at the end; until then a rejection is not unhandled.
+    writing.catch(() => undefined);
   }
-  await flush();
+
+  try {
+    for await (const record of records) {
+      // Two rows of one IBAN in one chunk: the earlier one is applied first.
+      if (record.ok && chunk.ibans.has(record.record.iban)) await flush();
+      chunk.read += 1;
+      if (record.ok) {
+        chunk.rows.push({ row: record.row, record: record.record });
+        chunk.ibans.add(record.record.iban);
+      } else chunk.errors.push({ row: record.row, ...record.error });
+      if (chunk.read >= options.chunkRows) await flush();
+    }
+    await flush();
+  } finally {
+    // The chunk being written ends (commits or fails) before the import is answered.
+    await writing;
+  }
   return totals;
 }
 

@@ -5,7 +5,12 @@ import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { AccountImportResponse, MAX_IMPORT_RECORD_BYTES, parseAccountEvent } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
-import { accountEventProtector, createPersonalData, type PersonalData } from '@vop/personal-data';
+import {
+  accountEventProtector,
+  accountSubject,
+  createPersonalData,
+  type PersonalData,
+} from '@vop/personal-data';
 import { createLogger } from '@vop/observability';
 import type { Principal } from '@vop/http';
 import { eventually, germanIban } from '@vop/testing';
@@ -172,6 +177,56 @@ export function accountImportSpec(
       const after = await imported(ndjson({ iban, name: 'Carla Changed', status: 'closed' }));
       assert.equal(after.rows.updated, 1);
       assert.equal((await eventsOf(iban)).length, 4);
+    });
+
+    it('given the nightly file with one record in four changed, then only that one is appended, and no name is decrypted to tell', async () => {
+      const ibans = [1, 2, 3, 4].map((n) => germanIban(735_000 + n));
+      const record = (iban: string, index: number, suffix = '') => ({
+        iban,
+        name: `Nightly Holder${index}${suffix}`,
+        ...(index === 2 && { identifiers: { others: [{ scheme: 'HRB', id: '4711' }] } }),
+      });
+      await imported(ndjson(...ibans.map((iban, index) => record(iban, index))));
+      const before = await messageCount();
+      const decryptMany = personal.cipher.decryptMany.bind(personal.cipher);
+      let decrypted = 0;
+      personal.cipher.decryptMany = (values, ...rest) => {
+        decrypted += values.length;
+        return decryptMany(values, ...rest);
+      };
+      try {
+        const nightly = await imported(
+          ndjson(...ibans.map((iban, index) => record(iban, index, index === 2 ? ' Jr' : ''))),
+        );
+        assert.deepEqual(nightly.rows, {
+          read: 4,
+          created: 0,
+          updated: 1,
+          unchanged: 3,
+          failed: 0,
+        });
+      } finally {
+        personal.cipher.decryptMany = decryptMany;
+      }
+      assert.equal(decrypted, 0);
+      assert.equal(await messageCount(), before + 1);
+      const changed = (await eventsOf(ibans[2] as string)).at(-1);
+      assert.ok(changed?.type === 'AccountUpdated');
+      assert.equal(await personal.cipher.decrypt(changed.data.name), 'Nightly Holder2 Jr');
+      assert.equal((await eventsOf(ibans[1] as string)).length, 1);
+    });
+
+    it("given an erased holder's record in the same file again, then that row is ERASED, nothing is appended for it, and the rest are unchanged", async () => {
+      const ibans = [1, 2].map((n) => germanIban(736_000 + n));
+      const file = ndjson(...ibans.map((iban, index) => ({ iban, name: `Erased Holder${index}` })));
+      await imported(file);
+      const erasedId = (await findLiveAccountIdByIban(sql, SCHEMA, ibans[0] as string)) as string;
+      await personal.keys.destroy(accountSubject(erasedId));
+      const before = await messageCount();
+      const again = await imported(file);
+      assert.deepEqual(again.rows, { read: 2, created: 0, updated: 0, unchanged: 1, failed: 1 });
+      assert.deepEqual(again.errors, [{ row: 1, field: 'iban', code: 'ERASED' }]);
+      assert.equal(await messageCount(), before);
     });
 
     it('given bad rows among good ones, then each is reported by row number and field, never by value, and the rest are applied', async () => {

@@ -1,0 +1,103 @@
+import { ConcurrencyError, type EventStore } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
+import type { Logger } from '@vop/observability';
+
+const DEFAULT_REFRESH_MS = 5_000;
+const MAX_ATTEMPTS = 3;
+
+/** A load event as a stream of admin-loaded tables holds it: the whole table, numbered. */
+export interface LoadEvent<Data extends { version: number }> {
+  type: string;
+  data: Data;
+}
+
+/**
+ * The last load of an admin-loaded, event-sourced table (the scheme directory, the bank-code table),
+ * held in memory in the form requests read (`Held`). Each load is one event on `stream`; every
+ * gateway instance re-reads the last one when the stream's version moves (checked every few
+ * seconds), so no request waits on the database for it.
+ */
+export class LatestLoad<Data extends { version: number }, Held> {
+  private held: Held | undefined;
+  private heldVersion = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly options: {
+      store: EventStore;
+      stream: string;
+      /** What the logs call the table. */
+      name: string;
+      /** A stored event's data, checked (zod). */
+      parse: (data: unknown) => Data;
+      /** The in-memory form, built once per load. */
+      hold: (data: Data) => Held;
+      logger: Logger;
+      refreshMs?: number;
+    },
+  ) {}
+
+  /** The table held, or undefined while none has been loaded. */
+  current(): Held | undefined {
+    return this.held;
+  }
+
+  /** Decides the next load on top of the stream's version, appends it and holds it at once. */
+  async load(decide: (version: number) => LoadEvent<Data>[]): Promise<Data> {
+    const { store, stream } = this.options;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const [event] = await store.sql.transaction(async (tx) => {
+          const version = await store.streamVersion(stream, { tx });
+          const events = decide(version);
+          await store.append(
+            stream,
+            events.map((each) => ({ type: each.type, data: each.data })),
+            { expectedVersion: version, tx },
+          );
+          return events;
+        });
+        if (event === undefined) throw new Error(`a ${this.options.name} load decided no event`);
+        this.apply(event.data);
+        return event.data;
+      } catch (error) {
+        if (error instanceof ConcurrencyError && attempt < MAX_ATTEMPTS) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Reads the latest load when the stream has moved past the one held. */
+  async refresh(): Promise<void> {
+    const { store, stream } = this.options;
+    const version = await store.streamVersion(stream);
+    if (version === 0 || version === this.heldVersion) return;
+    const last = await store.readLastEvent(stream);
+    if (last === undefined) return;
+    this.apply(this.options.parse(last.data));
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    const refreshFailed = loopFailureLog(
+      this.options.logger,
+      `${this.options.name} refresh failed; retrying`,
+    );
+    this.timer = setInterval(() => {
+      this.refresh().catch(refreshFailed);
+    }, this.options.refreshMs ?? DEFAULT_REFRESH_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private apply(data: Data): void {
+    if (data.version <= this.heldVersion) return;
+    this.held = this.options.hold(data);
+    this.heldVersion = data.version;
+    this.options.logger.info({ version: data.version }, `${this.options.name} loaded`);
+  }
+}
