@@ -79,6 +79,8 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
     topics.verificationRequested,
     // Batch entries travel on their own topic (services/batch); analytics counts them like any request.
     topics.verificationRequestedBatch,
+    // Requests left to the requesting side (a payee at another bank, services/gateway/src/requesting/).
+    topics.verificationRequestedRouting,
     topics.verificationCompleted,
     topics.verificationCompletedBatch,
     // Verifications decided where they were recorded (gateway, batch service) travel on the twins.

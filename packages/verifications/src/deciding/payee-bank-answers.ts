@@ -44,15 +44,18 @@ export function completionFromAnswer(
   answer: PayeeBankAnswer,
   now: Date,
 ): VerificationCompletedData {
-  const routedTo = {
-    bic: answer.bic ?? request.partyAgentBic ?? 'UNKNOWN',
-    ...(answer.participant !== undefined && { participant: answer.participant }),
-  };
+  // No BIC at all: the IBAN's bank code is in no table; analytics counts such a check as `unknown`.
+  const bic = answer.bic ?? request.routedTo?.bic ?? request.partyAgentBic;
   const base = {
     verificationId: request.verificationId,
     family: request.family,
     completedAt: now.toISOString(),
-    routedTo,
+    ...(bic !== undefined && {
+      routedTo: {
+        bic,
+        ...(answer.participant !== undefined && { participant: answer.participant }),
+      },
+    }),
   };
   if (answer.kind === 'failed')
     return {
