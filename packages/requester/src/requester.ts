@@ -13,13 +13,12 @@ import {
   type BreakerState,
 } from './circuit-breaker.js';
 import { createConcurrencyGate, type ConcurrencyGate } from './concurrency-gate.js';
-import { endpointsInOrder, type Endpoint } from './endpoint-order.js';
+import { callEndpoints } from './endpoint-calls.js';
+import { endpointsInOrder } from './endpoint-order.js';
 import { createRateBudget } from './rate-budget.js';
 import { createRequesterMetrics } from './requester-metrics.js';
-import { exchangeOutcome, MAX_ANSWER_BYTES, type ExchangeOutcome } from './responder-answer.js';
-import { transportFailure } from './transport-failure.js';
-import type { PayeeCheck, Requester, RequesterFailureReason, RoutedAnswer } from './types.js';
-import { verificationRequestBody, verificationRequestHeaders } from './verification-request.js';
+import type { ExchangeOutcome } from './responder-answer.js';
+import type { Requester, RequesterFailureReason, RoutedAnswer } from './types.js';
 
 export interface RequesterOptions {
   /** Our client certificate as requesting PSP, and the anchors responders' certificates chain to. */
@@ -97,77 +96,6 @@ export function createRequester(options: RequesterOptions): Requester {
     return events;
   };
 
-  async function exchange(
-    endpoint: Endpoint,
-    body: string,
-    requestId: string,
-    check: PayeeCheck,
-    signal: AbortSignal,
-  ): Promise<ExchangeOutcome> {
-    const response = await agent.request({
-      origin: endpoint.url.origin,
-      path: `${endpoint.url.pathname}${endpoint.url.search}`,
-      method: 'POST',
-      headers: verificationRequestHeaders(requestId, now()),
-      body,
-      signal,
-    });
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > MAX_ANSWER_BYTES) {
-        response.body.destroy();
-        return exchangeOutcome(response.statusCode, undefined, check);
-      }
-      chunks.push(chunk);
-    }
-    return exchangeOutcome(response.statusCode, Buffer.concat(chunks).toString('utf8'), check);
-  }
-
-  /**
-   * Endpoints in priority order. The next one is tried only when the connection to this one failed
-   * before the request could leave (refused, DNS, TLS handshake): after a timeout, a reset or any
-   * status the responder may have received the check, and a second call would double it.
-   */
-  async function callEndpoints(
-    endpoints: Endpoint[],
-    check: PayeeCheck,
-    deadline: AbortSignal,
-    signal: AbortSignal,
-  ): Promise<ExchangeOutcome> {
-    const body = JSON.stringify(verificationRequestBody(check));
-    const requestId = newId();
-    const notes: string[] = [];
-    for (const [index, endpoint] of endpoints.entries()) {
-      try {
-        const outcome = await exchange(endpoint, body, requestId, check, signal);
-        return outcome.kind === 'failed'
-          ? {
-              ...outcome,
-              detail: [...notes, `endpoint ${endpoint.priority}: ${outcome.detail}`].join('; '),
-            }
-          : outcome;
-      } catch (error) {
-        const failure = transportFailure(error, signal.aborted);
-        notes.push(`endpoint ${endpoint.priority}: ${failure.code}`);
-        if (failure.neverSent && index < endpoints.length - 1) continue;
-        return {
-          kind: 'failed',
-          reason: failure.reason,
-          detail: notes.join('; '),
-          responderDown: !signal.aborted || deadline.aborted,
-        };
-      }
-    }
-    return {
-      kind: 'failed',
-      reason: 'RESPONDER_UNAVAILABLE',
-      detail: 'no endpoint',
-      responderDown: false,
-    };
-  }
-
   return {
     async ask(responder, check, askOptions): Promise<RoutedAnswer> {
       const started = performance.now();
@@ -218,7 +146,10 @@ export function createRequester(options: RequesterOptions): Requester {
       const callSeconds = () => (performance.now() - callStarted) / 1000;
       let outcome: ExchangeOutcome;
       try {
-        outcome = await callEndpoints(endpoints, check, deadline, signal);
+        outcome = await callEndpoints({ agent, now, requestId: newId() }, endpoints, check, {
+          deadline,
+          signal,
+        });
       } finally {
         peer.gate.release();
         metrics.inFlight(participant, -1);

@@ -14,4 +14,4 @@ export {
   type LaunchedBank,
 } from './bank-process.js';
 export { PortInUseError } from './ports.js';
-export type { ClientTls } from './admin-client.js';
+export type { ClientTls } from './bank-request.js';

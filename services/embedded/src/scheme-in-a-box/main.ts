@@ -1,3 +1,4 @@
+// `pnpm start:scheme`: three banks on this machine until Ctrl-C (docs/operations.md).
 import { performance } from 'node:perf_hooks';
 import { SCHEME_BANKS } from './banks.js';
 import {
@@ -6,8 +7,6 @@ import {
   startScheme,
   type RunningScheme,
 } from './scheme.js';
-
-/** `pnpm start:scheme`: three banks on this machine until Ctrl-C. */
 
 function schemePorts(value: string | undefined): readonly number[] {
   if (value === undefined || value.trim() === '') return DEFAULT_SCHEME_PORTS;
@@ -33,18 +32,19 @@ async function stopAndExit(code: number): Promise<void> {
   process.exit(code);
 }
 
-// A signal while the banks start reaches them too (one process group); the start then fails and exits.
+const starting = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.on(signal, () => {
     process.stdout.write(`\n${signal}: stopping the banks\n`);
-    if (scheme !== undefined) void stopAndExit(0);
+    if (scheme === undefined) starting.abort(new Error(`${signal} while the banks started`));
+    else void stopAndExit(0);
   });
 
 try {
   const rootDir = process.env.VOP_SCHEME_DIR ?? DEFAULT_SCHEME_DIR;
   const ports = schemePorts(process.env.VOP_SCHEME_PORTS);
   process.stdout.write(`Starting ${SCHEME_BANKS.length} banks under ${rootDir} …\n`);
-  scheme = await startScheme({ rootDir, ports });
+  scheme = await startScheme({ rootDir, ports, signal: starting.signal });
 } catch (error) {
   process.stderr.write(`The scheme did not start: ${(error as Error).message}\n`);
   process.exit(1);

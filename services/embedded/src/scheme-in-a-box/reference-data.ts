@@ -1,5 +1,5 @@
 import type { SchemeDirectorySnapshot } from '@vop/contracts';
-import { requestBank, type ClientTls } from './admin-client.js';
+import { requestBank, type ClientTls } from './bank-request.js';
 import { SCHEME_COUNTRY, schemeIban, type SchemeBank } from './banks.js';
 
 /** A bank of the scheme where it listens. */
@@ -56,28 +56,41 @@ export async function loadReferenceData(options: {
   now: Date;
 }): Promise<void> {
   const { target, admin } = options;
-  const send = async (what: string, method: string, route: string, body: string, type?: string) => {
-    const answer = await requestBank(`${target.url}${route}`, admin, {
-      method,
-      body,
-      ...(type !== undefined && { contentType: type }),
-    });
-    if (answer.status >= 300 && !(what === 'an account' && answer.status === 409))
-      throw new ReferenceDataError(target.bank, what, answer.status, answer.text);
+  const send = async (load: {
+    what: string;
+    method: 'PUT' | 'POST';
+    route: string;
+    body: string;
+    contentType?: string;
+    /** An answer that means the data is there already. */
+    alsoFine?: number;
+  }) => {
+    const answer = await requestBank(`${target.url}${load.route}`, admin, load);
+    if (answer.status >= 300 && answer.status !== load.alsoFine)
+      throw new ReferenceDataError(target.bank, load.what, answer.status, answer.text);
   };
-  const directory = JSON.stringify(schemeDirectory(options.banks, options.now));
-  await send('the scheme directory', 'PUT', '/admin/scheme-directory', directory);
-  const table = bankCodeTable(options.banks);
-  await send(
-    'the bank-code table',
-    'PUT',
-    `/admin/bank-codes?tableId=${SCHEME_SNAPSHOT_ID}`,
-    table,
-    'text/csv',
-  );
+  await send({
+    what: 'the scheme directory',
+    method: 'PUT',
+    route: '/admin/scheme-directory',
+    body: JSON.stringify(schemeDirectory(options.banks, options.now)),
+  });
+  await send({
+    what: 'the bank-code table',
+    method: 'PUT',
+    route: `/admin/bank-codes?tableId=${SCHEME_SNAPSHOT_ID}`,
+    body: bankCodeTable(options.banks),
+    contentType: 'text/csv',
+  });
   for (const account of target.bank.accounts) {
     const iban = schemeIban(target.bank.bankCode, account.accountNumber);
-    const body = JSON.stringify({ iban, name: account.name, holderType: account.holderType });
-    await send('an account', 'POST', '/accounts', body);
+    await send({
+      what: `the account ${account.accountNumber}`,
+      method: 'POST',
+      route: '/accounts',
+      body: JSON.stringify({ iban, name: account.name, holderType: account.holderType }),
+      // 409: an account held from an earlier start on the same data.
+      alsoFine: 409,
+    });
   }
 }

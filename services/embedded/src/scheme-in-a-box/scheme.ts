@@ -1,7 +1,7 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DevPki } from '@vop/pki';
-import { requestBank, type ClientTls } from './admin-client.js';
+import { requestBank, type ClientTls } from './bank-request.js';
 import { bankSettings } from './bank-settings.js';
 import { launchEmbeddedBank, type BankLauncher, type LaunchedBank } from './bank-process.js';
 import { SCHEME_BANKS, schemeIban, type SchemeBank } from './banks.js';
@@ -24,6 +24,8 @@ export interface SchemeOptions {
   launchers?: Readonly<Record<string, BankLauncher>>;
   readyTimeoutMs?: number;
   clock?: () => Date;
+  /** Aborted while the banks start: those started are stopped and the start fails. */
+  signal?: AbortSignal;
 }
 
 /** A bank of the running scheme, with the clients' TLS material its certificates give. */
@@ -109,7 +111,7 @@ export async function startScheme(options: SchemeOptions = {}): Promise<RunningS
     const rank = (entry: { member: SchemeMember }) => SCHEME_BANKS.indexOf(entry.member.bank);
     launched.sort((one, other) => rank(one) - rank(other));
     const timeoutMs = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-    await Promise.all(launched.map((entry) => untilReady(entry, timeoutMs)));
+    await Promise.all(launched.map((entry) => untilReady(entry, timeoutMs, options.signal)));
     const placed = launched.map(({ member }) => member);
     const now = clock();
     await Promise.all(
@@ -117,6 +119,7 @@ export async function startScheme(options: SchemeOptions = {}): Promise<RunningS
         loadReferenceData({ target, banks: placed, admin: target.admin, now }),
       ),
     );
+    options.signal?.throwIfAborted();
   } catch (error) {
     await stop();
     throw error;
@@ -174,12 +177,14 @@ async function clientTls(pki: DevPki): Promise<{ participant: ClientTls; admin: 
 async function untilReady(
   entry: { member: SchemeMember; running: LaunchedBank },
   timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<void> {
   const { member, running } = entry;
   let ended: string | undefined;
   void running.ended.then((how) => (ended = how));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    signal?.throwIfAborted();
     if (ended !== undefined)
       throw new Error(`${member.bank.name} ${ended} before it was ready${await logTail(member)}`);
     const answer = await requestBank(`${member.url}/readyz`, member.admin, {
