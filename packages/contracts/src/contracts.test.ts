@@ -123,6 +123,10 @@ describe('generated documents', () => {
     ]);
     assert.ok(document.paths?.['/vop/verify']?.post?.responses?.['401']);
     assert.ok(document.paths?.['/admin/scheme-directory']?.put);
+    const bankCodes = document.paths?.['/admin/bank-codes'];
+    assert.ok(bankCodes?.get);
+    const body = bankCodes?.put?.requestBody;
+    assert.ok(body && 'content' in body && body.content['text/csv']);
   });
   it('event JSON schemas describe the envelope', () => {
     const schemas = buildEventJsonSchemas() as Record<

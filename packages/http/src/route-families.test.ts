@@ -31,6 +31,15 @@ describe('the route-family table', () => {
     for (const [path, family] of cases) assert.equal(familyFor(path).name, family, path);
   });
 
+  it('loading the reference data is a family of its own with a longer deadline; reading it is management', () => {
+    assert.equal(familyFor('/admin/bank-codes', 'PUT').name, 'reference-data');
+    assert.equal(familyFor('/v1/admin/scheme-directory', 'PUT').name, 'reference-data');
+    assert.equal(familyFor('/admin/scheme-directory', 'GET').name, 'management');
+    assert.ok(
+      familyFor('/admin/bank-codes', 'PUT').deadlineMs > familyFor('/admin/bank-codes').deadlineMs,
+    );
+  });
+
   it("the sandbox endpoints are a family of their own by method; the bank's writes draw no budget", () => {
     const uuid = '0b0b8a52-4f43-4b8e-9a55-6c1c1a3c9a01';
     assert.equal(familyFor('/api/accounts', 'POST').name, 'sandbox-accounts');

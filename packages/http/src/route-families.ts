@@ -72,6 +72,8 @@ export interface RouteFamily {
   streamedBody?: boolean;
 }
 
+/** A whole directory or bank-code table checked, stored and served (family `reference-data`). */
+export const REFERENCE_DATA_DEADLINE_MS = 30_000;
 const DEADLINE_MS = 3000;
 /** A 10,000-entry upload over a slow line, parsed and recorded in one transaction. */
 const BATCH_UPLOAD_DEADLINE_MS = 60_000;
@@ -200,6 +202,20 @@ export const ROUTE_FAMILIES: readonly RouteFamily[] = [
     apiKeyScope: null,
     rateBudget: 'admin',
     deadlineMs: TEST_TOOLKIT_DEADLINE_MS,
+    audited: true,
+    auditReads: true,
+  },
+  {
+    // The scheme's reference data, loaded whole (a bank-code table of 200,000 rows takes seconds to
+    // check and store): management with a loader's deadline.
+    name: 'reference-data',
+    paths: ['PUT /admin/scheme-directory', 'PUT /admin/bank-codes'],
+    owner: 'gateway',
+    errorFormat: 'flat',
+    access: 'admin',
+    apiKeyScope: null,
+    rateBudget: 'admin',
+    deadlineMs: REFERENCE_DATA_DEADLINE_MS,
     audited: true,
     auditReads: true,
   },

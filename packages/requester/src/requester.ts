@@ -101,9 +101,15 @@ export function createRequester(options: RequesterOptions): Requester {
       const started = performance.now();
       const { participant, bic } = responder;
       const seconds = () => (performance.now() - started) / 1000;
-      const fail = (reason: RequesterFailureReason, detail: string): RoutedAnswer => {
+      const fail = (
+        reason: RequesterFailureReason,
+        detail: string,
+        level: 'warn' | 'debug' = 'warn',
+      ): RoutedAnswer => {
         metrics.countOutcome(participant, reason);
-        options.logger.warn(
+        // Refusals without a call (breaker open, budget spent) come at the check rate: the metrics
+        // count them, the log would only repeat them.
+        options.logger[level](
           { responder: participant, reason, detail },
           'a responder did not answer',
         );
@@ -120,17 +126,18 @@ export function createRequester(options: RequesterOptions): Requester {
       // An open breaker answers for the responder being down, not for our load: UNAVAILABLE.
       const admission = breaker(participant, { type: 'AdmitCall', now: now().getTime() });
       const admitted = admission.find((event) => event.type === 'CallAdmitted');
-      if (admitted === undefined) return fail('RESPONDER_UNAVAILABLE', 'circuit open');
+      if (admitted === undefined) return fail('RESPONDER_UNAVAILABLE', 'circuit open', 'debug');
       const probe = admitted.probe;
       const abandon = () => breaker(participant, { type: 'AbandonCall', probe });
 
-      const deadline = AbortSignal.timeout(Math.max(0, askOptions.deadlineMs));
+      // AbortSignal.timeout throws on a fraction of a millisecond.
+      const deadline = AbortSignal.timeout(Math.max(0, Math.floor(askOptions.deadlineMs)));
       const signal =
         askOptions.signal === undefined ? deadline : AbortSignal.any([deadline, askOptions.signal]);
       const renewsInMs = await budget.spend(participant);
       if (renewsInMs !== undefined) {
         abandon();
-        return fail('RESPONDER_BUSY', `rate budget spent, renews in ${renewsInMs} ms`);
+        return fail('RESPONDER_BUSY', `rate budget spent, renews in ${renewsInMs} ms`, 'debug');
       }
       const peer = peerOf(participant);
       if (!(await peer.gate.enter(signal))) {
@@ -138,6 +145,7 @@ export function createRequester(options: RequesterOptions): Requester {
         return fail(
           'RESPONDER_BUSY',
           signal.aborted ? 'no call slot before the deadline' : 'call queue full',
+          'debug',
         );
       }
 

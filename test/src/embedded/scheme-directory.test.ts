@@ -181,7 +181,7 @@ describe('the scheme directory (issue 16), embedded run', () => {
         );
         return entries.length >= 3 ? entries : undefined;
       },
-      { what: 'audit entries of the bank-code loads' },
+      { what: 'audit entries of the bank-code loads', intervalMs: 250 },
     );
     assert.deepEqual(
       audited.slice(0, 3).map((entry) => entry.result),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '@vop/testing';
 import { runEmbedded, participantTls, type RunningEmbedded } from '../embedded/fixtures.js';
 import {
   agentFor,
@@ -102,11 +103,18 @@ describe('no spelling of a path reaches a handler under another family (embedded
       // Spellings that reach no handler are refused as no route at all, for the admin too.
       for (const path of ['/ADMIN/api-keys', '/admin/api-keys/', '/admin/%61pi-keys'])
         assert.equal((await sendRaw(target, admin, 'GET', path, agent)).status, 404, path);
-      const audit = await sendRaw(target, admin, 'GET', '/admin/audit?limit=20', agent);
-      assert.equal(audit.status, 200, audit.text);
-      const entries = (audit.body as { entries: { operation: string; user: string }[] }).entries;
-      const reads = entries.filter((entry) => entry.operation === 'GET /admin/api-keys');
-      assert.ok(reads.length >= 3, JSON.stringify(entries));
+      // Audit entries are written once each answer is sent: wait for them.
+      await eventually(
+        async () => {
+          const audit = await sendRaw(target, admin, 'GET', '/admin/audit?limit=100', agent);
+          assert.equal(audit.status, 200, audit.text);
+          const entries = (audit.body as { entries: { operation: string }[] }).entries;
+          const reads = entries.filter((entry) => entry.operation === 'GET /admin/api-keys');
+          return reads.length >= 3 ? reads : undefined;
+        },
+        // Slowly: every poll draws on the admin's rate budget.
+        { what: 'three audited reads of /admin/api-keys', intervalMs: 500 },
+      );
     } finally {
       agent.destroy();
     }

@@ -59,7 +59,8 @@ describe('bank-code table routes (HTTP spec)', () => {
       .given([])
       .when((request) =>
         request.send('PUT', `${BANK_CODES_PATH}?tableId=blz-2026-12`, {
-          rawBody: file,
+          // As spreadsheets save it: a BOM and CRLF.
+          rawBody: `\uFEFF${file.replaceAll('\n', '\r\n')}`,
           headers: csv,
         }),
       )

@@ -38,9 +38,14 @@ export function bankCodeRoutes(options: { table: BankCodeTable; clock: () => Dat
       BankCodeTableQuery,
       req.query,
       () =>
-        new ApiError(400, 'INVALID_REQUEST', 'tableId must be one line of up to 100 characters', {
-          field: 'tableId',
-        }),
+        new ApiError(
+          400,
+          'INVALID_REQUEST',
+          'The one query parameter is tableId: one line of up to 100 characters',
+          {
+            field: 'tableId',
+          },
+        ),
     );
     const expectedVersion = expectedVersionOf(req.get('if-match'));
     const parsed = parseBankCodeCsv(req.body);
