@@ -1,61 +1,18 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { eventually, germanIban, type ScriptedResponder } from '@vop/testing';
+import type { RunningEmbedded } from './fixtures.js';
 import {
-  eventually,
-  germanIban,
-  startScriptedResponder,
-  type ScriptedResponder,
-} from '@vop/testing';
-import { accountsKnownToDeciders, runEmbedded, type RunningEmbedded } from './fixtures.js';
+  BANK_B,
+  OWN_CODE,
+  OWN_HOLDER,
+  UNLISTED_CODE,
+  bankAWithBankB,
+  payeeAtB,
+} from './payee-bank-fixture.js';
 
 // The requesting side (issue 40) through the customer families of one embedded deployment (bank A):
 // bank B is a scripted EPC responder on 127.0.0.1 that answers, fails and misbehaves on demand.
-const BANK_B = { bic: 'SIBBDEFFXXX', code: '20020020', participant: 'PSDXX-SIBB-000001' };
-const OWN_CODE = '37040044';
-const UNLISTED_CODE = '30030030';
-const payeeAtB = (n: number) => germanIban(n, BANK_B.code);
-
-/** Bank A as an embedded deployment whose directory lists bank B at the scripted responder. */
-async function bankAWithBankB(env: Record<string, string>, ownIban: string) {
-  const running = await runEmbedded({ env });
-  const pki = running.service.pki;
-  const [certPem, keyPem] = await Promise.all([
-    readFile(pki.caPath, 'utf8'),
-    readFile(path.join(pki.dir, 'ca-key.pem'), 'utf8'),
-  ]);
-  const bankB = await startScriptedResponder({ ca: { certPem, keyPem } });
-  const directory = await running.admin.put('/admin/scheme-directory', {
-    snapshotId: 'payee-banks-test',
-    participants: [
-      {
-        authorisationNumber: 'PSDXX-DEV-000001',
-        bics: ['DEUTDEFFXXX'],
-        environment: 'T',
-        roles: ['requesting'],
-      },
-      {
-        authorisationNumber: BANK_B.participant,
-        bics: [BANK_B.bic],
-        environment: 'T',
-        roles: ['requesting', 'responding'],
-        endpoints: [{ uri: bankB.uri, priority: 1, apiVersion: '1.1.1' }],
-      },
-    ],
-  });
-  assert.equal(directory.status, 200, directory.text);
-  const codes = await running.admin.put('/admin/bank-codes', undefined, {
-    rawBody: `country,bank_code,bic\nDE,${OWN_CODE},COBADEFFXXX\nDE,${BANK_B.code},${BANK_B.bic}\n`,
-    headers: { 'content-type': 'text/csv' },
-  });
-  assert.equal(codes.status, 200, codes.text);
-  const created = await running.admin.post('/accounts', { iban: ownIban, name: 'Jonas Weber' });
-  assert.equal(created.status, 201, created.text);
-  await accountsKnownToDeciders(running, [ownIban]);
-  return { running, bankB };
-}
-
 describe('checks about payees at another bank, asked of that bank (embedded)', () => {
   let running: RunningEmbedded;
   let bankB: ScriptedResponder;
@@ -117,7 +74,7 @@ describe('checks about payees at another bank, asked of that bank (embedded)', (
     bankB.clearRequests();
     const response = await running.client.post('/api/verify', {
       iban: ownIban,
-      name: 'Jonas Weber',
+      name: OWN_HOLDER,
     });
     assert.equal(response.body.match, true, response.text);
     assert.equal(bankB.requests().length, 0);
@@ -239,7 +196,7 @@ describe('checks about payees at another bank, asked of that bank (embedded)', (
       verifications: [
         { id: 'b1', iban: payeeAtB(31), name: 'Erika Mustermann' },
         { id: 'b2', iban: payeeAtB(32), name: 'Max Mustermann' },
-        { id: 'own', iban: ownIban, name: 'Jonas Weber' },
+        { id: 'own', iban: ownIban, name: OWN_HOLDER },
         { id: 'unknown', iban: germanIban(33, UNLISTED_CODE), name: 'Max Mustermann' },
       ],
     });

@@ -7,16 +7,8 @@ window.vopApi = {
     if (!response.ok) throw new Error(describeError(response.status, body));
     return body;
   },
-  async postJson(path, payload) {
-    const response = await fetch(path, {
-      method: 'POST',
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: JSON.stringify(payload),
-    });
-    const body = await response.json();
-    if (!response.ok) throw new Error(describeError(response.status, body));
-    return body;
-  },
+  /** The body and the headers (e.g. X-Verification-ID) of a JSON POST. */
+  postJsonAnswer,
   setText(id, value) {
     const element = document.getElementById(id);
     if (element) element.textContent = String(value);
@@ -28,4 +20,15 @@ function describeError(status, body) {
   if (typeof error === 'string') return `${status} ${error}: ${body.message || ''}`;
   if (error && typeof error === 'object') return `${status} ${error.code}: ${error.message || ''}`;
   return `HTTP ${status}`;
+}
+
+async function postJsonAnswer(path, payload) {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  const body = await response.json();
+  if (!response.ok) throw new Error(describeError(response.status, body));
+  return { body, headers: response.headers };
 }

@@ -10,8 +10,8 @@ export const NAVIGATION_SLOT = '<!-- the links this viewer may open (page-naviga
 
 /**
  * The links a viewer may follow, the page being shown left out: the dashboard and statistics for the
- * admin certificate; the test page, which verifies as a scheme participant, for a participant's
- * certificate in a test deployment; the API documentation for anyone.
+ * admin certificate; the test page, which checks payees as a participant's customer, for a
+ * participant's certificate in a test deployment; the API documentation for anyone.
  */
 export function navigationFor(
   principal: Principal | undefined,

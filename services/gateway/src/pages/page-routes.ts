@@ -71,8 +71,9 @@ const wantsHtml = (req: Request): boolean =>
  * (Accept: text/html; JSON callers reach the analytics route), and /test in test deployments. Mounted
  * before the forwarders, after authentication and authorization: the route-family table decides who
  * may open them (the admin certificate for /admin*, any participant for /test and the assets); the
- * test page refuses the admin certificate besides, which its verification would. Each page links
- * only where its viewer may go; a refusal of a page is a page (@vop/http refusal-page.ts).
+ * test page, which checks payees as a participant's customer, refuses the admin certificate
+ * besides. Each page links only where its viewer may go; a refusal of a page is a page (@vop/http
+ * refusal-page.ts).
  */
 export function pageRoutes(options: { testPage: boolean }): Router {
   const router = createRouter();
@@ -85,10 +86,10 @@ export function pageRoutes(options: { testPage: boolean }): Router {
   if (testPage)
     router.get('/test', async (req, res) => {
       const principal = principalOf(res);
-      // The page verifies on the scheme path, where only a participant is answered.
+      // The page checks payees as a participant's customers do; the admin certificate is no participant.
       if (principal?.kind === 'certificate' && principal.admin)
         throw errors.accessDenied(
-          "The test page verifies as a scheme participant; the admin certificate is none: use a participant's",
+          "The test page verifies as a scheme participant's customer; the admin certificate is no participant: use a participant's",
         );
       await sendPage(req, res, 'test', testPage);
     });
