@@ -56,6 +56,7 @@ export function renderRequestResultResponse(
     ...(disclose && completed.matchedName !== undefined && { matched_name: completed.matchedName }),
     ...(completed.outcome === 'NOAP' && { reason: noapReasonOf(completed.reasons) }),
     reasons: completed.reasons,
+    ...(completed.routedTo && { routed_to: completed.routedTo }),
     response_timestamp: completed.completedAt,
     created_at: requestedAt,
   };

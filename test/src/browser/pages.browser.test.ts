@@ -359,7 +359,10 @@ describe('the /test page checks payees at any bank, in headless Chromium', () =>
     assert.equal(shown.outcome, 'PARTIAL_MATCH');
     assert.equal(shown.matchedName, 'Erika Muster');
     assert.equal(shown.origin, 'payee-bank');
-    assert.equal(shown.payeeBank, "Answered by the payee's bank, found from the IBAN's bank code.");
+    assert.equal(
+      shown.payeeBank,
+      `Answered by the payee's bank (${BANK_B.bic}), found from the IBAN's bank code.`,
+    );
     assert.equal(bankB.requests().length, 1);
     assert.deepEqual(bankB.requests()[0]?.body, {
       party: { name: 'Erika Mustermann' },
@@ -411,10 +414,7 @@ describe('the /test page checks payees at any bank, in headless Chromium', () =>
       "The payee's bank did not answer in time: the name could not be checked. Do not read this as a mismatch.",
     );
     assert.equal(shown.origin, 'failed');
-    assert.equal(
-      shown.payeeBank,
-      "Asked the payee's bank, found from the IBAN's bank code: it could not answer.",
-    );
+    assert.equal(shown.payeeBank, `Asked the payee's bank (${BANK_B.bic}): it could not answer.`);
     assert.equal(bankB.requests().length, 1);
   });
 

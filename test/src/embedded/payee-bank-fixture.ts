@@ -1,19 +1,14 @@
-import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { germanIban, startScriptedResponder, type ScriptedResponder } from '@vop/testing';
+import type { ScriptedResponder } from '@vop/testing';
+import { loadBankB, startBankB } from '../payee-bank-reference-data.js';
 import { accountsKnownToDeciders, runEmbedded, type RunningEmbedded } from './fixtures.js';
 
-// The requesting side (issue 40) seen from one embedded deployment (bank A): bank B is a scripted EPC
-// responder on 127.0.0.1 that answers, fails and misbehaves on demand.
-export const BANK_B = { bic: 'SIBBDEFFXXX', code: '20020020', participant: 'PSDXX-SIBB-000001' };
-/** A bank code the bank-code table gives one of our own BICs. */
-export const OWN_CODE = '37040044';
-/** A German bank code no row of the bank-code table holds (Germany is routed: RESPONDER_UNKNOWN). */
-export const UNLISTED_CODE = '30030030';
-/** The holder of the account bank A holds at `ownIban`. */
-export const OWN_HOLDER = 'Jonas Weber';
-export const payeeAtB = (n: number) => germanIban(n, BANK_B.code);
+export {
+  BANK_B,
+  OWN_CODE,
+  OWN_HOLDER,
+  UNLISTED_CODE,
+  payeeAtB,
+} from '../payee-bank-reference-data.js';
 
 export interface BankAWithBankB {
   running: RunningEmbedded;
@@ -29,38 +24,8 @@ export async function bankAWithBankB(
   ownIban: string,
 ): Promise<BankAWithBankB> {
   const running = await runEmbedded({ env });
-  const pki = running.service.pki;
-  const [certPem, keyPem] = await Promise.all([
-    readFile(pki.caPath, 'utf8'),
-    readFile(path.join(pki.dir, 'ca-key.pem'), 'utf8'),
-  ]);
-  const bankB = await startScriptedResponder({ ca: { certPem, keyPem } });
-  const directory = await running.admin.put('/admin/scheme-directory', {
-    snapshotId: 'payee-banks-test',
-    participants: [
-      {
-        authorisationNumber: 'PSDXX-DEV-000001',
-        bics: ['DEUTDEFFXXX'],
-        environment: 'T',
-        roles: ['requesting'],
-      },
-      {
-        authorisationNumber: BANK_B.participant,
-        bics: [BANK_B.bic],
-        environment: 'T',
-        roles: ['requesting', 'responding'],
-        endpoints: [{ uri: bankB.uri, priority: 1, apiVersion: '1.1.1' }],
-      },
-    ],
-  });
-  assert.equal(directory.status, 200, directory.text);
-  const codes = await running.admin.put('/admin/bank-codes', undefined, {
-    rawBody: `country,bank_code,bic\nDE,${OWN_CODE},COBADEFFXXX\nDE,${BANK_B.code},${BANK_B.bic}\n`,
-    headers: { 'content-type': 'text/csv' },
-  });
-  assert.equal(codes.status, 200, codes.text);
-  const created = await running.admin.post('/accounts', { iban: ownIban, name: OWN_HOLDER });
-  assert.equal(created.status, 201, created.text);
+  const bankB = await startBankB(running.service.pki);
+  await loadBankB(running.admin, bankB, ownIban);
   await accountsKnownToDeciders(running, [ownIban]);
   return { running, bankB };
 }

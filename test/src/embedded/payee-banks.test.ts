@@ -54,6 +54,7 @@ describe('checks about payees at another bank, asked of that bank (embedded)', (
     const read = await running.client.get(`/verify/${id}`);
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.name_match_code, 'MATCH');
+    assert.deepEqual(read.body.routed_to, { bic: BANK_B.bic, participant: BANK_B.participant });
   });
 
   it('given the caller names the payee’s bank, then that BIC routes the check, whatever the IBAN’s bank code', async () => {

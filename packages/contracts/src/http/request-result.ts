@@ -11,6 +11,11 @@ export const PayeeBankBic = Bic.openapi({
     "BIC of the payee's bank. Optional: without it the bank is found from the IBAN's bank code.",
 });
 
+/** The payee's bank a check was sent to (absent: decided against this bank's own accounts). */
+export const RoutedToView = z
+  .object({ bic: z.string(), participant: z.string().optional() })
+  .openapi('RoutedTo');
+
 export const VerifyRequest = z
   .strictObject({ name: HolderName, iban: Iban, lei: Lei.optional(), bic: PayeeBankBic.optional() })
   .openapi('VerifyRequest');
@@ -32,6 +37,7 @@ export const VerificationResult = z
     matched_name: z.string().optional(),
     reason: z.string().optional(),
     reasons: z.array(z.string()),
+    routed_to: RoutedToView.optional(),
     response_timestamp: z.iso.datetime(),
     created_at: z.iso.datetime(),
   })
@@ -49,6 +55,7 @@ export const VerificationFailure = z
     status: z.literal('FAILED'),
     /** TIMEOUT or ERROR; a RESPONDER_* reason when the payee's bank could not answer. */
     reason: z.enum(['TIMEOUT', 'ERROR', ...RESPONDER_FAILURE_REASONS]),
+    routed_to: RoutedToView.optional(),
     failed_at: z.iso.datetime(),
     created_at: z.iso.datetime(),
   })

@@ -33,7 +33,6 @@
   };
   const RESPONDER_FAILURE_ADVICE = `The payee's bank could not answer: ${DO_NOT_READ_AS_MISMATCH}`;
   /** A routed check's result names the payee's bank as the one that answered (its `reasons`). */
-  const ANSWERED_BY_PAYEE_BANK = 'ANSWERED_BY_PAYEE_BANK';
 
   const form = document.getElementById('verify-form');
   const value = (id) => document.getElementById(id).value.trim();
@@ -43,17 +42,18 @@
 
   /**
    * Who gave the outcome: 'here' (our own accounts), 'payee-bank' (another bank answered), 'failed'
-   * (another bank could not answer), or 'unknown' when the verification could not be read back.
+   * (another bank could not answer), or 'unknown' when the verification could not be read back; with
+   * the BIC of the bank asked (`routed_to` of GET /verify/{id}).
    */
   async function originOf(answer, verificationId) {
-    if (typeof answer.reason === 'string' && answer.reason.startsWith('RESPONDER_'))
-      return { origin: 'failed' };
+    const failed = typeof answer.reason === 'string' && answer.reason.startsWith('RESPONDER_');
     try {
       const result = await api.getJson(`/verify/${encodeURIComponent(verificationId)}`);
-      const reasons = Array.isArray(result.reasons) ? result.reasons : [];
-      return { origin: reasons.includes(ANSWERED_BY_PAYEE_BANK) ? 'payee-bank' : 'here' };
+      const asked = result.routed_to && result.routed_to.bic;
+      if (failed) return { origin: 'failed', bic: asked };
+      return asked ? { origin: 'payee-bank', bic: asked } : { origin: 'here' };
     } catch (error) {
-      return { origin: 'unknown', error: error.message };
+      return failed ? { origin: 'failed' } : { origin: 'unknown', error: error.message };
     }
   }
 
@@ -63,21 +63,20 @@
     return NO_ACCOUNT_ADVICE[origin] || NO_ACCOUNT_ADVICE.unknown;
   }
 
-  /** Which bank gave the outcome, as far as the page knows it: the BIC only when the payer named one. */
-  function payeeBankLine(answer, found, bic) {
-    const named = bic ? ` (${bic.toUpperCase()})` : '';
+  /** Which bank gave the outcome: the BIC the check was sent to, or the one the payer named. */
+  function payeeBankLine(answer, found, typedBic) {
+    const bic = found.bic || (typedBic && typedBic.toUpperCase());
+    const named = bic ? ` (${bic})` : '';
     switch (found.origin) {
       case 'here':
         return 'Checked by this bank against its own accounts.';
       case 'payee-bank':
-        return bic
+        return typedBic
           ? `Answered by the payee's bank${named}.`
-          : "Answered by the payee's bank, found from the IBAN's bank code.";
+          : `Answered by the payee's bank${named}, found from the IBAN's bank code.`;
       case 'failed':
         if (answer.reason === 'RESPONDER_UNKNOWN') return 'No bank was asked.';
-        return bic
-          ? `Asked the payee's bank${named}: it could not answer.`
-          : "Asked the payee's bank, found from the IBAN's bank code: it could not answer.";
+        return `Asked the payee's bank${named}: it could not answer.`;
       default:
         return `Which bank answered could not be read: ${found.error}`;
     }

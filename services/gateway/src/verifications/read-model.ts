@@ -1,4 +1,5 @@
 import type {
+  RoutedTo,
   VerificationCompletedData,
   VerificationFailedData,
   VerificationFailureReason,
@@ -22,6 +23,7 @@ export interface VerificationRow {
   matched_name: string | null;
   reasons: string[] | null;
   id_match: VerificationCompletedData['idMatch'] | null;
+  routed_to?: RoutedTo | null;
   requested_at: Date | string;
   completed_at: Date | string | null;
   /** The participant that asked; only it (or the admin) reads the result. */
@@ -47,6 +49,8 @@ export async function migrateVerificationsReadModel(sql: SqlClient, schema: stri
     `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS participant text`,
     `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failure_reason text`,
     `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS failed_at timestamptz`,
+    // The payee's bank a check was sent to (the requesting side); null: decided here.
+    `ALTER TABLE ${schema}.verifications ADD COLUMN IF NOT EXISTS routed_to jsonb`,
     // The failure sweeper's candidates: few rows, since a verification leaves PENDING within seconds.
     `CREATE INDEX IF NOT EXISTS verifications_pending ON ${schema}.verifications (requested_at)
        WHERE status = 'PENDING'`,
@@ -87,7 +91,7 @@ export function verificationsWrite(
   ends: readonly VerificationEnd[],
 ): WriteStatement {
   const endById = new Map(firstEnds(ends).map((end) => [end.data.verificationId, end]));
-  const rows = requests.map(({ verificationId, family, requestedAt, participant }) => {
+  const rows = requests.map(({ verificationId, family, requestedAt, participant, routedTo }) => {
     const end = endById.get(verificationId);
     const completed = end?.type === 'VerificationCompleted' ? end.data : undefined;
     const failed = end?.type === 'VerificationFailed' ? end.data : undefined;
@@ -105,17 +109,18 @@ export function verificationsWrite(
       completedAt: completed?.completedAt ?? null,
       failureReason: failed?.reason ?? null,
       failedAt: failed?.failedAt ?? null,
+      routedTo: completed?.routedTo ?? routedTo ?? null,
     };
   });
   return {
     text: `INSERT INTO ${schema}.verifications (id, family, status, requested_at, participant, outcome, score,
-            matched_name, reasons, id_match, completed_at, failure_reason, failed_at)
+            matched_name, reasons, id_match, completed_at, failure_reason, failed_at, routed_to)
      SELECT id, family, status, "requestedAt", participant, outcome, score, "matchedName", reasons,
-            "idMatch", "completedAt", "failureReason", "failedAt"
+            "idMatch", "completedAt", "failureReason", "failedAt", "routedTo"
        FROM jsonb_to_recordset($1::jsonb)
          AS r(id uuid, family text, status text, "requestedAt" timestamptz, participant text,
               outcome text, score double precision, "matchedName" text, reasons jsonb, "idMatch" text,
-              "completedAt" timestamptz, "failureReason" text, "failedAt" timestamptz)
+              "completedAt" timestamptz, "failureReason" text, "failedAt" timestamptz, "routedTo" jsonb)
      RETURNING 1`,
     params: [JSON.stringify(rows)],
   };
@@ -159,9 +164,10 @@ export async function recordCompletedVerifications(
   await tx.query(
     `UPDATE ${schema}.verifications AS v
         SET status = 'COMPLETED', outcome = c.outcome, score = c.score, matched_name = c."matchedName", reasons = c.reasons,
-            id_match = c."idMatch", completed_at = c."completedAt"
+            id_match = c."idMatch", completed_at = c."completedAt",
+            routed_to = COALESCE(c."routedTo", v.routed_to)
        FROM jsonb_to_recordset($1::jsonb) AS c("verificationId" uuid, outcome text, score double precision, "matchedName" text,
-            reasons jsonb, "idMatch" text, "completedAt" timestamptz)
+            reasons jsonb, "idMatch" text, "completedAt" timestamptz, "routedTo" jsonb)
       WHERE v.id = c."verificationId" AND v.id = ANY($2::uuid[]) AND v.status = 'PENDING'`,
     // The array lets the planner look the rows up by primary key instead of scanning the table.
     [JSON.stringify(completions), idArray(completions)],
@@ -188,7 +194,7 @@ const idArray = (ends: readonly { verificationId: string }[]): string =>
   `{${ends.map((end) => end.verificationId).join(',')}}`;
 
 const VERIFICATION_COLUMNS =
-  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at, participant, failure_reason, failed_at';
+  'id, family, status, outcome, score, matched_name, reasons, id_match, requested_at, completed_at, participant, failure_reason, failed_at, routed_to';
 
 export async function findVerification(
   sql: SqlExecutor,
@@ -244,6 +250,7 @@ export function completedDataOf(row: VerificationRow): VerificationCompletedData
     ...(row.matched_name !== null && { matchedName: row.matched_name }),
     reasons: row.reasons ?? [],
     ...(row.id_match !== null && { idMatch: row.id_match }),
+    ...(row.routed_to !== null && row.routed_to !== undefined && { routedTo: row.routed_to }),
     completedAt: new Date(row.completed_at ?? Date.now()).toISOString(),
   };
 }

@@ -184,6 +184,7 @@ export function verificationRoutes(options: VerificationRoutesOptions): {
         request_id: row.id,
         status: 'FAILED',
         reason: responderFailure,
+        ...(completed.routedTo && { routed_to: completed.routedTo }),
         failed_at: completed.completedAt,
         created_at: requestedAt,
       } satisfies VerificationFailure);
