@@ -34,7 +34,7 @@ export const ResponderEndpoint = z
       .string()
       .max(2000)
       // A URI is printable ASCII (RFC 3986): said as a pattern, so the document states it too.
-      .regex(/^https:\/\/[\x21-\x7E]+$/, 'must be https:// followed by printable ASCII')
+      .regex(/^[\x21-\x7E]+$/, 'must be printable ASCII')
       .refine(isResponderBase, {
         message: 'must be an absolute https: URL without credentials, query or fragment',
       })

@@ -130,6 +130,7 @@ const pendingRow = (id: string, requestedAt: string) => ({
   participant: PARTICIPANT,
   failure_reason: null,
   failed_at: null,
+  routed_to: null,
 });
 
 describe('gateway verifications read model', () => {
@@ -159,8 +160,17 @@ describe('gateway verifications read model', () => {
           participant: PARTICIPANT,
           failure_reason: null,
           failed_at: null,
+          routed_to: null,
         },
       ]);
+  });
+
+  it('given a check sent to the payee’s bank, when its answer completes it, then the row names that bank and the completion read back carries it', async () => {
+    const routedTo = { bic: 'SIBBDEFFXXX', participant: 'PSDXX-SIBB-000001' };
+    await spec
+      .given([requested(first, '2026-01-01T00:00:00.000Z')])
+      .when([completed({ ...unmatched, verificationId: first, routedTo })])
+      .then(async (sql) => (await completionOf(sql, first))?.routedTo, routedTo);
   });
 
   it('given two requested, when one completes, then only it is found completed', async () => {
