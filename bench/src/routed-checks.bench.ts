@@ -66,8 +66,19 @@ try {
     if (answer.body?.match !== true) throw new Error(`warm-up did not match: ${answer.text}`);
   }
 
+  /** Bank A's requester outcomes so far (`requester_requests_total` by outcome), from its /metrics. */
+  const requesterOutcomes = async (): Promise<Record<string, number>> => {
+    const text = (await client.get('/metrics')).text;
+    const outcomes: Record<string, number> = {};
+    for (const [, outcome, value] of text.matchAll(
+      /^requester_requests_total\{[^}]*outcome="([^"]+)"[^}]*\} (\S+)$/gm,
+    ))
+      if (outcome !== undefined) outcomes[outcome] = (outcomes[outcome] ?? 0) + Number(value);
+    return outcomes;
+  };
   const measure = async (label: string, bodies: string[]) => {
     const pids = [bankA.pid, bankB.pid].map((pid) => pid ?? 0);
+    const asked = await requesterOutcomes();
     const before = pids.map(processCpuMs);
     const load: PacedLoad = await pacedLoad({
       url: `${bankA.url}/api/verify`,
@@ -77,12 +88,17 @@ try {
       bodies,
     });
     const cpu = pids.map((pid, index) => processCpuMs(pid) - (before[index] ?? 0));
+    // What bank B answered (or why not), so "answered" is not mistaken for "matched".
+    const outcomes = Object.entries(await requesterOutcomes())
+      .map(([outcome, count]) => [outcome, count - (asked[outcome] ?? 0)] as const)
+      .filter(([, count]) => count > 0);
     const perCheck = (ms: number) => (ms / Math.max(1, load.sentInAll)).toFixed(3);
     process.stdout.write(
       `${label.padEnd(8)} offered ${rate}/s for ${seconds} s: sent ${load.sent}, answered ${load.answered}, ` +
         `errors ${load.errors} ${JSON.stringify(load.errorCodes)}, served ${load.answeredPerSecond.toFixed(0)}/s, ` +
         `p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, max ${load.max.toFixed(0)} ms; ` +
-        `CPU per check: bank A ${perCheck(cpu[0] ?? 0)} ms, bank B ${perCheck(cpu[1] ?? 0)} ms\n`,
+        `CPU per check: bank A ${perCheck(cpu[0] ?? 0)} ms, bank B ${perCheck(cpu[1] ?? 0)} ms; ` +
+        `bank A's requester: ${JSON.stringify(Object.fromEntries(outcomes))}\n`,
     );
   };
   await measure('local', bodiesAt(bankA));
