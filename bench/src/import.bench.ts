@@ -17,6 +17,7 @@ import {
 import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
+import { processCpuMs } from './process-cpu.js';
 import { schemeRequestBody } from './scheme-request.js';
 
 /**
@@ -152,6 +153,8 @@ interface Figures {
   unchanged: number;
   failed: number;
   matchingLagSeconds: number;
+  /** CPU µs per record of each service process, checks beside the import included. */
+  cpu: string;
   peakRss: string;
   idle: PacedLoad;
   during: PacedLoad;
@@ -161,7 +164,21 @@ interface Figures {
   changed: Reimport;
 }
 
+/** CPU time of each service process (every thread) per record over a phase, in µs: less noisy than rows/s. */
+function cpuPerRecord(services: ServiceProcess[]) {
+  const before = services.map((service) => processCpuMs(service.child.pid as number));
+  return (rows: number) =>
+    services
+      .map((service, index) => {
+        const used = processCpuMs(service.child.pid as number) - (before[index] ?? 0);
+        return `${service.name} ${((used * 1000) / rows).toFixed(0)}`;
+      })
+      .join(', ');
+}
+
 interface Reimport {
+  /** CPU µs per record of each service process. */
+  cpu: string;
   seconds: number;
   rowsPerSecond: number;
   updated: number;
@@ -170,13 +187,20 @@ interface Reimport {
 }
 
 /** The whole file again (the nightly file): only the changed records may be appended. */
-async function reimport(target: ImportTarget, label: string, changedEvery: number) {
+async function reimport(
+  target: ImportTarget,
+  label: string,
+  changedEvery: number,
+  services: ServiceProcess[],
+) {
+  const cpu = cpuPerRecord(services);
   const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
   const { created, updated, unchanged } = summary.rows;
   if (created !== 0 || updated !== expected || unchanged !== ROWS - expected)
     throw new Error(`${label}: ${JSON.stringify(summary.rows)}, expected ${expected} updated`);
   return {
+    cpu: cpu(ROWS),
     seconds,
     rowsPerSecond: Math.round(summary.rows.read / seconds),
     created,
@@ -202,16 +226,18 @@ async function measure(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
+  const importCpu = cpuPerRecord(services);
   const imported = importRows(target, 0, ROWS, label);
   const during = singleChecks(url, tls.client, 24 * 3600, imported);
   const [{ summary, seconds }, duringResult] = await Promise.all([imported, during]);
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
   const matchingLagSeconds = (Date.now() - lagStarted) / 1000;
+  const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
-  const again = await reimport(target, `${label} unchanged`, 0);
+  const again = await reimport(target, `${label} unchanged`, 0, services);
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
-  const changed = await reimport(target, `${label} changed`, CHANGED_EVERY);
+  const changed = await reimport(target, `${label} changed`, CHANGED_EVERY, services);
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
   const memories = await Promise.all(
@@ -230,6 +256,7 @@ async function measure(
     unchanged: summary.rows.unchanged,
     failed: summary.rows.failed,
     matchingLagSeconds,
+    cpu,
     peakRss: memories.join(', '),
     idle,
     during: duringResult,
@@ -349,19 +376,19 @@ try {
 }
 
 const lines = [
-  '| target | rows | import s | rows/s | created / unchanged / failed | matching caught up after | peak RSS | single-check p99 idle | p99 during import | ratio |',
-  '|---|---:|---:|---:|---|---:|---|---:|---:|---:|',
+  '| target | rows | import s | rows/s | created / unchanged / failed | matching caught up after | CPU µs/record | peak RSS | single-check p99 idle | p99 during import | ratio |',
+  '|---|---:|---:|---:|---|---:|---|---|---:|---:|---:|',
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.peakRss} | ${f.idle.p99} ms | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
+      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.cpu} | ${f.peakRss} | ${f.idle.p99} ms | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
   ),
 ];
 const reimports = [
-  '| target | unchanged: s | rows/s | updated | 1 % changed: s | rows/s | updated / unchanged |',
-  '|---|---:|---:|---:|---:|---:|---|',
+  '| target | unchanged: s | rows/s | updated | CPU µs/record | 1 % changed: s | rows/s | updated / unchanged | CPU µs/record |',
+  '|---|---:|---:|---:|---|---:|---:|---|---|',
   ...figures.map(
     ({ target, again: u, changed: c }) =>
-      `| ${target} | ${u.seconds.toFixed(1)} | ${u.rowsPerSecond} | ${u.updated} | ${c.seconds.toFixed(1)} | ${c.rowsPerSecond} | ${c.updated} / ${c.unchanged} |`,
+      `| ${target} | ${u.seconds.toFixed(1)} | ${u.rowsPerSecond} | ${u.updated} | ${u.cpu} | ${c.seconds.toFixed(1)} | ${c.rowsPerSecond} | ${c.updated} / ${c.unchanged} | ${c.cpu} |`,
   ),
 ];
 const answers = (load: PacedLoad) =>

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { SqlClient } from '@vop/event-store';
+import type { SqlClient, SqlExecutor } from '@vop/event-store';
 import { eventually } from '@vop/testing';
 import { dailySubject } from '../daily-subject.js';
 import { SubjectKeyDestroyedError, TamperedValueError } from '../errors.js';
@@ -308,6 +308,28 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const erased = subject();
       await store.destroy(erased);
       await assert.rejects(store.keysFor([subject(), erased]), SubjectKeyDestroyedError);
+    });
+
+    it('given holders with keys, when keysFor runs in a transaction, then only the missing key is created', async () => {
+      const store = await freshStore();
+      const [a, b, c] = [subject(), subject(), subject()];
+      const held = await store.keysFor([a, b]);
+      // Another process: nothing cached, so every key is read from the table.
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      const created: unknown[] = [];
+      const keys = await context.otherClient().transaction((tx) => {
+        const watched: SqlExecutor = {
+          query: <R>(text: string, params?: readonly unknown[]) => {
+            if (text.includes('INSERT')) created.push(params?.[0]);
+            return tx.query<R>(text, params);
+          },
+        };
+        return other.keysFor([a, b, c], watched);
+      });
+      assert.deepEqual(created, [[c]]);
+      assert.deepEqual(keys.get(a), held.get(a));
+      assert.deepEqual(keys.get(b), held.get(b));
+      assert.equal(keys.get(c)?.length, 32);
     });
 
     it('a sealer encrypts with the fetched keys and digests per subject', async () => {

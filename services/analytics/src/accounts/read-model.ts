@@ -25,33 +25,62 @@ export const migrateAccountsReadModel = schemaMigration((schema) => [
        )`,
 ]);
 
-export async function projectAccountEvent(
+/**
+ * Applies a run of account events in two statements, as if one by one: each event carries its
+ * account's whole state, so an account's newest revision gives the row, with the holder type of its
+ * newest event that names one (a deletion names none, and keeps the one the row has).
+ */
+export async function projectAccountEvents(
   tx: SqlExecutor,
   schema: string,
-  event: AccountEvent,
-  revision: number,
+  events: readonly { event: AccountEvent; revision: number }[],
 ): Promise<void> {
-  const iban = ibanPseudonym(event.data.iban);
+  if (events.length === 0) return;
+  const ibans = new Map<string, { account_id: string; iban_hash: string }>();
+  const newest = new Map<
+    string,
+    { event: AccountEvent; revision: number; holderType: string | null }
+  >();
+  for (const { event, revision } of events) {
+    const { accountId } = event.data;
+    const hash = ibanPseudonym(event.data.iban).hash;
+    ibans.set(`${accountId} ${hash}`, { account_id: accountId, iban_hash: hash });
+    const named = event.type === 'AccountDeleted' ? null : (event.data.holderType ?? null);
+    const seen = newest.get(accountId);
+    if (seen === undefined || seen.revision < revision)
+      newest.set(accountId, { event, revision, holderType: named ?? seen?.holderType ?? null });
+    else if (seen.holderType === null && named !== null) seen.holderType = named;
+  }
   await tx.query(
-    `INSERT INTO ${schema}.account_ibans (account_id, iban_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING`,
-    [event.data.accountId, iban.hash],
+    `INSERT INTO ${schema}.account_ibans (account_id, iban_hash)
+     SELECT account_id, iban_hash FROM jsonb_to_recordset($1::jsonb) AS i(account_id uuid, iban_hash text)
+     ON CONFLICT DO NOTHING`,
+    [JSON.stringify([...ibans.values()])],
   );
-  const at =
-    event.type === 'AccountOpened'
-      ? event.data.createdAt
-      : event.type === 'AccountUpdated'
-        ? event.data.updatedAt
-        : event.data.deletedAt;
-  const status = event.type === 'AccountDeleted' ? 'deleted' : event.data.status;
-  const holderType = event.type === 'AccountDeleted' ? null : (event.data.holderType ?? null);
+  const rows = [...newest.values()].map(({ event, revision, holderType }) => ({
+    account_id: event.data.accountId,
+    iban_hash: ibanPseudonym(event.data.iban).hash,
+    holder_type: holderType,
+    status: event.type === 'AccountDeleted' ? 'deleted' : event.data.status,
+    updated_at:
+      event.type === 'AccountOpened'
+        ? event.data.createdAt
+        : event.type === 'AccountUpdated'
+          ? event.data.updatedAt
+          : event.data.deletedAt,
+    revision,
+  }));
   await tx.query(
     `INSERT INTO ${schema}.accounts AS a (account_id, iban_hash, holder_type, status, updated_at, revision)
-     VALUES ($1, $2, $3, $4, $5, $6)
+     SELECT account_id, iban_hash, holder_type, status, updated_at, revision
+       FROM jsonb_to_recordset($1::jsonb) AS r(account_id uuid, iban_hash text, holder_type text, status text,
+            updated_at timestamptz, revision integer)
+      ORDER BY account_id
      ON CONFLICT (account_id) DO UPDATE SET iban_hash = EXCLUDED.iban_hash,
        holder_type = coalesce(EXCLUDED.holder_type, a.holder_type), status = EXCLUDED.status,
        updated_at = EXCLUDED.updated_at, revision = EXCLUDED.revision
      WHERE a.revision < EXCLUDED.revision`,
-    [event.data.accountId, iban.hash, holderType, status, at, revision],
+    [JSON.stringify(rows)],
   );
 }
 

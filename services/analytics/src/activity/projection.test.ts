@@ -293,6 +293,17 @@ describe('analytics projections', () => {
       );
   });
 
+  it("given nothing, when one delivery holds an account's update before its opening, then the update counts", async () => {
+    await spec
+      .given([])
+      .when([updated(2, 'blocked'), opened(1)])
+      .then((sql) => findAccountStatus(sql, SCHEMA, ACCOUNT), {
+        accountId: ACCOUNT,
+        status: 'blocked',
+        updatedAt: at('12:00:00.000'),
+      });
+  });
+
   it('given an account, when it is deleted, then it has no status', async () => {
     const deletedEvent: AnalyticsEvent = {
       type: 'AccountDeleted',

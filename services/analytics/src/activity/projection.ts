@@ -1,4 +1,5 @@
 import {
+  type AccountEvent,
   parseAccountEvent,
   parseBatchCompleted,
   parseVerificationCompleted,
@@ -8,7 +9,7 @@ import {
   type VerificationRequestedData,
 } from '@vop/contracts';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
-import { migrateAccountsReadModel, projectAccountEvent } from '../accounts/read-model.js';
+import { migrateAccountsReadModel, projectAccountEvents } from '../accounts/read-model.js';
 import { migrateBatchesReadModel, projectBatchCompleted } from '../batches/read-model.js';
 import {
   migrateActivityReadModel,
@@ -33,7 +34,8 @@ export async function migrateAnalyticsReadModels(sql: SqlClient, schema: string)
 
 /**
  * Applies delivered events in order; event types analytics does not read are skipped. Consecutive
- * requests (or completions) are written together, one statement per run rather than per event.
+ * requests (or completions, or account events) are written together, a statement or two per run
+ * rather than per event (an import's account events arrive by the thousand).
  */
 export async function projectAnalyticsEvents(
   tx: SqlExecutor,
@@ -42,20 +44,23 @@ export async function projectAnalyticsEvents(
 ): Promise<void> {
   let requests: VerificationRequestedData[] = [];
   let completions: VerificationCompletedData[] = [];
+  let accounts: { event: AccountEvent; revision: number }[] = [];
   const flush = async (): Promise<void> => {
     await projectVerificationsRequested(tx, schema, requests);
     await projectVerificationsCompleted(tx, schema, completions);
+    await projectAccountEvents(tx, schema, accounts);
     requests = [];
     completions = [];
+    accounts = [];
   };
   for (const { type, data, streamPosition } of events) {
     switch (type) {
       case 'VerificationRequested':
-        if (completions.length > 0) await flush();
+        if (completions.length > 0 || accounts.length > 0) await flush();
         requests.push(parseVerificationRequested(type, data));
         break;
       case 'VerificationCompleted':
-        if (requests.length > 0) await flush();
+        if (requests.length > 0 || accounts.length > 0) await flush();
         completions.push(parseVerificationCompleted(type, data));
         break;
       case 'VerificationFailed':
@@ -65,8 +70,8 @@ export async function projectAnalyticsEvents(
       case 'AccountOpened':
       case 'AccountUpdated':
       case 'AccountDeleted':
-        await flush();
-        await projectAccountEvent(tx, schema, parseAccountEvent(type, data), streamPosition ?? 1);
+        if (requests.length > 0 || completions.length > 0) await flush();
+        accounts.push({ event: parseAccountEvent(type, data), revision: streamPosition ?? 1 });
         break;
       case 'BatchCompleted':
         await flush();

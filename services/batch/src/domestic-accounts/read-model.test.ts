@@ -21,7 +21,9 @@ const oneByOne = projectionSpec<AccountEvent>({
 /** As a writer sharing the database applies its write's events at commit: all at once. */
 const atOnce = projectionSpec<AccountEvent>({
   migrate: (sql) => migrateDomesticAccounts(sql, SCHEMA),
-  project: (tx, events) => projectDomesticAccounts(tx, SCHEMA, events),
+  project: async (tx, events) => {
+    await projectDomesticAccounts(tx, SCHEMA, events);
+  },
 });
 
 const accountId = '6f1c2a57-0d5e-4b8a-9a51-3f4f8a1d2e01';
@@ -66,6 +68,14 @@ for (const [how, spec] of [
         .given([opened])
         .when([updated({ iban: germanIban(2), status: 'closed' }, '2026-03-01T10:00:00.000Z')])
         .then(lookUp, [{ ...pair, iban: germanIban(2), status: 'closed' }]);
+    });
+
+    it('given nothing, when an update arrives before the older opening in one delivery, then the update counts', async () => {
+      const later = updated({ iban: germanIban(2), status: 'blocked' }, '2026-03-01T10:00:00.000Z');
+      await spec
+        .given([])
+        .when([later, opened])
+        .then(lookUp, [{ ...pair, iban: germanIban(2), status: 'blocked' }]);
     });
 
     it('given an account updated later, when its opening arrives again (or late), then nothing changes', async () => {
@@ -148,6 +158,21 @@ for (const [how, spec] of [
   });
 
 describe('domestic accounts read model: GB rows projected before their IBAN gave them a pair', () => {
+  it('reports the accounts whose rows changed: an event delivered again changes none', async () => {
+    const sql = await createPgliteClient({});
+    try {
+      await migrateDomesticAccounts(sql, SCHEMA);
+      const project = (events: AccountEvent[]) =>
+        sql.transaction((tx) => projectDomesticAccounts(tx, SCHEMA, events));
+      assert.deepEqual(await project([opened]), new Set([accountId]));
+      assert.deepEqual(await project([opened]), new Set());
+      assert.deepEqual(await project([deleted]), new Set([accountId]));
+      assert.deepEqual(await project([deleted, opened]), new Set());
+    } finally {
+      await sql.close();
+    }
+  });
+
   it("given a GB row without a pair, when the read model migrates, then its IBAN's own pair finds it", async () => {
     const sql = await createPgliteClient({});
     try {

@@ -70,17 +70,30 @@ export async function projectDomesticAccount(
   return rowCount > 0;
 }
 
+/** When an event says the account was as it describes (its creation, change or deletion). */
+const asOfOf = (event: AccountEvent): string =>
+  event.type === 'AccountOpened'
+    ? event.data.createdAt
+    : event.type === 'AccountUpdated'
+      ? event.data.updatedAt
+      : event.data.deletedAt;
+
 /**
- * Applies the events of one write (an import's chunk: many accounts) in at most two statements, as
- * projectDomesticAccount would one by one: each event carries its account's whole state, so an
- * account's last event alone gives the row.
+ * Applies many events (an import's chunk, or a delivery of the account events) in at most two
+ * statements, as projectDomesticAccount would one by one: each event carries its account's whole
+ * state, so an account's newest event alone gives the row (the latest in the list among equals). A
+ * row already as the event says is not written again. Returns the accounts whose rows changed.
  */
 export async function projectDomesticAccounts(
   tx: SqlExecutor,
   schema: string,
   events: readonly AccountEvent[],
-): Promise<void> {
-  const last = new Map(events.map((event) => [event.data.accountId, event]));
+): Promise<Set<string>> {
+  const last = new Map<string, AccountEvent>();
+  for (const event of events) {
+    const seen = last.get(event.data.accountId);
+    if (seen === undefined || asOfOf(seen) <= asOfOf(event)) last.set(event.data.accountId, event);
+  }
   const deleted = [...last.values()].flatMap((event) =>
     event.type === 'AccountDeleted'
       ? [{ account_id: event.data.accountId, as_of: event.data.deletedAt }]
@@ -96,12 +109,13 @@ export async function projectDomesticAccounts(
             account_number: domesticAccountOf(event.data)?.accountNumber ?? null,
             iban: event.data.iban,
             status: event.data.status,
-            as_of: event.type === 'AccountOpened' ? event.data.createdAt : event.data.updatedAt,
+            as_of: asOfOf(event),
           },
         ],
   );
-  if (written.length > 0)
-    await tx.query(
+  const changed = new Set<string>();
+  if (written.length > 0) {
+    const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.domestic_accounts AS d (account_id, sort_code, account_number, iban, status, as_of)
        SELECT account_id, sort_code, account_number, iban, status, as_of
          FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, sort_code text, account_number text,
@@ -109,19 +123,29 @@ export async function projectDomesticAccounts(
        ON CONFLICT (account_id) DO UPDATE
          SET sort_code = excluded.sort_code, account_number = excluded.account_number,
              iban = excluded.iban, status = excluded.status, as_of = excluded.as_of
-       WHERE NOT d.deleted AND d.as_of <= excluded.as_of`,
+       WHERE NOT d.deleted AND d.as_of <= excluded.as_of
+         AND (d.sort_code, d.account_number, d.iban, d.status, d.as_of)
+             IS DISTINCT FROM (excluded.sort_code, excluded.account_number, excluded.iban, excluded.status, excluded.as_of)
+       RETURNING account_id`,
       [JSON.stringify(written)],
     );
-  if (deleted.length > 0)
-    await tx.query(
+    for (const row of rows) changed.add(row.account_id);
+  }
+  if (deleted.length > 0) {
+    const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.domestic_accounts AS d (account_id, status, deleted, as_of)
        SELECT account_id, 'closed', true, as_of
          FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, as_of timestamptz)
        ON CONFLICT (account_id) DO UPDATE
          SET deleted = true, iban = NULL, sort_code = NULL, account_number = NULL,
-             as_of = GREATEST(d.as_of, excluded.as_of)`,
+             as_of = GREATEST(d.as_of, excluded.as_of)
+       WHERE NOT d.deleted OR d.as_of < excluded.as_of
+       RETURNING account_id`,
       [JSON.stringify(deleted)],
     );
+    for (const row of rows) changed.add(row.account_id);
+  }
+  return changed;
 }
 
 export interface DomesticAccount {

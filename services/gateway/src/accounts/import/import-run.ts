@@ -19,10 +19,21 @@ export interface ImportRunOptions {
   /** Rows per transaction: larger is faster, smaller holds the database for less time. */
   chunkRows: number;
   /**
+   * When set, each next chunk's rows are chosen so that its transaction takes about this long,
+   * from chunkRows up to maxChunkRows: a re-import's unchanged rows cost a fraction of new ones.
+   */
+  chunkMs?: number;
+  maxChunkRows?: number;
+  /**
    * After each chunk, a pause this many times as long as the chunk took (PGlite serialises every
    * statement: 1 leaves single checks at least half the database). 0: none.
    */
   pauseRatio?: number;
+  /**
+   * Read the next chunk while the previous one is written (PostgreSQL). Not on PGlite: a chunk's
+   * transaction holds its one backend, and parsing meanwhile delays the replies it waits for.
+   */
+  overlap?: boolean;
   /** Called after each committed chunk with the totals so far. */
   onProgress?: (rows: AccountImportRows) => void;
 }
@@ -38,9 +49,9 @@ const emptyChunk = (): Chunk => ({ rows: [], ibans: new Set(), errors: [], read:
 
 /**
  * Reads the upload record by record and applies it chunk by chunk, each chunk one transaction with
- * its counts and row errors; a row that fails is reported and the import goes on. The next chunk is
- * read and parsed while the previous one is written (never two written at once, so chunks commit in
- * the upload's order). Returns the totals.
+ * its counts and row errors; a row that fails is reported and the import goes on. With `overlap` the
+ * next chunk is read and parsed while the previous one is written (never two written at once, so
+ * chunks commit in the upload's order). Returns the totals.
  */
 export async function runAccountImport(
   options: ImportRunOptions,
@@ -50,6 +61,8 @@ export async function runAccountImport(
   let storedErrors = 0;
   let chunk = emptyChunk();
   let writing: Promise<void> = Promise.resolve();
+  let chunkRows = options.chunkRows;
+  const { chunkMs, maxChunkRows = options.chunkRows } = options;
 
   async function write(current: Chunk): Promise<void> {
     const started = performance.now();
@@ -67,7 +80,12 @@ export async function runAccountImport(
     for (const key of Object.keys(totals) as (keyof AccountImportRows)[])
       totals[key] += committed[key];
     options.onProgress?.({ ...totals });
-    const pause = (performance.now() - started) * (options.pauseRatio ?? 0);
+    const took = performance.now() - started;
+    if (chunkMs !== undefined) {
+      const fitting = Math.round((current.read * chunkMs) / Math.max(took, 1));
+      chunkRows = Math.min(maxChunkRows, Math.max(options.chunkRows, fitting));
+    }
+    const pause = took * (options.pauseRatio ?? 0);
     if (pause > 0) await sleep(pause);
   }
 
@@ -80,6 +98,7 @@ export async function runAccountImport(
     writing = write(current);
     // Awaited by the next flush or at the end; until then a rejection is not unhandled.
     writing.catch(() => undefined);
+    if (options.overlap !== true) await writing;
   }
 
   try {
@@ -91,7 +110,7 @@ export async function runAccountImport(
         chunk.rows.push({ row: record.row, record: record.record });
         chunk.ibans.add(record.record.iban);
       } else chunk.errors.push({ row: record.row, ...record.error });
-      if (chunk.read >= options.chunkRows) await flush();
+      if (chunk.read >= chunkRows) await flush();
     }
     await flush();
   } finally {

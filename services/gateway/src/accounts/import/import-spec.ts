@@ -18,8 +18,10 @@ import { AuditLog } from '../../audit/audit-log.js';
 import { appAs } from '../../spec/in-process-edge.js';
 import { handleAccountCommand } from '../command-handler.js';
 import { findLiveAccountIdByIban, migrateAccountsReadModel } from '../read-model.js';
-import { migrateAccountImports } from './import-read-model.js';
+import { migrateAccountImports, startImport } from './import-read-model.js';
 import { accountImportRoutes, IMPORT_PATH } from './import-routes.js';
+import { runAccountImport } from './import-run.js';
+import type { SourceRecord } from './record-sources.js';
 
 const SCHEMA = 'gateway';
 const admin: Principal = {
@@ -227,6 +229,41 @@ export function accountImportSpec(
       assert.deepEqual(again.rows, { read: 2, created: 0, updated: 0, unchanged: 1, failed: 1 });
       assert.deepEqual(again.errors, [{ row: 1, field: 'iban', code: 'ERASED' }]);
       assert.equal(await messageCount(), before);
+    });
+
+    it('given chunks that take less than chunkMs, then each next chunk grows up to maxChunkRows', async () => {
+      const importId = randomUUID();
+      const startedAt = new Date().toISOString();
+      await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
+      async function* records(): AsyncGenerator<SourceRecord> {
+        for (let row = 1; row <= 100; row++)
+          yield { row, ok: true, record: { iban: germanIban(737_000 + row), name: `Grow ${row}` } };
+      }
+      const chunks: number[] = [];
+      let readBefore = 0;
+      const totals = await runAccountImport(
+        {
+          importId,
+          store,
+          cipher: personal.cipher,
+          clock: () => new Date(),
+          newId: randomUUID,
+          metadata: {},
+          chunkRows: 2,
+          // Far longer than any chunk here takes: every chunk is "fast".
+          chunkMs: 600_000,
+          maxChunkRows: 50,
+          onProgress: (rows) => {
+            chunks.push(rows.read - readBefore);
+            readBefore = rows.read;
+          },
+        },
+        records(),
+      );
+      assert.equal(totals.created, 100);
+      // The chunk read while the first is written is still of the first's size.
+      assert.equal(Math.max(...chunks), 50);
+      assert.ok(chunks.length <= 4, `chunks of ${chunks.join(', ')} rows`);
     });
 
     it('given bad rows among good ones, then each is reported by row number and field, never by value, and the rest are applied', async () => {
