@@ -9,7 +9,7 @@ import type { ImmediateVerifyResponse, SimpleVerifyResponse } from './http/immed
 import type { VerificationResult } from './http/request-result.js';
 import type { EpcVerifyResponse } from './http/epc.js';
 import type { SchemeVerifyResponse } from './http/scheme.js';
-import { confidenceWord, noapReasonOf, outcomeTable, responderFailureOf } from './outcomes.js';
+import { confidenceWord, noapReasonOf, outcomeTable } from './outcomes.js';
 
 // One renderer per family, from a completion and the outcome table beside this file (outcomes.ts).
 
