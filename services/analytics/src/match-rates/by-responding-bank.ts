@@ -1,6 +1,11 @@
 import type { RespondingBankRates } from '@vop/contracts';
-import { countOutcome, emptyPeriodFigures, shareOf, withShares } from './period-figures.js';
-import type { MatchRatesRow } from './query.js';
+import {
+  countOutcome,
+  emptyPeriodFigures,
+  shareOf,
+  withShares,
+  type MatchRatesRow,
+} from './period-figures.js';
 import { OWN_BANK } from './responding-bank.js';
 
 type BankFigures = RespondingBankRates['totals'];

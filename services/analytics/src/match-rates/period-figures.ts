@@ -1,5 +1,14 @@
 import type { MatchRatesReport, NameMatchOutcome } from '@vop/contracts';
 
+/** A count of verifications of one period, bank, outcome and responder failure. */
+export interface MatchRatesRow {
+  period: string;
+  bank: string;
+  outcome: NameMatchOutcome;
+  responder_failure: string | null;
+  count: string;
+}
+
 export type PeriodFigures = MatchRatesReport['totals'];
 const OUTCOMES = ['MTCH', 'CMTC', 'NMTC', 'NOAP'] as const;
 

@@ -1,9 +1,14 @@
-import type { Granularity, HolderType, MatchRatesReport, NameMatchOutcome } from '@vop/contracts';
+import type { Granularity, HolderType, MatchRatesReport } from '@vop/contracts';
 import type { SqlExecutor } from '@vop/event-store';
 import type { TimeWindow } from '../query-parameters.js';
 import { periodSql } from '../usage/query.js';
 import { byRespondingBank } from './by-responding-bank.js';
-import { countOutcome, emptyPeriodFigures, withShares } from './period-figures.js';
+import {
+  countOutcome,
+  emptyPeriodFigures,
+  withShares,
+  type MatchRatesRow,
+} from './period-figures.js';
 import { respondingBankSql } from './responding-bank.js';
 
 export interface MatchRatesFilter extends TimeWindow {
@@ -12,15 +17,6 @@ export interface MatchRatesFilter extends TimeWindow {
   holderType?: HolderType | undefined;
   /** Also the figures per responding bank (`by=responding_bank`). */
   byRespondingBank?: boolean | undefined;
-}
-
-/** A count of verifications of one period, bank, outcome and responder failure. */
-export interface MatchRatesRow {
-  period: string;
-  bank: string;
-  outcome: NameMatchOutcome;
-  responder_failure: string | null;
-  count: string;
 }
 
 /**
