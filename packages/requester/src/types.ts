@@ -1,4 +1,9 @@
-import type { EpcPartyIdentification, EpcVerifyResponse, z } from '@vop/contracts';
+import type {
+  EpcPartyIdentification,
+  EpcVerifyResponse,
+  ResponderFailureReason,
+  z,
+} from '@vop/contracts';
 
 /** A responding PSP as the scheme directory lists it. */
 export interface Responder {
@@ -20,13 +25,11 @@ export interface PayeeCheck {
   remittance?: string;
 }
 
-export type RequesterFailureReason =
-  | 'RESPONDER_UNAVAILABLE'
-  | 'RESPONDER_TLS_FAILURE'
-  | 'RESPONDER_ERROR'
-  | 'RESPONDER_INVALID_ANSWER'
-  | 'RESPONDER_TIMEOUT'
-  | 'RESPONDER_BUSY';
+/** What the requester can say of a responder it called (or could not): the scheme's reasons but those of finding one. */
+export type RequesterFailureReason = Exclude<
+  ResponderFailureReason,
+  'RESPONDER_UNKNOWN' | 'RESPONDER_NO_ENDPOINT'
+>;
 
 export type RoutedAnswer =
   | {

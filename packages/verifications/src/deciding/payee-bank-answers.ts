@@ -109,6 +109,9 @@ export function withPayeeBankAnswers(options: {
         otherNames.push(typedNames?.[index]);
       }
     }
+    // A round with nothing routed (most rounds) is the local decisions' as they are, not copied.
+    if (routed.length === 0 && others.length === envelopes.length)
+      return local === undefined ? new Map() : local(envelopes, typedNames);
     const decided = new Map<string, DecidedEnd>(
       others.length > 0 && local !== undefined ? await local(others, typedNames && otherNames) : [],
     );

@@ -55,7 +55,8 @@ export function payeeBanks(options: {
           participant: bank.participant,
           reason: 'RESPONDER_UNAVAILABLE',
         };
-      const answer = await requester.ask(
+      // The requester's answer is a PayeeBankAnswer already (its timing and detail are for its metrics and log).
+      return requester.ask(
         { participant: bank.participant, bic: bank.bic, endpoints: bank.endpoints },
         {
           iban: request.iban,
@@ -68,19 +69,6 @@ export function payeeBanks(options: {
         },
         { deadlineMs },
       );
-      return answer.kind === 'answered'
-        ? {
-            kind: 'answered',
-            bic: answer.bic,
-            participant: answer.participant,
-            answer: answer.answer,
-          }
-        : {
-            kind: 'failed',
-            bic: answer.bic,
-            participant: answer.participant,
-            reason: answer.reason,
-          };
     },
   };
 }

@@ -1,10 +1,7 @@
 import { describe, it } from 'node:test';
 import { deciderSpec } from '@vop/testing';
-import {
-  bankCodeTableDecider,
-  BankCodeTableVersionMismatchError,
-  type BankCodeTableLoaded,
-} from './bank-code-decider.js';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
+import { bankCodeTableDecider, type BankCodeTableLoaded } from './bank-code-decider.js';
 import type { BankCodes } from './bank-code-csv.js';
 
 const now = '2026-11-29T08:00:00.000Z';
@@ -50,13 +47,13 @@ describe('bank-code table decider', () => {
     spec
       .given([loaded(1, 'DEUTDEBBXXX'), loaded(2, 'DEUTDEFFXXX')])
       .when(load('COBADEFFXXX', { expectedVersion: 1 }))
-      .thenThrows(BankCodeTableVersionMismatchError);
+      .thenThrows(LoadVersionMismatchError);
   });
 
   it('given a table, when a load expects none (version 0), then it is refused', () => {
     spec
       .given([loaded(1, 'DEUTDEBBXXX')])
       .when(load('COBADEFFXXX', { expectedVersion: 0 }))
-      .thenThrows(BankCodeTableVersionMismatchError);
+      .thenThrows(LoadVersionMismatchError);
   });
 });

@@ -1,4 +1,5 @@
 import type { BankCodes } from './bank-code-csv.js';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
 
 /** The stream holding every load of the bank-code table, one event per file. */
 export const BANK_CODES_STREAM = 'bank-codes';
@@ -35,23 +36,13 @@ export interface BankCodeTableState {
 }
 export const initialBankCodeTableState: BankCodeTableState = { version: 0 };
 
-export class BankCodeTableVersionMismatchError extends Error {
-  constructor(
-    readonly expected: number,
-    readonly actual: number,
-  ) {
-    super(`The bank-code table is at version ${actual}, not ${expected}`);
-    this.name = 'BankCodeTableVersionMismatchError';
-  }
-}
-
 /** A table replaces the previous one whole; each load is the next version. */
 export function decideBankCodeTable(
   command: BankCodeTableCommand,
   state: BankCodeTableState,
 ): BankCodeTableEvent[] {
   if (command.expectedVersion !== undefined && command.expectedVersion !== state.version)
-    throw new BankCodeTableVersionMismatchError(command.expectedVersion, state.version);
+    throw new LoadVersionMismatchError('bank-code table', command.expectedVersion, state.version);
   return [
     {
       type: 'BankCodeTableLoaded',

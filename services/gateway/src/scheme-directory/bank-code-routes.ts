@@ -3,9 +3,9 @@ import { ApiError, createRouter, errors, parseParam } from '@vop/http';
 import type { Router } from 'express';
 import { auditActorOf } from '../audit/actor.js';
 import { parseBankCodeCsv, type BankCodeProblem } from './bank-code-csv.js';
-import { BankCodeTableVersionMismatchError } from './bank-code-decider.js';
 import type { BankCodeTable } from './bank-code-table.js';
-import { expectedVersionOf } from './if-match.js';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
+import { expectedVersionOf, sendVersion } from './versioned-load.js';
 
 /** 200,000 rows of `country,bank_code,bic` and room for quoting. */
 export const BANK_CODES_BODY_LIMIT = '16mb';
@@ -59,10 +59,9 @@ export function bankCodeRoutes(options: { table: BankCodeTable; clock: () => Dat
         now: options.clock(),
         ...(expectedVersion !== undefined && { expectedVersion }),
       });
-      res.setHeader('ETag', `"${loaded.version}"`);
-      res.json(loaded);
+      sendVersion(res, loaded);
     } catch (error) {
-      if (error instanceof BankCodeTableVersionMismatchError)
+      if (error instanceof LoadVersionMismatchError)
         throw errors.conflict('VERSION_MISMATCH', error.message);
       throw error;
     }
@@ -71,8 +70,7 @@ export function bankCodeRoutes(options: { table: BankCodeTable; clock: () => Dat
   router.get(BANK_CODES_PATH, (_req, res) => {
     const loaded = table.version();
     if (loaded === undefined) throw errors.notFound('NOT_FOUND', 'No bank-code table is loaded');
-    res.setHeader('ETag', `"${loaded.version}"`);
-    res.json(loaded);
+    sendVersion(res, loaded);
   });
 
   return router;

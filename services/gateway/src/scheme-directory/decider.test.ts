@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SchemeDirectorySnapshot } from '@vop/contracts';
 import { deciderSpec } from '@vop/testing';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
 import {
-  DirectoryVersionMismatchError,
   DuplicateParticipantError,
   DuplicatePriorityError,
   schemeDirectoryDecider,
@@ -53,14 +53,14 @@ describe('scheme directory decider', () => {
     spec
       .given([loaded(1, 'eds-1'), loaded(2, 'eds-2')])
       .when(load('eds-3', 1))
-      .thenThrows(DirectoryVersionMismatchError);
+      .thenThrows(LoadVersionMismatchError);
   });
 
   it('given a directory, when the seed expects none (version 0), then it is refused', () => {
     spec
       .given([loaded(1, 'eds-1')])
       .when(load('seed', 0))
-      .thenThrows(DirectoryVersionMismatchError);
+      .thenThrows(LoadVersionMismatchError);
   });
 
   it('when one participant appears twice for one environment, then the snapshot is refused', () => {

@@ -1,5 +1,6 @@
 import type { SchemeDirectorySnapshot } from '@vop/contracts';
 import { normaliseBic } from './adherence.js';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
 
 /** The stream holding every load of the scheme directory, one event per snapshot. */
 export const SCHEME_DIRECTORY_STREAM = 'scheme-directory';
@@ -30,16 +31,6 @@ export interface SchemeDirectoryState {
   version: number;
 }
 export const initialSchemeDirectoryState: SchemeDirectoryState = { version: 0 };
-
-export class DirectoryVersionMismatchError extends Error {
-  constructor(
-    readonly expected: number,
-    readonly actual: number,
-  ) {
-    super(`The directory is at version ${actual}, not ${expected}`);
-    this.name = 'DirectoryVersionMismatchError';
-  }
-}
 
 /** A rule across entries of the snapshot is broken; `field` is the path of the offending value. */
 export class SnapshotRuleError extends Error {
@@ -124,7 +115,7 @@ export function decideSchemeDirectory(
   state: SchemeDirectoryState,
 ): SchemeDirectoryEvent[] {
   if (command.expectedVersion !== undefined && command.expectedVersion !== state.version)
-    throw new DirectoryVersionMismatchError(command.expectedVersion, state.version);
+    throw new LoadVersionMismatchError('directory', command.expectedVersion, state.version);
   checkSnapshotRules(command.snapshot);
   return [
     {

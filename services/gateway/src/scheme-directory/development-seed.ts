@@ -1,6 +1,6 @@
 import type { SchemeParticipant } from '@vop/contracts';
 import type { Logger } from '@vop/observability';
-import { DirectoryVersionMismatchError } from './decider.js';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
 import type { SchemeDirectory } from './scheme-directory.js';
 
 export const DEVELOPMENT_SEED_SNAPSHOT_ID = 'development-seed';
@@ -26,7 +26,7 @@ export async function seedDevelopmentDirectory(
     });
     logger.info('development scheme directory seeded');
   } catch (error) {
-    if (!(error instanceof DirectoryVersionMismatchError)) throw error;
+    if (!(error instanceof LoadVersionMismatchError)) throw error;
     await directory.refresh();
   }
 }

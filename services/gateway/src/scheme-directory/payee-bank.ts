@@ -1,4 +1,4 @@
-import type { ResponderEndpoint } from '@vop/contracts';
+import type { ResponderEndpoint, ResponderFailureReason } from '@vop/contracts';
 import { normaliseBic, type SchemeParticipantIndex } from './adherence.js';
 import { bankCodeOf } from './bank-code-positions.js';
 import type { BankCodeIndex } from './bank-code-table.js';
@@ -20,7 +20,7 @@ export type PayeeBank =
   | {
       kind: 'unroutable';
       bic: string | undefined;
-      reason: 'RESPONDER_UNKNOWN' | 'RESPONDER_NO_ENDPOINT';
+      reason: Extract<ResponderFailureReason, 'RESPONDER_UNKNOWN' | 'RESPONDER_NO_ENDPOINT'>;
     };
 
 export interface PayeeBankFinder {

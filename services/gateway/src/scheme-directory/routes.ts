@@ -2,8 +2,9 @@ import { SchemeDirectorySnapshot } from '@vop/contracts';
 import { ApiError, errors, parseBody, createRouter } from '@vop/http';
 import { type Router } from 'express';
 import { auditActorOf } from '../audit/actor.js';
-import { DirectoryVersionMismatchError, SnapshotRuleError } from './decider.js';
-import { expectedVersionOf } from './if-match.js';
+import { SnapshotRuleError } from './decider.js';
+import { LoadVersionMismatchError } from './load-version-mismatch.js';
+import { expectedVersionOf, sendVersion } from './versioned-load.js';
 import type { SchemeDirectory } from './scheme-directory.js';
 
 /** The largest directory file accepted (the EDS holds a few thousand participants). */
@@ -34,10 +35,9 @@ export function schemeDirectoryRoutes(options: {
         now: options.clock(),
         ...(expectedVersion !== undefined && { expectedVersion }),
       });
-      res.setHeader('ETag', `"${loaded.version}"`);
-      res.json(loaded);
+      sendVersion(res, loaded);
     } catch (error) {
-      if (error instanceof DirectoryVersionMismatchError)
+      if (error instanceof LoadVersionMismatchError)
         throw errors.conflict('VERSION_MISMATCH', error.message);
       if (error instanceof SnapshotRuleError)
         throw new ApiError(400, 'INVALID_REQUEST', error.message, { field: error.field });
@@ -48,8 +48,7 @@ export function schemeDirectoryRoutes(options: {
   router.get(SCHEME_DIRECTORY_PATH, (_req, res) => {
     const loaded = directory.version();
     if (loaded === undefined) throw errors.notFound('NOT_FOUND', 'No scheme directory is loaded');
-    res.setHeader('ETag', `"${loaded.version}"`);
-    res.json(loaded);
+    sendVersion(res, loaded);
   });
 
   return router;

@@ -113,6 +113,14 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
     await record({ data: request, metadata });
   }
 
+  /** The request for a payee whose bank is not ours, naming that bank; undefined when it is ours. */
+  function atOtherBank(request: VerificationRequestedData) {
+    const bank = options.routed?.banks.otherBankOf(request, options.clock());
+    if (bank === undefined) return undefined;
+    const routedTo = routedToOf(bank);
+    return { bank, request: { ...request, ...(routedTo && { routedTo }) } };
+  }
+
   /**
    * A customer's check about a payee at any bank (families B, C, the /test page): decided here when
    * the payee's bank is ours; else that bank is asked first, within the caller's deadline, and its
@@ -124,11 +132,10 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
     metadata: Record<string, string>,
   ): Promise<VerificationCompletedData> {
     const routed = options.routed;
-    const bank = routed?.banks.otherBankOf(request, options.clock());
-    if (routed === undefined || bank === undefined) return verifyNow(res, request, metadata);
-    const routedTo = routedToOf(bank);
-    const asked = { ...request, ...(routedTo && { routedTo }) };
-    const answer = await routed.banks.ask(asked, bank, routed.deadlineMs);
+    const other = atOtherBank(request);
+    if (routed === undefined || other === undefined) return verifyNow(res, request, metadata);
+    const asked = other.request;
+    const answer = await routed.banks.ask(asked, other.bank, routed.deadlineMs);
     routed.answers.set(request.verificationId, answer);
     let end: VerificationEnd | undefined;
     try {
@@ -151,13 +158,9 @@ export function synchronousVerifier(options: SynchronousVerifierOptions) {
     request: VerificationRequestedData,
     metadata: Record<string, string>,
   ): Promise<void> {
-    const bank = options.routed?.banks.otherBankOf(request, options.clock());
-    if (bank === undefined) return recordOnly(request, metadata);
-    const routedTo = routedToOf(bank);
-    await record({
-      data: { ...request, ...(routedTo && { routedTo }), routing: 'payee-bank' },
-      metadata,
-    });
+    const other = atOtherBank(request);
+    if (other === undefined) return recordOnly(request, metadata);
+    await record({ data: { ...other.request, routing: 'payee-bank' }, metadata });
   }
 
   return { requestFor, verifyNow, recordOnly, verifyAtPayeeBank, recordForPayeeBank };

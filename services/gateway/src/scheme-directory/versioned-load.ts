@@ -1,4 +1,5 @@
 import { ApiError } from '@vop/http';
+import type { Response } from 'express';
 
 /** If-Match: "3" or 3 → 3; absent → undefined. The version an admin load replaces. */
 export function expectedVersionOf(ifMatch: string | undefined): number | undefined {
@@ -9,4 +10,10 @@ export function expectedVersionOf(ifMatch: string | undefined): number | undefin
       field: 'If-Match',
     });
   return Number(digits);
+}
+
+/** The answer to a load or a read of a versioned table: its version, also as the ETag. */
+export function sendVersion(res: Response, loaded: { version: number }): void {
+  res.setHeader('ETag', `"${loaded.version}"`);
+  res.json(loaded);
 }
