@@ -128,4 +128,73 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     await projection.stop();
     await bus.close();
   });
+
+  it('given a copy written at commit, then a delivery of what it has is read once and never written, and a newer revision is applied', async () => {
+    const bus = createInProcessBus({ redeliveryDelayMs: 10 });
+    let transactions = 0;
+    // Counts the projection's transactions: a delivery it already had must not open one.
+    const counted = new Proxy(sql, {
+      get(target, property) {
+        const value: unknown = Reflect.get(target, property);
+        if (property === 'transaction')
+          return (...args: Parameters<SqlClient['transaction']>) => {
+            transactions += 1;
+            return target.transaction(...args);
+          };
+        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      },
+    });
+    const projection = new AccountProjection({
+      sql: counted,
+      bus,
+      logger: createLogger({ service: 'copy-test', level: 'silent' }),
+      schema: 'copy_skipping',
+      groupId: 'copy-skipping-accounts',
+      topic: topics.accountEvents,
+    });
+    await projection.migrate();
+    const copy = projection.atCommit();
+    const subscription = await projection.subscribe();
+    const iban = germanIban(1_005);
+    const accountId = randomUUID();
+    const opened = accountOpened(iban, accountId);
+    const { data } = JSON.parse(opened.value) as { data: AccountEvent['data'] };
+    await sql.transaction((tx) =>
+      copy.apply(tx, [{ event: { type: 'AccountOpened', data } as AccountEvent, revision: 1 }]),
+    );
+    copy.committed();
+
+    transactions = 0;
+    await bus.publish(topics.accountEvents, [opened]);
+    await bus.settled();
+    assert.equal(transactions, 0, 'what the copy had at commit is not written again');
+
+    const renamed = toOutgoingMessage(
+      {
+        eventId: randomUUID(),
+        streamId: `account-${accountId}`,
+        streamPosition: 2,
+        globalPosition: 2n,
+        transactionId: '2',
+        type: 'AccountUpdated',
+        data: {
+          ...data,
+          name: 'Erika Musterfrau',
+          previousIban: iban,
+          updatedAt: '2026-03-02T00:00:00.000Z',
+        },
+        metadata: {},
+        occurredAt: new Date('2026-03-02T00:00:00.000Z'),
+      },
+      iban,
+    );
+    await bus.publish(topics.accountEvents, [renamed]);
+    await bus.settled();
+    assert.equal(transactions, 1);
+    const row = (await findAccountsByIbans(sql, 'copy_skipping', [iban])).get(iban);
+    assert.equal(row?.name, 'Erika Musterfrau');
+    await subscription.close();
+    await projection.stop();
+    await bus.close();
+  });
 });

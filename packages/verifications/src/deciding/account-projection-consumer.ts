@@ -1,4 +1,4 @@
-import { parseAccountEvent } from '@vop/contracts';
+import { type IntegrationEnvelope as Envelope, parseAccountEvent } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
@@ -34,6 +34,8 @@ export class AccountProjection {
   private readonly changed: string;
   private stopHearing: (() => Promise<void>) | undefined;
   private caughtUpOnce = false;
+  /** Whether this process's writes put their events here at commit (atCommit was taken). */
+  private writtenAtCommit = false;
 
   constructor(private readonly options: AccountProjectionOptions) {
     this.schema = options.schema;
@@ -68,6 +70,7 @@ export class AccountProjection {
    * gateway's own copy; embedded, every copy): a check after the write was answered sees it.
    */
   atCommit(): AccountCopyAtCommit {
+    this.writtenAtCommit = true;
     return {
       apply: async (tx, appended) => {
         await projectAppendedAccounts(tx, this.schema, appended);
@@ -89,7 +92,9 @@ export class AccountProjection {
      * revision it reflects, so an event delivered again changes nothing. Whether any row changed.
      */
     const project = async (messages: IncomingMessage[], lateSince: string[]) => {
-      const appended = messages.map(parseEnvelope).map((envelope) => ({
+      let envelopes = messages.map(parseEnvelope);
+      if (this.writtenAtCommit) envelopes = await this.notYetCopied(envelopes);
+      const appended = envelopes.map((envelope) => ({
         event: parseAccountEvent(envelope.type, envelope.data),
         revision: envelope.streamPosition ?? 1,
         occurredAt: envelope.occurredAt,
@@ -125,6 +130,28 @@ export class AccountProjection {
   }
 
   /**
+   * The events this copy does not have yet, by one read of the revisions of their accounts' rows:
+   * where this process's own writes put their events at commit (an import's thousands), the delivery
+   * that brings them again is then neither parsed nor written a second time.
+   */
+  private async notYetCopied(envelopes: Envelope[]): Promise<Envelope[]> {
+    const accountIds = [...new Set(envelopes.map(accountIdOf))].filter(
+      (id): id is string => id !== undefined,
+    );
+    if (accountIds.length === 0) return envelopes;
+    const { rows } = await this.options.sql.query<{ account_id: string; revision: number }>(
+      `SELECT account_id::text, revision FROM ${this.schema}.accounts WHERE account_id = ANY($1::uuid[])`,
+      [accountIds],
+    );
+    const copied = new Map(rows.map((row) => [row.account_id, row.revision]));
+    return envelopes.filter((envelope) => {
+      const accountId = accountIdOf(envelope);
+      const revision = accountId === undefined ? undefined : copied.get(accountId);
+      return revision === undefined || revision < (envelope.streamPosition ?? 1);
+    });
+  }
+
+  /**
    * Whether the projection has once caught up with the account events: a new copy (a first start, or
    * a new group beside an old one) would otherwise answer checks "no account" while it fills. Once
    * caught up it stays so; a later lag is the normal delay of an account change.
@@ -151,3 +178,17 @@ export class AccountProjection {
     this.stopHearing = undefined;
   }
 }
+
+/** An account event's account, read before the event is parsed (an unparseable one is applied and fails there). */
+function accountIdOf(envelope: Envelope): string | undefined {
+  const { data } = envelope as { data: unknown };
+  const accountId =
+    typeof data === 'object' && data !== null
+      ? (data as { accountId?: unknown }).accountId
+      : undefined;
+  return typeof accountId === 'string' && UUID.test(accountId)
+    ? accountId.toLowerCase()
+    : undefined;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -16,6 +16,7 @@ import {
   initialAccountState,
 } from '../decider.js';
 import { canonicalRecord, importedFields } from './import-record.js';
+import type { TimeSlice } from './time-slice.js';
 
 export interface ImportRow {
   row: number;
@@ -60,6 +61,8 @@ export interface ChunkWriter {
   metadata: Record<string, string>;
   now: string;
   newId: () => string;
+  /** When set, the work of preparing a chunk gives the thread a turn whenever a slice has passed. */
+  slice?: TimeSlice;
 }
 
 export type ChunkCounts = Record<ImportOutcome, number>;
@@ -72,44 +75,70 @@ interface Planned {
   events: AccountEvent[];
 }
 
+interface Statement {
+  text: string;
+  params: readonly unknown[];
+}
+
 /**
- * Applies rows with distinct IBANs in the caller's transaction: one query finds the live accounts,
- * one the keys, one the streams to update; the same decide/evolve as the API; new streams in one
- * statement; the inline read model in two. Names are encrypted before anything is stored.
+ * A chunk decided and encrypted, its statements built: what its transaction writes, nothing more
+ * to compute there. Prepared from reads outside that transaction, so a writer in between is caught
+ * there (an update's expected version, the live-IBAN and stream unique indexes) as a conflict.
  */
-export async function applyImportChunk(
+export interface PreparedChunk {
+  counts: ChunkCounts;
+  newStreams?: Statement & { notify: string };
+  updated: Planned[];
+  readModel: Statement[];
+  planned: Planned[];
+}
+
+/**
+ * Decides rows with distinct IBANs: one query finds the live accounts, one the keys (made for new
+ * holders: a key whose chunk then fails stays unused, it holds no personal data), one the streams to
+ * update; the same decide/evolve as the API; names encrypted; the statements built. `sql` is the
+ * caller's transaction or, for a pipelined chunk, the store's client outside any.
+ */
+export async function prepareImportChunk(
   writer: ChunkWriter,
   rows: readonly ImportRow[],
-  tx: SqlExecutor,
-): Promise<ChunkCounts> {
+  sql: SqlExecutor,
+): Promise<PreparedChunk> {
   const { store, now } = writer;
   const schema = store.schema;
   const counts: ChunkCounts = { created: 0, updated: 0, unchanged: 0 };
-  if (rows.length === 0) return counts;
-  const { rows: found } = await tx.query<{ id: string; iban: string; fp: string | null }>(
+  const prepared: PreparedChunk = { counts, updated: [], readModel: [], planned: [] };
+  if (rows.length === 0) return prepared;
+  const { rows: found } = await sql.query<{ id: string; iban: string; fp: string | null }>(
     `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
       WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
     [rows.map(({ record }) => record.iban)],
   );
   const live = new Map(found.map((row) => [row.iban, { accountId: row.id, fingerprint: row.fp }]));
   const accountIds = rows.map(({ record }) => live.get(record.iban)?.accountId ?? writer.newId());
-  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), tx);
+  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql);
 
-  const decisions = rows.map(({ record }, index) => {
+  const { slice } = writer;
+  const decisions: (ReturnType<typeof importCommandFor> & {
+    accountId: string;
+    fingerprint: string;
+  })[] = [];
+  for (const [index, { record }] of rows.entries()) {
+    if (slice?.due()) await slice.pass();
     const accountId = accountIds[index] as string;
     const fingerprint = sealer.digest(accountSubject(accountId), canonicalRecord(record));
     const ids = { newAccountId: accountId, now };
-    return {
+    decisions.push({
       accountId,
       fingerprint,
       ...importCommandFor(record, live.get(record.iban), fingerprint, ids),
-    };
-  });
+    });
+  }
   const updatedIds = decisions.filter((d) => d.outcome === 'updated').map((d) => d.accountId);
-  const streams = await store.readStreams(updatedIds.map(accountStreamId), { tx });
+  const streams = await store.readStreams(updatedIds.map(accountStreamId), { tx: sql });
 
-  const planned: Planned[] = [];
   for (const decision of decisions) {
+    if (slice?.due()) await slice.pass();
     counts[decision.outcome] += 1;
     if (decision.command === undefined || decision.outcome === 'unchanged') continue;
     const stored = streams.get(accountStreamId(decision.accountId)) ?? [];
@@ -125,41 +154,73 @@ export async function applyImportChunk(
             data: sealer.encryptFields(event.data, ['name', 'alternateNames'], subject),
           } as AccountEvent),
     );
-    planned.push({ ...decision, outcome: decision.outcome, version: stored.length, events });
+    prepared.planned.push({
+      ...decision,
+      outcome: decision.outcome,
+      version: stored.length,
+      events,
+    });
   }
 
-  const toStored = (events: AccountEvent[]) =>
-    events.map((event) => ({ type: event.type, data: event.data, metadata: writer.metadata }));
-  const created = planned.filter((plan) => plan.outcome === 'created');
-  const updated = planned.filter((plan) => plan.outcome === 'updated');
-  await store.startStreams(
-    created.map((plan) => ({
-      streamId: accountStreamId(plan.accountId),
-      events: toStored(plan.events),
-    })),
-    { tx },
-  );
-  for (const plan of updated)
-    await store.append(accountStreamId(plan.accountId), toStored(plan.events), {
+  const created = prepared.planned.filter((plan) => plan.outcome === 'created');
+  prepared.updated = prepared.planned.filter((plan) => plan.outcome === 'updated');
+  if (created.length > 0)
+    prepared.newStreams = store.startStreamsWrite(
+      created.map((plan) => ({
+        streamId: accountStreamId(plan.accountId),
+        events: storedForm(writer, plan.events),
+      })),
+    ) as Statement & { notify: string };
+  prepared.readModel = readModelStatements(schema, now, created, prepared.updated);
+  return prepared;
+}
+
+const storedForm = (writer: ChunkWriter, events: AccountEvent[]) =>
+  events.map((event) => ({ type: event.type, data: event.data, metadata: writer.metadata }));
+
+/**
+ * Writes a prepared chunk in the caller's transaction: new streams in one statement, each updated
+ * stream at its expected version, the inline read model in one statement per kind, then the copies.
+ */
+export async function writePreparedChunk(
+  writer: ChunkWriter,
+  prepared: PreparedChunk,
+  tx: SqlExecutor,
+): Promise<ChunkCounts> {
+  const { store } = writer;
+  if (prepared.newStreams !== undefined) {
+    await tx.query(prepared.newStreams.text, prepared.newStreams.params);
+    await store.sql.notify(prepared.newStreams.notify, tx);
+  }
+  for (const plan of prepared.updated)
+    await store.append(accountStreamId(plan.accountId), storedForm(writer, plan.events), {
       expectedVersion: plan.version,
       tx,
     });
-  await projectImported(tx, schema, now, created, updated);
+  for (const statement of prepared.readModel) await tx.query(statement.text, statement.params);
   await writer.copy?.apply(
     tx,
-    planned.flatMap((plan) => appendedAt(plan.version, plan.events)),
+    prepared.planned.flatMap((plan) => appendedAt(plan.version, plan.events)),
   );
-  return counts;
+  return prepared.counts;
+}
+
+/** Prepares and writes rows with distinct IBANs in the caller's transaction. */
+export async function applyImportChunk(
+  writer: ChunkWriter,
+  rows: readonly ImportRow[],
+  tx: SqlExecutor,
+): Promise<ChunkCounts> {
+  return writePreparedChunk(writer, await prepareImportChunk(writer, rows, tx), tx);
 }
 
 /** The inline accounts read model, with each record's fingerprint, in one statement per kind. */
-async function projectImported(
-  tx: SqlExecutor,
+function readModelStatements(
   schema: string,
   now: string,
   created: Planned[],
   updated: Planned[],
-): Promise<void> {
+): Statement[] {
   const recordOf = (plan: Planned) => {
     const event = plan.events.at(-1);
     if (event === undefined || event.type === 'AccountDeleted')
@@ -183,21 +244,23 @@ async function projectImported(
   };
   const imported = `unnest($1::uuid[], $2::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
        AS imported(id, iban, fp, sort_code, account_number, status, holder_type)`;
+  const statements: Statement[] = [];
   if (created.length > 0)
-    await tx.query(
-      `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, import_fingerprint, sort_code, account_number, status, holder_type)
+    statements.push({
+      text: `INSERT INTO ${schema}.accounts (id, iban, created_at, updated_at, import_fingerprint, sort_code, account_number, status, holder_type)
        SELECT id, iban, $3::timestamptz, $3::timestamptz, fp, sort_code, account_number, status, holder_type
          FROM ${imported}`,
-      columns(created),
-    );
+      params: columns(created),
+    });
   if (updated.length > 0)
-    await tx.query(
-      `UPDATE ${schema}.accounts AS account
+    statements.push({
+      text: `UPDATE ${schema}.accounts AS account
           SET iban = imported.iban, updated_at = $3::timestamptz, import_fingerprint = imported.fp,
               sort_code = imported.sort_code, account_number = imported.account_number,
               status = imported.status, holder_type = imported.holder_type
          FROM ${imported}
         WHERE account.id = imported.id`,
-      columns(updated),
-    );
+      params: columns(updated),
+    });
+  return statements;
 }

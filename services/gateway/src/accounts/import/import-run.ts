@@ -3,9 +3,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import type { AccountCopyAtCommit } from '@vop/verifications';
 import { SubjectKeyDestroyedError, type FieldCipher } from '@vop/personal-data';
-import { applyImportChunk, type ChunkCounts, type ImportRow } from './import-chunk.js';
+import {
+  applyImportChunk,
+  type ChunkCounts,
+  type ChunkWriter,
+  type ImportRow,
+  type PreparedChunk,
+  prepareImportChunk,
+  writePreparedChunk,
+} from './import-chunk.js';
 import { MAX_STORED_ROW_ERRORS, recordChunk } from './import-read-model.js';
 import type { SourceRecord } from './record-sources.js';
+import { TimeSlice } from './time-slice.js';
 
 export interface ImportRunOptions {
   importId: string;
@@ -30,13 +39,22 @@ export interface ImportRunOptions {
    */
   pauseRatio?: number;
   /**
-   * Read the next chunk while the previous one is written (PostgreSQL). Not on PGlite: a chunk's
-   * transaction holds its one backend, and parsing meanwhile delays the replies it waits for.
+   * Read and prepare the next chunk (decided, encrypted, its statements built) while the previous
+   * one is written (PostgreSQL): the database writes one chunk while this thread makes the next. Not
+   * on PGlite: a chunk's transaction holds its one backend, and reads meanwhile wait for it.
    */
   overlap?: boolean;
+  /**
+   * Longest the import's own work on this thread runs without a turn for anything else (a single check
+   * waits at most this long for it); default DEFAULT_SLICE_MS.
+   */
+  sliceMs?: number;
   /** Called after each committed chunk with the totals so far. */
   onProgress?: (rows: AccountImportRows) => void;
 }
+
+/** A slice short beside a single check's idle p99 (bench/RESULTS.md §5), long beside a turn's cost. */
+export const DEFAULT_SLICE_MS = 4;
 
 interface Chunk {
   rows: ImportRow[];
@@ -50,8 +68,8 @@ const emptyChunk = (): Chunk => ({ rows: [], ibans: new Set(), errors: [], read:
 /**
  * Reads the upload record by record and applies it chunk by chunk, each chunk one transaction with
  * its counts and row errors; a row that fails is reported and the import goes on. With `overlap` the
- * next chunk is read and parsed while the previous one is written (never two written at once, so
- * chunks commit in the upload's order). Returns the totals.
+ * next chunk is read, parsed and prepared while the previous one is written (never two written at
+ * once, so chunks commit in the upload's order). Returns the totals.
  */
 export async function runAccountImport(
   options: ImportRunOptions,
@@ -60,15 +78,17 @@ export async function runAccountImport(
   const totals: AccountImportRows = { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 };
   let storedErrors = 0;
   let chunk = emptyChunk();
+  let inFlight = new Set<string>();
+  const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS);
   let writing: Promise<void> = Promise.resolve();
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
 
-  async function write(current: Chunk): Promise<void> {
+  async function write(current: Chunk, prepared: Promise<PreparedChunk>): Promise<void> {
     const started = performance.now();
     let rows: AccountImportRows | undefined;
     // The chunk's counts and row errors are recorded in the chunk's own transaction.
-    await applyChunk(options, current, async (tx, counts, conflicts) => {
+    await applyChunk(options, current, prepared, async (tx, counts, conflicts) => {
       const errors = [...current.errors, ...conflicts].sort((a, b) => a.row - b.row);
       rows = { read: current.read, ...counts, failed: errors.length };
       const kept = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - storedErrors));
@@ -89,13 +109,28 @@ export async function runAccountImport(
     if (pause > 0) await sleep(pause);
   }
 
-  /** Waits for the chunk being written, then starts writing this one (a failure surfaces at the next wait). */
+  /**
+   * Prepares this chunk outside any transaction (the transaction only writes), waits for the chunk
+   * being written, then starts writing this one (a failure surfaces at the next wait). With `overlap`
+   * this one is prepared while the previous one is written, unless it holds an IBAN of that chunk: it
+   * is then prepared once that one committed, so it sees that chunk's accounts.
+   */
   async function flush(): Promise<void> {
     if (chunk.read === 0) return;
     const current = chunk;
     chunk = emptyChunk();
+    // With overlap the chunk being written may still be uncommitted: a chunk of its IBANs waits for it.
+    if ([...current.ibans].some((iban) => inFlight.has(iban))) await writing;
+    const prepared = prepareImportChunk(
+      { ...chunkWriter(options), slice },
+      current.rows,
+      options.store.sql,
+    );
+    // Awaited in write(); a failure there sends the chunk row by row.
+    prepared.catch(() => undefined);
     await writing;
-    writing = write(current);
+    inFlight = current.ibans;
+    writing = write(current, prepared);
     // Awaited by the next flush or at the end; until then a rejection is not unhandled.
     writing.catch(() => undefined);
     if (options.overlap !== true) await writing;
@@ -111,6 +146,7 @@ export async function runAccountImport(
         chunk.ibans.add(record.record.iban);
       } else chunk.errors.push({ row: record.row, ...record.error });
       if (chunk.read >= chunkRows) await flush();
+      else if (slice.due()) await slice.pass();
     }
     await flush();
   } finally {
@@ -128,6 +164,15 @@ const isConflict = (error: unknown): boolean =>
   error instanceof ConcurrencyError ||
   ['23505', '40P01'].includes(String((error as { code?: unknown }).code));
 
+const chunkWriter = (options: ImportRunOptions): ChunkWriter => ({
+  store: options.store,
+  ...(options.copy && { copy: options.copy }),
+  cipher: options.cipher,
+  metadata: options.metadata,
+  now: options.clock().toISOString(),
+  newId: options.newId,
+});
+
 type RecordChunk = (
   tx: SqlExecutor,
   counts: ChunkCounts,
@@ -141,20 +186,15 @@ type RecordChunk = (
 async function applyChunk(
   options: ImportRunOptions,
   chunk: Chunk,
+  prepared: Promise<PreparedChunk>,
   record: RecordChunk,
 ): Promise<number> {
   const { store } = options;
-  const writer = () => ({
-    store,
-    ...(options.copy && { copy: options.copy }),
-    cipher: options.cipher,
-    metadata: options.metadata,
-    now: options.clock().toISOString(),
-    newId: options.newId,
-  });
+  const writer = () => chunkWriter(options);
   try {
+    const ready = await prepared;
     return await store.sql.transaction(async (tx) =>
-      record(tx, await applyImportChunk(writer(), chunk.rows, tx), []),
+      record(tx, await writePreparedChunk(writer(), ready, tx), []),
     );
   } catch (error) {
     if (!isConflict(error) && !(error instanceof SubjectKeyDestroyedError)) throw error;

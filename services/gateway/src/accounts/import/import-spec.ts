@@ -339,6 +339,32 @@ export function accountImportSpec(
       assert.equal(await personal.cipher.decrypt(last.data.name), 'Second Version');
     });
 
+    it('given one IBAN in two consecutive chunks, then the later chunk updates the account the earlier one opened', async () => {
+      const [iban, ...others] = [760_101, 760_102, 760_103, 760_104, 760_105].map((n) =>
+        germanIban(n),
+      );
+      const [b, c, d, e] = others as [string, string, string, string];
+      const summary = await imported(
+        ndjson(
+          { iban, name: 'Early Version' },
+          { iban: b, name: 'Bea Brandt' },
+          { iban: c, name: 'Carl Carstens' },
+          { iban, name: 'Late Version' },
+          { iban: d, name: 'Dora Dietz' },
+          { iban: e, name: 'Emil Engel' },
+        ),
+      );
+      assert.deepEqual(summary.rows, { read: 6, created: 5, updated: 1, unchanged: 0, failed: 0 });
+      const events = await eventsOf(iban as string);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['AccountOpened', 'AccountUpdated'],
+      );
+      const last = events.at(-1);
+      assert.ok(last?.type === 'AccountUpdated');
+      assert.equal(await personal.cipher.decrypt(last.data.name), 'Late Version');
+    });
+
     it('given a CSV header with an unknown column, then the import fails with 400 and its status says why', async () => {
       const response = await upload('iban,fullname\nDE89370400440532013000,X\n', 'text/csv');
       assert.equal(response.status, 400);
