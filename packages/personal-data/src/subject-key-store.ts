@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { utcDay } from './daily-subject.js';
 import { SubjectKeyDestroyedError } from './errors.js';
@@ -23,6 +24,11 @@ export interface SubjectKeyStoreOptions {
   listeningCacheTtlMs?: number;
   /** Most live keys remembered (the oldest go first). Default 100000. */
   maxCachedKeys?: number;
+  /**
+   * Most destroyed subjects remembered (the least recently asked for go first). Default 100000. A
+   * forgotten one is read from the table again, where its key stays NULL.
+   */
+  maxRememberedDestroyed?: number;
   /** Clock for the cache, in milliseconds; tests replace it. */
   now?: () => number;
 }
@@ -66,8 +72,8 @@ export class SubjectKeyStore {
   /** Counts the destroys heard of: a key read while one was heard is not cached (it may be the erased one). */
   private destroysHeard = 0;
   private listenAgainAt = 0;
-  /** Destruction is permanent, so it can be remembered for ever. */
-  private readonly destroyedSubjects = new Set<string>();
+  /** Destruction is permanent, so remembering it is always right; erased holders are many, so not all are. */
+  private readonly destroyedSubjects: LRUCache<string, true>;
   private migrated: Promise<void> | undefined;
   /** Subjects that lookups outside a transaction asked for in this turn of the event loop. */
   private pendingLookup:
@@ -82,6 +88,12 @@ export class SubjectKeyStore {
     this.table = `${options.schema}.subject_keys`;
     this.destroyedChannel = `${options.schema}_subject_keys_destroyed`;
     this.now = options.now ?? Date.now;
+    this.destroyedSubjects = new LRUCache({ max: options.maxRememberedDestroyed ?? 100_000 });
+  }
+
+  /** How many destroyed subjects this process remembers (`maxRememberedDestroyed`). */
+  get rememberedDestroyed(): number {
+    return this.destroyedSubjects.size;
   }
 
   /**
@@ -302,7 +314,7 @@ export class SubjectKeyStore {
     );
     // Sent when the destroy commits: every store of the keystore forgets its live keys then.
     await this.sql.notify(this.destroyedChannel, tx);
-    if (tx === undefined) this.destroyedSubjects.add(subjectId);
+    if (tx === undefined) this.destroyedSubjects.set(subjectId, true);
   }
 
   /**
@@ -326,13 +338,13 @@ export class SubjectKeyStore {
     if (destroyed.length > 0) await this.sql.notify(this.destroyedChannel, tx);
     for (const subjectId of destroyed) {
       this.liveKeys.delete(subjectId);
-      if (tx === undefined) this.destroyedSubjects.add(subjectId);
+      if (tx === undefined) this.destroyedSubjects.set(subjectId, true);
     }
     return destroyed.sort();
   }
 
   private cachedState(subjectId: string): SubjectKeyState | undefined {
-    if (this.destroyedSubjects.has(subjectId)) return { state: 'destroyed' };
+    if (this.destroyedSubjects.get(subjectId) === true) return { state: 'destroyed' };
     const cached = this.liveKeys.get(subjectId);
     if (cached === undefined) {
       this.listenForDestroys();
@@ -352,7 +364,7 @@ export class SubjectKeyStore {
    */
   private remember(row: KeyRow, committed: boolean, heard: ReadMark): SubjectKeyState {
     if (row.key === null) {
-      if (committed) this.destroyedSubjects.add(row.subject_id);
+      if (committed) this.destroyedSubjects.set(row.subject_id, true);
       return { state: 'destroyed' };
     }
     const key = Buffer.from(row.key);

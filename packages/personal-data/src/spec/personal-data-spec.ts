@@ -349,6 +349,21 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.notEqual(sealer.digest(a, 'text'), sealer.digest(b, 'text'));
     });
 
+    it('given more erased subjects than it remembers, when they are asked for, then each is still refused', async () => {
+      const store = await freshStore({ maxRememberedDestroyed: 2 });
+      const erased = [subject(), subject(), subject()];
+      for (const subjectId of erased) await store.destroy(subjectId);
+      assert.equal(store.rememberedDestroyed, 2);
+      for (const subjectId of erased) {
+        await assert.rejects(store.keyFor(subjectId), SubjectKeyDestroyedError);
+        assert.deepEqual(
+          await store.lookup([subjectId]),
+          new Map([[subjectId, { state: 'destroyed' }]]),
+        );
+      }
+      assert.equal(store.rememberedDestroyed, 2);
+    });
+
     it('migrate is idempotent', async () => {
       const store = await freshStore();
       await store.migrate();

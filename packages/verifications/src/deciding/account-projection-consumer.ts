@@ -34,7 +34,10 @@ export class AccountProjection {
   private readonly changed: string;
   private stopHearing: (() => Promise<void>) | undefined;
   private caughtUpOnce = false;
-  /** Whether this process's writes put their events here at commit (atCommit was taken). */
+  /**
+   * Whether this process's writes put their events here at commit: its deliveries are then first
+   * checked against the copy (matching, distributed, only ever applies from the topic).
+   */
   private writtenAtCommit = false;
 
   constructor(private readonly options: AccountProjectionOptions) {
@@ -70,9 +73,9 @@ export class AccountProjection {
    * gateway's own copy; embedded, every copy): a check after the write was answered sees it.
    */
   atCommit(): AccountCopyAtCommit {
-    this.writtenAtCommit = true;
     return {
       apply: async (tx, appended) => {
+        this.writtenAtCommit = true;
         await projectAppendedAccounts(tx, this.schema, appended);
         // The other processes of this projection forget their rows at commit.
         await this.options.sql.notify(this.changed, tx);
