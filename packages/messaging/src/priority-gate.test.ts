@@ -47,6 +47,22 @@ describe('priority gate', () => {
     await singleDone;
   });
 
+  it('given a single check in flight, when long work yields to it, then it goes on only once the check ends', async () => {
+    const gate = new PriorityGate({ maxWaitMs: 60_000 });
+    const single = heldWork();
+    const singleDone = gate.high(single.run);
+    let yielded = false;
+    const yielding = gate.yieldToHigh().then(() => (yielded = true));
+    await turns(20);
+    assert.equal(yielded, false);
+    single.release();
+    await singleDone;
+    await yielding;
+    assert.equal(yielded, true);
+    // Nothing in flight: it goes on at once.
+    await gate.yieldToHigh();
+  });
+
   it('given a batch unit running, when another comes, then it waits for the first (one at a time)', async () => {
     const gate = new PriorityGate();
     const first = heldWork();

@@ -68,6 +68,14 @@ export class PriorityGate {
     return run;
   }
 
+  /**
+   * For low-priority work that is not one unit (a long import's slices): resolves once no
+   * high-priority work is in flight, or after maxWaitMs.
+   */
+  yieldToHigh(): Promise<void> {
+    return this.highIdle();
+  }
+
   private highActive(): boolean {
     return this.highInFlight > 0 || performance.now() - this.lastHighAt < this.activeWindowMs;
   }

@@ -6,7 +6,12 @@ import { createAnalyticsService } from '@vop/analytics';
 import { createBatchService } from '@vop/batch';
 import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteThreadClient, type SqlClient } from '@vop/event-store';
-import { createGateway, gatewaySecuritySettings, requestingSettings } from '@vop/gateway';
+import {
+  createGateway,
+  gatewaySecuritySettings,
+  requestingSettings,
+  singleChecksFirst,
+} from '@vop/gateway';
 import { mountedRoutes, startHttpsServer } from '@vop/http';
 import { createMatchingService, type NameMatcher } from '@vop/matching';
 import { createNameMatcher } from '@vop/name-matching';
@@ -14,7 +19,7 @@ import { createInProcessBus, PriorityGate } from '@vop/messaging';
 import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
-import { backgroundConsumersYield, singleChecksFirst } from './single-checks-first.js';
+import { backgroundConsumersYield } from './background-consumers-yield.js';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -138,6 +143,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     matcher,
     // One database: every deciding service's copy of the accounts is written with the account write.
     accountCopiesAtCommit: [matching.accountCopyAtCommit, batch.accountCopyAtCommit],
+    priorityGate,
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,
     security: gatewaySecuritySettings(config),

@@ -8,6 +8,7 @@ import { gatewayConnections } from './connections.js';
 import { createGateway } from './service.js';
 import { requestingSettings } from './requesting/settings.js';
 import { gatewaySecuritySettings } from './settings.js';
+import { singleChecksFirst } from './single-checks-first.js';
 import { startHttpsServer } from '@vop/http';
 import type { AdminCertificateIdentity } from './security/client-certificate.js';
 
@@ -99,7 +100,7 @@ const gateway = createGateway({
 });
 await startWithRetry({ start: () => gateway.start(), logger, what: 'gateway' });
 const server = await startHttpsServer({
-  handler: gateway.app,
+  handler: singleChecksFirst(gateway.priorityGate, gateway.app),
   host: config.VOP_HOST,
   port: config.VOP_PORT,
   certPem: tls.certPem,

@@ -1,7 +1,7 @@
 import { closeQuietly, startInOrder } from '@vop/lifecycle';
 import type { topicNames } from '@vop/contracts';
 import type { EventStore, SqlClient } from '@vop/event-store';
-import type { Bus, Subscription } from '@vop/messaging';
+import type { Bus, PriorityGate, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { PersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
@@ -45,6 +45,8 @@ export interface GatewayContext {
   metrics?: ServiceMetrics;
   clock: () => Date;
   newId: () => string;
+  /** Single checks first: what is bulk yields to them (single-checks-first.ts). */
+  priorityGate: PriorityGate;
 }
 
 /** Runs one phase of every module, one after another. */

@@ -1,3 +1,4 @@
+import type { PriorityGate } from '@vop/messaging';
 import type { AccountCopyAtCommit } from '@vop/verifications';
 import { randomUUID } from 'node:crypto';
 import { z } from '@vop/contracts';
@@ -34,6 +35,8 @@ export interface AccountImportRoutesOptions {
   chunkMs?: number;
   /** Pause after each chunk, relative to its time (default: 0 on PostgreSQL, 1 on PGlite). */
   pauseRatio?: number;
+  /** What the import's chunks and slices yield to: single checks (the gateway's priorities). */
+  gate?: PriorityGate;
 }
 
 const ImportId = z.uuid();
@@ -114,6 +117,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
           ...(chunkMs !== undefined && { chunkMs, maxChunkRows: Math.max(chunkRows, 2000) }),
           pauseRatio,
           overlap: !onPglite,
+          ...(options.gate && { gate: options.gate }),
           metadata: { ...requestMetadata(req), importId },
         },
         importRecords(req, format),

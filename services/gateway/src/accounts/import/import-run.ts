@@ -1,4 +1,5 @@
 import type { AccountImportRowError, AccountImportRows } from '@vop/contracts';
+import type { PriorityGate } from '@vop/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import type { AccountCopyAtCommit } from '@vop/verifications';
@@ -49,6 +50,11 @@ export interface ImportRunOptions {
    * waits at most this long for it); default DEFAULT_SLICE_MS.
    */
   sliceMs?: number;
+  /**
+   * Single checks first: each chunk is written as one low-priority unit of the gate, and the work of
+   * reading and preparing waits at each slice for the single checks in flight (at most its maxWaitMs).
+   */
+  gate?: PriorityGate;
   /** Called after each committed chunk with the totals so far. */
   onProgress?: (rows: AccountImportRows) => void;
 }
@@ -79,7 +85,7 @@ export async function runAccountImport(
   let storedErrors = 0;
   let chunk = emptyChunk();
   let inFlight = new Set<string>();
-  const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS);
+  const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.gate);
   let writing: Promise<void> = Promise.resolve();
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
@@ -130,7 +136,8 @@ export async function runAccountImport(
     prepared.catch(() => undefined);
     await writing;
     inFlight = current.ibans;
-    writing = write(current, prepared);
+    const { gate } = options;
+    writing = gate ? gate.low(() => write(current, prepared)) : write(current, prepared);
     // Awaited by the next flush or at the end; until then a rejection is not unhandled.
     writing.catch(() => undefined);
     if (options.overlap !== true) await writing;

@@ -11,6 +11,7 @@ import {
   createPersonalData,
   type PersonalData,
 } from '@vop/personal-data';
+import { PriorityGate } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
 import type { Principal } from '@vop/http';
 import { eventually, germanIban } from '@vop/testing';
@@ -264,6 +265,49 @@ export function accountImportSpec(
       // The chunk read while the first is written is still of the first's size.
       assert.equal(Math.max(...chunks), 50);
       assert.ok(chunks.length <= 4, `chunks of ${chunks.join(', ')} rows`);
+    });
+
+    it('given a single check in flight, then no chunk is written until it ends (the import yields to it)', async () => {
+      const importId = randomUUID();
+      await startImport(sql, SCHEMA, {
+        id: importId,
+        format: 'ndjson',
+        actor: 'spec',
+        startedAt: '2026-01-01T00:00:00Z',
+      });
+      const gate = new PriorityGate({ maxWaitMs: 600_000 });
+      let endCheck!: () => void;
+      const check = gate.high(() => new Promise<void>((resolve) => (endCheck = resolve)));
+      async function* records(): AsyncGenerator<SourceRecord> {
+        for (let row = 1; row <= 4; row++)
+          yield {
+            row,
+            ok: true,
+            record: { iban: germanIban(738_000 + row), name: `Yield ${row}` },
+          };
+      }
+      let committed = 0;
+      const importing = runAccountImport(
+        {
+          importId,
+          store,
+          cipher: personal.cipher,
+          clock: () => new Date(),
+          newId: randomUUID,
+          metadata: {},
+          chunkRows: 2,
+          gate,
+          onProgress: () => (committed += 1),
+        },
+        records(),
+      );
+      // Long enough for the chunk's statements, had it not waited for the check.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(committed, 0);
+      endCheck();
+      await check;
+      assert.equal((await importing).created, 4);
+      assert.equal(committed, 2);
     });
 
     it('given bad rows among good ones, then each is reported by row number and field, never by value, and the rest are applied', async () => {

@@ -1,3 +1,4 @@
+import type { PriorityGate } from '@vop/messaging';
 import { setImmediate as turn } from 'node:timers/promises';
 
 /**
@@ -10,6 +11,8 @@ export class TimeSlice {
 
   constructor(
     private readonly sliceMs: number,
+    /** Single checks in flight are let finish first (at most the gate's maxWaitMs). */
+    private readonly gate?: Pick<PriorityGate, 'yieldToHigh'>,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.started = now();
@@ -19,9 +22,10 @@ export class TimeSlice {
     return this.now() - this.started >= this.sliceMs;
   }
 
-  /** Lets what waits run (I/O callbacks, timers), then a new slice begins. */
+  /** Lets what waits run (I/O callbacks, timers, single checks in flight), then a new slice begins. */
   async pass(): Promise<void> {
     await turn();
+    await this.gate?.yieldToHigh();
     this.started = this.now();
   }
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as turn } from 'node:timers/promises';
 import { createInProcessBus, PriorityGate } from '@vop/messaging';
-import { backgroundConsumersYield } from './single-checks-first.js';
+import { backgroundConsumersYield } from './background-consumers-yield.js';
 
 /** Polls until the condition holds (a generous deadline: the machine may be loaded). */
 async function until(condition: () => boolean): Promise<void> {
