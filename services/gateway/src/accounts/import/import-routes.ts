@@ -33,7 +33,10 @@ export interface AccountImportRoutesOptions {
    * fraction of the time of new ones.
    */
   chunkMs?: number;
-  /** Pause after each chunk, relative to its time (default: 0 on PostgreSQL, 1 on PGlite). */
+  /**
+   * Pause after each chunk, relative to its time (default: 1 on PGlite without a gate, else 0: the
+   * gate rests the import while single checks come, and lets it run when none do).
+   */
   pauseRatio?: number;
   /** What the import's chunks and slices yield to: single checks (the gateway's priorities). */
   gate?: PriorityGate;
@@ -72,7 +75,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
   const newId = options.newId ?? randomUUID;
   const onPglite = store.sql.kind === 'pglite';
   const chunkRows = options.chunkRows ?? (onPglite ? 100 : 1000);
-  const pauseRatio = options.pauseRatio ?? (onPglite ? 1 : 0);
+  const pauseRatio = options.pauseRatio ?? (onPglite && options.gate === undefined ? 1 : 0);
   // Rows per chunk given by the caller stay fixed (tests cross chunks on purpose).
   const chunkMs = options.chunkMs ?? (onPglite && options.chunkRows === undefined ? 20 : undefined);
   const router = createRouter();
