@@ -1,6 +1,7 @@
 import {
   type AccountEvent,
   type AccountImportRecord,
+  type AccountImportRowError,
   domesticAccountOf,
   parseAccountEvent,
 } from '@vop/contracts';
@@ -16,12 +17,14 @@ import {
   initialAccountState,
 } from '../decider.js';
 import { canonicalRecord, importedFields } from './import-record.js';
+import type { UnvalidatedLine } from './record-sources.js';
 import type { TimeSlice } from './time-slice.js';
 
-export interface ImportRow {
-  row: number;
-  record: AccountImportRecord;
-}
+/** A row to apply: a validated record, or an NDJSON line validated only if it is not the one last imported. */
+export type ImportRow = { row: number; iban: string } & (
+  | { record: AccountImportRecord; line?: undefined }
+  | { line: Pick<UnvalidatedLine, 'text' | 'validate'>; record?: undefined }
+);
 
 export type ImportOutcome = 'created' | 'updated' | 'unchanged';
 
@@ -87,6 +90,8 @@ interface Statement {
  */
 export interface PreparedChunk {
   counts: ChunkCounts;
+  /** Lines that failed validation (validated here, not when read). */
+  errors: AccountImportRowError[];
   newStreams?: Statement & { notify: string };
   updated: Planned[];
   readModel: Statement[];
@@ -107,15 +112,17 @@ export async function prepareImportChunk(
   const { store, now } = writer;
   const schema = store.schema;
   const counts: ChunkCounts = { created: 0, updated: 0, unchanged: 0 };
-  const prepared: PreparedChunk = { counts, updated: [], readModel: [], planned: [] };
+  const prepared: PreparedChunk = { counts, errors: [], updated: [], readModel: [], planned: [] };
   if (rows.length === 0) return prepared;
   const { rows: found } = await sql.query<{ id: string; iban: string; fp: string | null }>(
     `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
       WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
-    [rows.map(({ record }) => record.iban)],
+    [rows.map(({ iban }) => iban)],
   );
-  const live = new Map(found.map((row) => [row.iban, { accountId: row.id, fingerprint: row.fp }]));
-  const accountIds = rows.map(({ record }) => live.get(record.iban)?.accountId ?? writer.newId());
+  const live = new Map(
+    found.map((row) => [row.iban, { accountId: row.id, ...fingerprints(row.fp) }]),
+  );
+  const accountIds = rows.map(({ iban }) => live.get(iban)?.accountId ?? writer.newId());
   const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql);
 
   const { slice } = writer;
@@ -123,16 +130,40 @@ export async function prepareImportChunk(
     accountId: string;
     fingerprint: string;
   })[] = [];
-  for (const [index, { record }] of rows.entries()) {
+  /** Unchanged records whose stored fingerprint lacks this line's digest: it is kept for next time. */
+  const refreshed: { accountId: string; fingerprint: string }[] = [];
+  for (const [index, row] of rows.entries()) {
     if (slice?.due()) await slice.pass();
     const accountId = accountIds[index] as string;
-    const fingerprint = sealer.digest(accountSubject(accountId), canonicalRecord(record));
+    const subject = accountSubject(accountId);
+    const account = live.get(row.iban);
+    const lineDigest = row.line && sealer.digest(subject, `${LINE_DIGEST_PREFIX}${row.line.text}`);
+    // The very line last imported for this account: the same record, known valid, nothing to do.
+    if (lineDigest !== undefined && account?.line === lineDigest) {
+      counts.unchanged += 1;
+      continue;
+    }
+    let { record } = row;
+    if (record === undefined) {
+      const validated = (row.line as NonNullable<typeof row.line>).validate();
+      if (!validated.ok) {
+        prepared.errors.push({ row: row.row, ...validated.error });
+        continue;
+      }
+      record = validated.record;
+    }
+    const recordDigest = sealer.digest(subject, canonicalRecord(record));
+    const fingerprint = lineDigest === undefined ? recordDigest : `${recordDigest}.${lineDigest}`;
     const ids = { newAccountId: accountId, now };
-    decisions.push({
-      accountId,
-      fingerprint,
-      ...importCommandFor(record, live.get(record.iban), fingerprint, ids),
-    });
+    const decision = importCommandFor(
+      record,
+      account && { accountId: account.accountId, fingerprint: account.record },
+      recordDigest,
+      ids,
+    );
+    if (decision.outcome === 'unchanged' && fingerprint !== account?.stored)
+      refreshed.push({ accountId, fingerprint });
+    decisions.push({ accountId, fingerprint, ...decision });
   }
   const updatedIds = decisions.filter((d) => d.outcome === 'updated').map((d) => d.accountId);
   const streams = await store.readStreams(updatedIds.map(accountStreamId), { tx: sql });
@@ -172,6 +203,12 @@ export async function prepareImportChunk(
       })),
     ) as Statement & { notify: string };
   prepared.readModel = readModelStatements(schema, now, created, prepared.updated);
+  if (refreshed.length > 0)
+    prepared.readModel.push({
+      text: `UPDATE ${schema}.accounts AS account SET import_fingerprint = kept.fp
+               FROM unnest($1::uuid[], $2::text[]) AS kept(id, fp) WHERE account.id = kept.id`,
+      params: [refreshed.map((row) => row.accountId), refreshed.map((row) => row.fingerprint)],
+    });
   return prepared;
 }
 
@@ -210,9 +247,30 @@ export async function applyImportChunk(
   writer: ChunkWriter,
   rows: readonly ImportRow[],
   tx: SqlExecutor,
-): Promise<ChunkCounts> {
-  return writePreparedChunk(writer, await prepareImportChunk(writer, rows, tx), tx);
+): Promise<{ counts: ChunkCounts; errors: AccountImportRowError[] }> {
+  const prepared = await prepareImportChunk(writer, rows, tx);
+  return { counts: await writePreparedChunk(writer, prepared, tx), errors: prepared.errors };
 }
+
+/**
+ * The stored import fingerprint: the record's digest, then (for an NDJSON line) the line's, after a
+ * dot. A record's digest alone recognises the same record in any format or spelling; the line's lets
+ * the nightly file's unchanged lines skip validation (the same text was valid when imported).
+ */
+function fingerprints(stored: string | null): {
+  stored: string | null;
+  record: string | null;
+  line?: string;
+} {
+  if (stored === null) return { stored, record: null };
+  const dot = stored.indexOf('.');
+  return dot < 0
+    ? { stored, record: stored }
+    : { stored, record: stored.slice(0, dot), line: stored.slice(dot + 1) };
+}
+
+/** Keeps a line's digest apart from any record's (a record's canonical text is a JSON array). */
+const LINE_DIGEST_PREFIX = 'ndjson-line\n';
 
 /** The inline accounts read model, with each record's fingerprint, in one statement per kind. */
 function readModelStatements(

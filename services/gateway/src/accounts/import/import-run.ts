@@ -145,13 +145,20 @@ export async function runAccountImport(
 
   try {
     for await (const record of records) {
+      const iban =
+        record.ok === true ? record.record.iban : record.ok === false ? undefined : record.iban;
       // Two rows of one IBAN in one chunk: the earlier one is applied first.
-      if (record.ok && chunk.ibans.has(record.record.iban)) await flush();
+      if (iban !== undefined && chunk.ibans.has(iban)) await flush();
       chunk.read += 1;
-      if (record.ok) {
-        chunk.rows.push({ row: record.row, record: record.record });
-        chunk.ibans.add(record.record.iban);
-      } else chunk.errors.push({ row: record.row, ...record.error });
+      if (record.ok === false) chunk.errors.push({ row: record.row, ...record.error });
+      else {
+        chunk.rows.push(
+          record.ok === true
+            ? { row: record.row, iban: record.record.iban, record: record.record }
+            : { row: record.row, iban: record.iban, line: record },
+        );
+        chunk.ibans.add(record.ok === true ? record.record.iban : record.iban);
+      }
       if (chunk.read >= chunkRows) await flush();
       else if (slice.due()) await slice.pass();
     }
@@ -201,7 +208,7 @@ async function applyChunk(
   try {
     const ready = await prepared;
     return await store.sql.transaction(async (tx) =>
-      record(tx, await writePreparedChunk(writer(), ready, tx), []),
+      record(tx, await writePreparedChunk(writer(), ready, tx), ready.errors),
     );
   } catch (error) {
     if (!isConflict(error) && !(error instanceof SubjectKeyDestroyedError)) throw error;
@@ -211,7 +218,9 @@ async function applyChunk(
   for (const row of chunk.rows) {
     try {
       const one = await store.sql.transaction((tx) => applyImportChunk(writer(), [row], tx));
-      for (const key of Object.keys(counts) as (keyof ChunkCounts)[]) counts[key] += one[key];
+      for (const key of Object.keys(counts) as (keyof ChunkCounts)[])
+        counts[key] += one.counts[key];
+      conflicts.push(...one.errors);
     } catch (error) {
       if (error instanceof SubjectKeyDestroyedError)
         conflicts.push({ row: row.row, field: 'iban', code: 'ERASED' });

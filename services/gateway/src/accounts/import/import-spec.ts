@@ -22,6 +22,7 @@ import { findLiveAccountIdByIban, migrateAccountsReadModel } from '../read-model
 import { migrateAccountImports, startImport } from './import-read-model.js';
 import { accountImportRoutes, IMPORT_PATH } from './import-routes.js';
 import { runAccountImport } from './import-run.js';
+import { parseImportRecord } from './import-record.js';
 import type { SourceRecord } from './record-sources.js';
 
 const SCHEMA = 'gateway';
@@ -180,6 +181,69 @@ export function accountImportSpec(
       const after = await imported(ndjson({ iban, name: 'Carla Changed', status: 'closed' }));
       assert.equal(after.rows.updated, 1);
       assert.equal((await eventsOf(iban)).length, 4);
+    });
+
+    /** NDJSON lines as the source yields them (not yet validated), counting their validations. */
+    async function runLines(lines: string[], firstRow = 1) {
+      const importId = randomUUID();
+      const startedAt = new Date().toISOString();
+      await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
+      let validations = 0;
+      async function* records(): AsyncGenerator<SourceRecord> {
+        for (const [index, text] of lines.entries()) {
+          const raw = JSON.parse(text) as { iban: string };
+          yield {
+            row: firstRow + index,
+            ok: 'unvalidated',
+            iban: raw.iban,
+            text,
+            validate: () => {
+              validations += 1;
+              return parseImportRecord(raw);
+            },
+          };
+        }
+      }
+      const options = { importId, store, cipher: personal.cipher, metadata: {}, chunkRows: 2 };
+      const rows = await runAccountImport(
+        { ...options, clock: () => new Date(), newId: randomUUID },
+        records(),
+      );
+      return { rows, validations };
+    }
+
+    it('given the same NDJSON lines again, then they are unchanged without being validated again; a changed line is validated and written', async () => {
+      const line = (n: number, name = `Line Holder${n}`) =>
+        JSON.stringify({ iban: germanIban(739_000 + n), name });
+      const first = await runLines([line(1), line(2), line(3)]);
+      assert.deepEqual(first.rows, { read: 3, created: 3, updated: 0, unchanged: 0, failed: 0 });
+      assert.equal(first.validations, 3);
+      const before = await messageCount();
+
+      const again = await runLines([
+        line(1),
+        line(2, 'Line Holder2 Jr'),
+        line(3),
+        '{"iban":"DE00"}',
+      ]);
+      assert.deepEqual(again.rows, { read: 4, created: 0, updated: 1, unchanged: 2, failed: 1 });
+      // The changed line and the new, invalid one: never the two lines imported before.
+      assert.equal(again.validations, 2);
+      assert.equal(await messageCount(), before + 1);
+    });
+
+    it('given a record imported as CSV, when the same record comes as an NDJSON line, then it is unchanged and the line is recognised from then on', async () => {
+      const iban = germanIban(739_101);
+      await imported(`iban,name\n${iban},Csv Holder\n`, 'text/csv');
+      const before = await messageCount();
+      const text = JSON.stringify({ iban, name: 'Csv Holder' });
+      const once = await runLines([text]);
+      assert.deepEqual(once.rows, { read: 1, created: 0, updated: 0, unchanged: 1, failed: 0 });
+      assert.equal(once.validations, 1);
+      const twice = await runLines([text]);
+      assert.deepEqual(twice.rows, { read: 1, created: 0, updated: 0, unchanged: 1, failed: 0 });
+      assert.equal(twice.validations, 0);
+      assert.equal(await messageCount(), before);
     });
 
     it('given the nightly file with one record in four changed, then only that one is appended, and no name is decrypted to tell', async () => {
