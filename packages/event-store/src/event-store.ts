@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedUuid } from 'uuid';
 import { ConcurrencyError } from './concurrency-error.js';
 import { isUniqueViolation } from './database-errors.js';
 import { MESSAGE_COLUMNS, toRecordedEvent, type MessageRow } from './message-row.js';
@@ -370,7 +370,8 @@ function storedForm(
   events: NewEvent[],
 ): { eventId: string; type: string; data: unknown; metadata: Record<string, string> }[] {
   return events.map((event) => ({
-    eventId: event.eventId ?? randomUUID(),
+    // Time-ordered: the unique index on event ids grows at its end, not at random pages of a large store.
+    eventId: event.eventId ?? timeOrderedUuid(),
     type: event.type,
     // JSON has no undefined; store it as null rather than dropping the key.
     data: event.data === undefined ? null : event.data,

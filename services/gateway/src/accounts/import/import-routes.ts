@@ -1,3 +1,4 @@
+import { v7 as timeOrderedUuid } from 'uuid';
 import type { PriorityGate } from '@vop/messaging';
 import type { AccountCopyAtCommit } from '@vop/verifications';
 import { randomUUID } from 'node:crypto';
@@ -25,6 +26,11 @@ export interface AccountImportRoutesOptions {
   logger: Logger;
   clock: () => Date;
   newId?: () => string;
+  /**
+   * Ids of the accounts an import opens. Default time-ordered (UUIDv7): an import of millions
+   * appends to the indexes keyed by account (streams, read models, copies, keys) at their end.
+   */
+  newAccountId?: () => string;
   /** Rows per transaction (default: 1000 on PostgreSQL, 100 on PGlite, which serialises everything). */
   chunkRows?: number;
   /**
@@ -115,7 +121,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
           ...(options.copy && { copy: options.copy }),
           cipher: options.cipher,
           clock,
-          newId,
+          newId: options.newAccountId ?? timeOrderedUuid,
           chunkRows,
           ...(chunkMs !== undefined && { chunkMs, maxChunkRows: Math.max(chunkRows, 2000) }),
           pauseRatio,
