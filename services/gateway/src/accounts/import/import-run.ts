@@ -91,6 +91,9 @@ export async function runAccountImport(
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
 
   async function write(current: Chunk, prepared: Promise<PreparedChunk>): Promise<void> {
+    // A chunk is sized and rested by its transaction's time, not by its preparing (a failed one is
+    // handled in applyChunk).
+    await prepared.catch(() => undefined);
     const started = performance.now();
     let rows: AccountImportRows | undefined;
     // The chunk's counts and row errors are recorded in the chunk's own transaction.
