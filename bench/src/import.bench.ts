@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importStatus, uploadAccountStream, type ImportTarget } from '@vop/import-cli';
-import { ensureDevPki } from '@vop/pki';
 import {
-  createTestDatabase,
   eventually,
   freePort,
   httpsClient,
   startServiceProcess,
   type ServiceProcess,
-  createTestNamespace,
 } from '@vop/testing';
 import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { startDistributedPair } from './distributed-pair.js';
 import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { processCpuMs } from './process-cpu.js';
+import { memoryOf } from './process-memory.js';
 import { schemeRequestBody } from './scheme-request.js';
 
 /**
@@ -68,13 +67,6 @@ function singleChecks(url: string, tls: ClientTls, seconds: number, until?: Prom
     bodies: singleCheckBodies,
     ...(until && { until }),
   });
-}
-
-/** Peak resident set (VmHWM) and current RSS of a process, in MiB, from /proc. */
-async function memoryOf(pid: number): Promise<{ peak: number; current: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { peak: kib('VmHWM') / 1024, current: kib('VmRSS') / 1024 };
 }
 
 async function waitReady(url: string, tls: ClientTls): Promise<void> {
@@ -242,7 +234,7 @@ async function measure(
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
   const memories = await Promise.all(
     services.map(async (service, index) => {
-      const { peak } = await memoryOf(service.child.pid as number);
+      const peak = (await memoryOf(service.child.pid as number)).peak ?? 0;
       const before = rssBefore[index]?.current ?? 0;
       return `${service.name} ${peak.toFixed(0)} MiB (${before.toFixed(0)} before)`;
     }),
@@ -307,59 +299,28 @@ async function run(): Promise<void> {
     const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
     if (!brokers)
       throw new Error('--distributed needs VOP_TEST_DATABASE_URL and VOP_TEST_KAFKA_BROKERS');
-    const pki = await ensureDevPki(dataDir);
-    const gatewayDb = await createTestDatabase('bench_import_gateway');
-    const matchingDb = await createTestDatabase('bench_import_matching');
-    const namespace = createTestNamespace('bench-import', brokers);
-    const common = {
-      KAFKA_BROKERS: brokers,
-      VOP_KAFKA_NAMESPACE: namespace.name,
-      VOP_DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_POOL_MAX: '20',
-    };
-    const matching = startServiceProcess(
-      'matching',
-      path.join(repoRoot, 'services/matching/dist/main.js'),
-      {
-        ...common,
-        DATABASE_URL: matchingDb.url,
-        VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
-        VOP_PORT: String(await freePort()),
-      },
-      [],
+    const undo: (() => Promise<unknown>)[] = [];
+    const pair = await startDistributedPair({
+      name: 'bench_import',
+      dataDir,
+      brokers,
       nodeArgs,
-    );
-    const gatewayPort = await freePort();
-    const gateway = startServiceProcess(
-      'gateway',
-      path.join(repoRoot, 'services/gateway/dist/main.js'),
-      {
-        ...common,
-        DATABASE_URL: gatewayDb.url,
-        VOP_PORT: String(gatewayPort),
-      },
-      [],
-      nodeArgs,
-    );
+      onMade: (step) => undo.push(step),
+    });
+    const { gateway, matching } = pair;
     processes.push(matching, gateway);
     try {
       figures.push(
         await measure(
           'distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)',
-          `https://127.0.0.1:${gatewayPort}`,
-          {
-            client: await clientTlsFrom(pki.dir, 'client'),
-            admin: await clientTlsFrom(pki.dir, 'admin'),
-          },
+          pair.url,
+          pair.tls,
           [gateway, matching],
         ),
       );
     } finally {
-      for (const service of processes.splice(0)) await service.stop();
-      await gatewayDb.drop();
-      await matchingDb.drop();
-      await namespace.drop();
+      processes.splice(0);
+      for (const step of undo.reverse()) await step().catch(() => undefined);
     }
   }
 }

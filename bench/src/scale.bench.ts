@@ -4,19 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importStatus, uploadAccountStream, type ImportTarget } from '@vop/import-cli';
-import { ensureDevPki } from '@vop/pki';
-import {
-  createTestDatabase,
-  createTestNamespace,
-  eventually,
-  freePort,
-  httpsClient,
-  startServiceProcess,
-  type ServiceProcess,
-  type TestDatabase,
-  type TestNamespace,
-} from '@vop/testing';
-import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { eventually, httpsClient, type ServiceProcess } from '@vop/testing';
+import { startDistributedPair, type DistributedPair } from './distributed-pair.js';
 import { diskByTable, type DiskKind, type TableDisk } from './disk-by-table.js';
 import { accountRecordLines, recordIban, recordName } from './import-records.js';
 import { kafkaBytesUnder } from './kafka-disk.js';
@@ -55,16 +44,9 @@ const MIB = 2 ** 20;
 const context = runContext();
 process.stdout.write(`${context.header}\n`);
 
-interface Deployment {
+interface Deployment extends DistributedPair {
   label: string;
   accounts: number;
-  url: string;
-  tls: { client: ClientTls; admin: ClientTls };
-  gateway: ServiceProcess;
-  matching: ServiceProcess;
-  gatewayDb: TestDatabase;
-  matchingDb: TestDatabase;
-  namespace: TestNamespace;
 }
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'vop-scale-bench-'));
@@ -80,56 +62,14 @@ if (!brokers || !process.env.VOP_TEST_DATABASE_URL)
 
 /** A gateway and a matching process with databases, topics and a PKI of their own. */
 async function deploy(label: string, accounts: number, kafka: string): Promise<Deployment> {
-  const dir = path.join(dataDir, label.toLowerCase());
-  const pki = await ensureDevPki(dir);
-  const prefix = `bench_scale_${label.toLowerCase()}`;
-  const gatewayDb = await createTestDatabase(`${prefix}_gateway`);
-  undo.push(() => gatewayDb.drop());
-  const matchingDb = await createTestDatabase(`${prefix}_matching`);
-  undo.push(() => matchingDb.drop());
-  const namespace = createTestNamespace(`bench-scale-${label.toLowerCase()}`, kafka);
-  undo.push(() => namespace.drop());
-  const common = {
-    KAFKA_BROKERS: kafka,
-    VOP_KAFKA_NAMESPACE: namespace.name,
-    VOP_DATA_DIR: dir,
-    LOG_LEVEL: 'warn',
-    DATABASE_POOL_MAX: '20',
-  };
-  const matching = startServiceProcess(
-    `${label} matching`,
-    path.join(repoRoot, 'services/matching/dist/main.js'),
-    {
-      ...common,
-      DATABASE_URL: matchingDb.url,
-      VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
-      VOP_PORT: String(await freePort()),
-    },
-  );
-  services.push(matching);
-  undo.push(() => matching.stop(30_000));
-  const gatewayPort = await freePort();
-  const gateway = startServiceProcess(
-    `${label} gateway`,
-    path.join(repoRoot, 'services/gateway/dist/main.js'),
-    { ...common, DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) },
-  );
-  services.push(gateway);
-  undo.push(() => gateway.stop(30_000));
-  const deployment: Deployment = {
-    label,
-    accounts,
-    url: `https://127.0.0.1:${gatewayPort}`,
-    tls: {
-      client: await clientTlsFrom(pki.dir, 'client'),
-      admin: await clientTlsFrom(pki.dir, 'admin'),
-    },
-    gateway,
-    matching,
-    gatewayDb,
-    matchingDb,
-    namespace,
-  };
+  const pair = await startDistributedPair({
+    name: `bench_scale_${label.toLowerCase()}`,
+    dataDir: path.join(dataDir, label.toLowerCase()),
+    brokers: kafka,
+    onMade: (step) => undo.push(step),
+  });
+  services.push(pair.matching, pair.gateway);
+  const deployment: Deployment = { label, accounts, ...pair };
   deployments.push(deployment);
   return deployment;
 }

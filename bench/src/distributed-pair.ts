@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDevPki } from '@vop/pki';
+import {
+  createTestDatabase,
+  createTestNamespace,
+  freePort,
+  startServiceProcess,
+  type ServiceProcess,
+  type TestDatabase,
+  type TestNamespace,
+} from '@vop/testing';
+import { clientTlsFrom, type ClientTls } from './client-tls.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** One gateway and one matching process on the shared PostgreSQL and Kafka. */
+export interface DistributedPair {
+  url: string;
+  tls: { client: ClientTls; admin: ClientTls };
+  gateway: ServiceProcess;
+  matching: ServiceProcess;
+  gatewayDb: TestDatabase;
+  matchingDb: TestDatabase;
+  namespace: TestNamespace;
+}
+
+/**
+ * Starts a gateway and a matching process with databases, topics and a development PKI of their own
+ * (`name` prefixes them); `onMade` is told of each thing made, in order, to undo it (last first)
+ * however the run ends.
+ */
+export async function startDistributedPair(options: {
+  name: string;
+  dataDir: string;
+  brokers: string;
+  nodeArgs?: string[];
+  onMade: (undo: () => Promise<unknown>) => void;
+}): Promise<DistributedPair> {
+  const { name, dataDir, brokers, onMade } = options;
+  const pki = await ensureDevPki(dataDir);
+  const gatewayDb = await createTestDatabase(`${name}_gateway`);
+  onMade(() => gatewayDb.drop());
+  const matchingDb = await createTestDatabase(`${name}_matching`);
+  onMade(() => matchingDb.drop());
+  const namespace = createTestNamespace(name.replaceAll('_', '-'), brokers);
+  onMade(() => namespace.drop());
+  const common = {
+    KAFKA_BROKERS: brokers,
+    VOP_KAFKA_NAMESPACE: namespace.name,
+    VOP_DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_MAX: '20',
+  };
+  const start = (service: string, env: Record<string, string>) =>
+    startServiceProcess(
+      `${name} ${service}`,
+      path.join(repoRoot, `services/${service}/dist/main.js`),
+      { ...common, ...env },
+      [],
+      options.nodeArgs ?? [],
+    );
+  const matching = start('matching', {
+    DATABASE_URL: matchingDb.url,
+    VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
+    VOP_PORT: String(await freePort()),
+  });
+  onMade(() => matching.stop(30_000));
+  const gatewayPort = await freePort();
+  const gateway = start('gateway', { DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) });
+  onMade(() => gateway.stop(30_000));
+  return {
+    url: `https://127.0.0.1:${gatewayPort}`,
+    tls: {
+      client: await clientTlsFrom(pki.dir, 'client'),
+      admin: await clientTlsFrom(pki.dir, 'admin'),
+    },
+    gateway,
+    matching,
+    gatewayDb,
+    matchingDb,
+    namespace,
+  };
+}
