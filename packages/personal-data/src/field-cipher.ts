@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { SqlExecutor } from '@vop/event-store';
 import { TamperedValueError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
-import type { SubjectKeyState, SubjectKeyStore } from './subject-key-store.js';
+import type { KeysForOptions, SubjectKeyState, SubjectKeyStore } from './subject-key-store.js';
 import {
   associatedData,
   type EncryptedValue,
@@ -185,8 +185,12 @@ export class FieldCipher {
    * For bulk writes: the keys of many subjects fetched (and created) at once, then encryption and keyed
    * digests without further queries. A digest made with a subject's key dies with it on erasure.
    */
-  async sealerFor(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<SubjectSealer> {
-    const keys = await this.keys.keysFor(subjectIds, tx);
+  async sealerFor(
+    subjectIds: Iterable<string>,
+    tx?: SqlExecutor,
+    options?: KeysForOptions,
+  ): Promise<SubjectSealer> {
+    const keys = await this.keys.keysFor(subjectIds, tx, options);
     const keyOf = (subjectId: string): Buffer => {
       const key = keys.get(subjectId);
       if (key === undefined) throw new Error('sealerFor was not given this subject');

@@ -7,6 +7,14 @@ import { assertValidSubjectId } from './subject-id.js';
 
 export const SUBJECT_KEY_BYTES = 32;
 
+export interface KeysForOptions {
+  /**
+   * false: the keys read are not kept in the cache (a bulk import's millions would push out the keys
+   * single checks use, `maxCachedKeys` at a time). Default true.
+   */
+  remember?: boolean;
+}
+
 export interface SubjectKeyStoreOptions {
   /** The PostgreSQL schema holding `subject_keys`; shared by every service that reads the same data. */
   schema: string;
@@ -194,7 +202,11 @@ export class SubjectKeyStore {
    * created meanwhile. Throws SubjectKeyDestroyedError when any subject was erased. Keys created
    * inside `tx` are not cached.
    */
-  async keysFor(subjectIds: Iterable<string>, tx?: SqlExecutor): Promise<Map<string, Buffer>> {
+  async keysFor(
+    subjectIds: Iterable<string>,
+    tx?: SqlExecutor,
+    options: KeysForOptions = {},
+  ): Promise<Map<string, Buffer>> {
     const keys = new Map<string, Buffer>();
     const missing: string[] = [];
     for (const subjectId of new Set(subjectIds)) {
@@ -209,7 +221,7 @@ export class SubjectKeyStore {
     const heard = this.readMark();
     const take = (rows: KeyRow[]) => {
       for (const row of rows) {
-        const state = this.remember(row, tx === undefined, heard);
+        const state = this.remember(row, tx === undefined && options.remember !== false, heard);
         if (state.state === 'destroyed') throw new SubjectKeyDestroyedError(row.subject_id);
         keys.set(row.subject_id, state.key);
       }

@@ -332,6 +332,33 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.equal(keys.get(c)?.length, 32);
     });
 
+    it('given keys read for a bulk write without remembering them, then the next read reads them again', async () => {
+      const store = await freshStore();
+      const [a, b] = [subject(), subject()];
+      const made = await store.keysFor([a, b]);
+      let reads = 0;
+      const sql = context.otherClient();
+      // Another process whose reads of the key table are counted.
+      const counted = new Proxy(sql, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property);
+          if (property === 'query')
+            return (text: string, params?: readonly unknown[]) => {
+              if (/^\s*SELECT subject_id, key FROM/.test(text)) reads += 1;
+              return target.query(text, params);
+            };
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        },
+      });
+      const other = new SubjectKeyStore(counted, { schema: store.schema });
+      assert.deepEqual(await other.keysFor([a, b], undefined, { remember: false }), made);
+      assert.equal(reads, 1);
+      await other.keysFor([a, b]);
+      assert.equal(reads, 2, 'not remembered: read again');
+      await other.keysFor([a, b]);
+      assert.equal(reads, 2, 'remembered by the read before');
+    });
+
     it('a sealer encrypts with the fetched keys and digests per subject', async () => {
       const store = await freshStore();
       const cipher = new FieldCipher(store);

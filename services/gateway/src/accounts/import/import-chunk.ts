@@ -123,7 +123,10 @@ export async function prepareImportChunk(
     found.map((row) => [row.iban, { accountId: row.id, ...fingerprints(row.fp) }]),
   );
   const accountIds = rows.map(({ iban }) => live.get(iban)?.accountId ?? writer.newId());
-  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql);
+  // Not kept in the key cache: an import's millions of holders would push out the single checks' keys.
+  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql, {
+    remember: false,
+  });
 
   const { slice } = writer;
   const decisions: (ReturnType<typeof importCommandFor> & {
