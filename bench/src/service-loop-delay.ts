@@ -1,8 +1,6 @@
+import { EVENT_LOOP_SAMPLING_MS as SAMPLING_TIMER_MS } from '@vop/observability';
 import { httpsClient } from '@vop/testing';
 import type { ClientTls } from './client-tls.js';
-
-/** prom-client samples the event loop with a timer of this many ms (its default precision). */
-const SAMPLING_TIMER_MS = 10;
 
 /**
  * The main thread's longest delay, ms, from prom-client's default metrics

@@ -34,6 +34,19 @@ describe('loadConfig', () => {
     }
   });
 
+  it('given no Kafka fetch wait, then an idle fetch waits 1 s; one outside 100 ms–10 s is refused', () => {
+    assert.equal(loadConfig({}).VOP_KAFKA_FETCH_WAIT_MS, 1_000);
+    assert.equal(loadConfig({ VOP_KAFKA_FETCH_WAIT_MS: '5000' }).VOP_KAFKA_FETCH_WAIT_MS, 5_000);
+    for (const value of ['50', '20000', 'soon'])
+      assert.throws(
+        () => loadConfig({ VOP_KAFKA_FETCH_WAIT_MS: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.issues.some((issue) => issue.startsWith('VOP_KAFKA_FETCH_WAIT_MS')),
+        value,
+      );
+  });
+
   it('given no batch settings, then both matching roles, the batch processes at nice 10, no pacing', () => {
     const config = loadConfig({});
     assert.deepEqual(config.VOP_MATCHING_ROLES, ['single', 'batch']);
@@ -42,6 +55,22 @@ describe('loadConfig', () => {
     assert.equal(config.VOP_SINGLE_CHECKS_DECIDED_BY, 'gateway');
     assert.equal(config.VOP_BATCH_ENTRIES_DECIDED_BY, 'batch');
     assert.equal(config.VOP_RECORDING_GATHER_MS, 5);
+  });
+
+  it('given no embedded gathering time, then rounds do not wait; 25 makes them; past 1000 ms it is refused', () => {
+    assert.equal(loadConfig({}).VOP_EMBEDDED_RECORDING_GATHER_MS, 0);
+    assert.equal(
+      loadConfig({ VOP_EMBEDDED_RECORDING_GATHER_MS: '25' }).VOP_EMBEDDED_RECORDING_GATHER_MS,
+      25,
+    );
+    for (const value of ['-1', '1001', 'later'])
+      assert.throws(
+        () => loadConfig({ VOP_EMBEDDED_RECORDING_GATHER_MS: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.issues.some((issue) => issue.startsWith('VOP_EMBEDDED_RECORDING_GATHER_MS')),
+        value,
+      );
   });
 
   it('given a gathering time for the recording rounds, then it is read; outside 0-1000 ms it names the variable', () => {

@@ -101,6 +101,8 @@ export const ServiceConfig = z.object({
     .string()
     .regex(/^[A-Za-z0-9._-]*$/)
     .default(''),
+  /** How long the broker holds an idle consumer's fetch (packages/messaging/src/kafka/kafka-bus.ts). */
+  VOP_KAFKA_FETCH_WAIT_MS: z.coerce.number().int().min(100).max(10_000).default(1_000),
   /** A Confluent-compatible registry's API base: event values then travel in the Confluent wire format. */
   SCHEMA_REGISTRY_URL: z.string().optional(),
   /** Where traces are exported over OTLP/HTTP; read by the OpenTelemetry SDK itself (with the other OTEL_*). */
@@ -211,6 +213,13 @@ export const ServiceConfig = z.object({
    * turn. Measured in bench/RESULTS.md §1.
    */
   VOP_RECORDING_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
+  /**
+   * The embedded service: the same least ms between two recording rounds. Checks that arrive alone
+   * (evenly at 200/s) then share a round and its statement on PGlite's thread: 20–37 % less CPU a check,
+   * and up to this long more for each (a client that sends one check after another waits it every
+   * time). 0 (default): a round per turn; a check's latency comes first. Measured in bench/RESULTS.md §1.
+   */
+  VOP_EMBEDDED_RECORDING_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(0),
   /**
    * Where batch entries are decided: `batch` (in the transaction that fans them out, against the batch
    * service's own copy of the accounts; answered there) or `matching` (each entry travels over Kafka to

@@ -71,6 +71,7 @@ export async function runInternalService(
   const bus = createKafkaBus({
     brokers: kafkaBrokers,
     clientId: `${config.KAFKA_CLIENT_ID}-${name}-${config.VOP_INSTANCE_ID}`,
+    fetchWaitMs: config.VOP_KAFKA_FETCH_WAIT_MS,
     ...kafkaValueCodec(config),
   });
   const service = create({ config, logger, metrics, sql, keySql, bus });

@@ -3,6 +3,7 @@ export type { Logger, LoggerOptions } from './logger.js';
 export { maskIban, maskName } from './masking.js';
 export {
   createMetricsRegistry,
+  EVENT_LOOP_SAMPLING_MS,
   HTTP_DURATION_BUCKETS_SECONDS,
   MATCHING_DURATION_BUCKETS_SECONDS,
 } from './service-metrics.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createMetricsRegistry } from './service-metrics.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createMetricsRegistry, EVENT_LOOP_SAMPLING_MS } from './service-metrics.js';
 
 describe('createMetricsRegistry', () => {
   it('labels every metric with the service and includes process metrics', async () => {
@@ -24,6 +25,28 @@ describe('createMetricsRegistry', () => {
       gauges.filter((name) => name.endsWith('_total')),
       [],
     );
+  });
+
+  it('given an idle process, when its event-loop lag is read, then no sample came sooner than the sampling interval', async () => {
+    const metrics = createMetricsRegistry({ service: 'idle' });
+    const lagMin = async () => {
+      const text = await metrics.registry.metrics();
+      const match = /^nodejs_eventloop_lag_min_seconds\{[^}]*\} ([0-9.e+-]+)$/m.exec(text);
+      const seconds = Number(match?.[1]);
+      // Before the first sample prom-client reports an empty histogram's minimum (a huge number).
+      return Number.isFinite(seconds) && seconds > 0 && seconds < 3600 ? seconds : undefined;
+    };
+
+    // Each read empties the histogram: wait for samples between reads.
+    let seconds: number | undefined;
+    for (let tries = 0; seconds === undefined && tries < 20; tries++) {
+      await sleep(3 * EVENT_LOOP_SAMPLING_MS);
+      seconds = await lagMin();
+    }
+    assert.ok(seconds !== undefined, 'no event-loop lag was sampled');
+
+    // A sample is taken by a timer of the sampling interval: the shortest gap between two is that long.
+    assert.ok(seconds * 1000 >= EVENT_LOOP_SAMPLING_MS * 0.99, `min lag ${seconds} s`);
   });
 
   it('can leave out process metrics', async () => {

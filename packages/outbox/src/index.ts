@@ -8,6 +8,7 @@ export {
   type RelayControl,
 } from './relay-thread.js';
 export { registerLagMetrics, type LagSources } from './lag-metrics.js';
+export { IdlePoll } from './idle-poll.js';
 export { Lease } from './lease.js';
 export { logHandlerError } from './handler-errors.js';
 export {

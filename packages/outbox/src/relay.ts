@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Checkpoint, EventStore, RecordedEvent } from '@vop/event-store';
 import type { Bus, OutgoingMessage } from '@vop/messaging';
 import { toOutgoingMessage } from './envelope.js';
+import { IdlePoll } from './idle-poll.js';
 import { Lease } from './lease.js';
 import { Wakeup } from './wakeup.js';
 
@@ -19,8 +20,13 @@ export interface OutboxRelayOptions {
   route: (event: RecordedEvent) => OutboxRoute | null;
   /** Most events read (and published) per round; default 500. */
   batchSize?: number;
-  /** Fallback poll when no wake-up hint arrives. */
+  /**
+   * Fallback poll when no wake-up hint arrives, right after work or a wake-up; default 500 ms. It
+   * doubles after each read that found nothing, up to `maxPollIntervalMs`: appends wake the relay.
+   */
   pollIntervalMs?: number;
+  /** Slowest fallback poll of an idle relay; default 30 s. */
+  maxPollIntervalMs?: number;
   /**
    * After a round that was not full, the next read starts at least this long after the last one began,
    * so appends that arrive meanwhile go out in one publication. Default 0: at the next append. For a
@@ -60,6 +66,7 @@ export const SHARED_THREAD_BATCH_RELAY_PAGE = 50;
 export class OutboxRelay {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly idlePoll: IdlePoll;
   private readonly lease: Lease;
   private readonly wakeup = new Wakeup();
   private running = false;
@@ -88,6 +95,10 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.idlePoll = new IdlePoll(
+      this.pollIntervalMs,
+      Math.max(this.pollIntervalMs, options.maxPollIntervalMs ?? 30_000),
+    );
     this.checkpointIntervalMs = options.checkpointIntervalMs ?? 1000;
     this.lease = new Lease(
       options.store.sql,
@@ -221,16 +232,24 @@ export class OutboxRelay {
     let leaseRenewedAt = 0;
     let leader = false;
     const leaseMs = this.options.leaseMs ?? 10_000;
+    const renewEveryMs = Math.ceil(leaseMs / 3);
+    /** A read is due (woken, a full round, the fallback poll, a new leadership). */
+    let readDue = true;
+    let nextReadAt = 0;
+    let lastReadStartedAt: number | undefined;
     while (this.running) {
       try {
-        if (!leader || Date.now() - leaseRenewedAt > leaseMs / 3) {
+        if (!leader || Date.now() - leaseRenewedAt >= renewEveryMs) {
           const wasLeader = leader;
           leader = await this.lease.acquire();
           if (leader) leaseRenewedAt = Date.now();
           this.settledLeadership = true;
           this.markSettled();
           // Another relay may have moved the checkpoint while this one did not hold the lease.
-          if (!wasLeader || !leader) this.forgetPosition();
+          if (!wasLeader || !leader) {
+            this.forgetPosition();
+            readDue = true;
+          }
         }
         if (!leader) {
           // A standby is woken by every append the holder's instance makes too: it only looks at the
@@ -240,28 +259,46 @@ export class OutboxRelay {
             await this.wakeup.wait(lookAgainAt - Date.now());
           continue;
         }
-        const readStartedAt = Date.now();
-        const count = await this.publishOnce();
-        if (count < this.batchSize) {
-          // Idle: a checkpoint still only in memory is stored after the interval, not left behind.
-          const dueInMs = this.checkpointSavedAt + this.checkpointIntervalMs - Date.now();
-          await this.wakeup.wait(
-            this.checkpointDirty
-              ? Math.max(0, Math.min(this.pollIntervalMs, dueInMs))
-              : this.pollIntervalMs,
-          );
-          if (
-            this.checkpointDirty &&
-            Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs
-          )
-            await this.saveCheckpoint();
-          const lingerLeftMs = (this.options.lingerMs ?? 0) - (Date.now() - readStartedAt);
+        if (readDue) {
+          // After a round that was not full, appends that arrive within the linger go out together.
+          const lingerLeftMs =
+            lastReadStartedAt === undefined
+              ? 0
+              : (this.options.lingerMs ?? 0) - (Date.now() - lastReadStartedAt);
           if (lingerLeftMs > 0 && this.running)
             await new Promise((resolve) => setTimeout(resolve, lingerLeftMs));
+          if (!this.running) break;
+          const readStartedAt = Date.now();
+          const count = await this.publishOnce();
+          if (count >= this.batchSize) {
+            lastReadStartedAt = undefined;
+            continue;
+          }
+          lastReadStartedAt = readStartedAt;
+          if (count > 0) this.idlePoll.snapBack();
+          readDue = false;
+          nextReadAt = Date.now() + this.idlePoll.next();
         }
+        // Idle: woken by an append, or at the fallback poll, the lease's renewal, or the time a
+        // checkpoint still only in memory is due to be stored.
+        const renewAt = leaseRenewedAt + renewEveryMs;
+        const checkpointDueAt = this.checkpointDirty
+          ? this.checkpointSavedAt + this.checkpointIntervalMs
+          : Number.POSITIVE_INFINITY;
+        const waitMs = Math.max(0, Math.min(nextReadAt, renewAt, checkpointDueAt) - Date.now());
+        if (await this.wakeup.wait(waitMs)) {
+          this.idlePoll.snapBack();
+          readDue = true;
+        } else if (Date.now() >= nextReadAt) readDue = true;
+        if (
+          this.checkpointDirty &&
+          Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs
+        )
+          await this.saveCheckpoint();
       } catch (error) {
         this.forgetPosition();
         this.options.onError?.(error);
+        readDue = true;
         await this.wakeup.wait(this.pollIntervalMs);
       }
     }

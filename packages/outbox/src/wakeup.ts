@@ -17,11 +17,14 @@ export class Wakeup {
     });
   }
 
-  /** Resolves at the next wake() (or at once if one came since the last wait), or after timeoutMs. */
-  async wait(timeoutMs: number): Promise<void> {
+  /**
+   * Resolves at the next wake() (or at once if one came since the last wait), or after timeoutMs;
+   * true when a wake() ended the wait.
+   */
+  async wait(timeoutMs: number): Promise<boolean> {
     if (this.pending) {
       this.pending = false;
-      return;
+      return true;
     }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, timeoutMs);
@@ -32,6 +35,8 @@ export class Wakeup {
       this.resolveWaiter = done;
     });
     this.resolveWaiter = undefined;
+    const woken = this.pending;
     this.pending = false;
+    return woken;
   }
 }

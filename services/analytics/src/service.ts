@@ -39,15 +39,16 @@ export interface AnalyticsServiceOptions {
   metrics?: ServiceMetrics;
   clock?: () => Date;
   /**
-   * How long deliveries gather before the projection takes them (default 250 ms; `lingerMs` of
+   * How long deliveries gather before the projection takes them (default 1 s; `lingerMs` of
    * packages/messaging/src/types.ts). Each delivery is a transaction whatever its size, and embedded
    * the relay published after almost every round of single checks: analytics took two transactions of
-   * five statements per round (bench/RESULTS.md §1). Its figures are read by people.
+   * five statements per round (bench/RESULTS.md §1). On Kafka it is also how often an idle projection
+   * fetches (every fetch costs the process a millisecond or two). Its figures are read by people.
    */
   deliveryLingerMs?: number;
 }
 
-export const ANALYTICS_DELIVERY_LINGER_MS = 250;
+export const ANALYTICS_DELIVERY_LINGER_MS = 1_000;
 
 export interface AnalyticsService {
   /** The routes of the families this service owns, served behind the gateway's edge. */

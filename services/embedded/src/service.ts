@@ -146,6 +146,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     priorityGate,
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,
+    // Checks that arrive alone share a round: its statement costs PGlite's thread the same whatever its size.
+    recordingRoundGatherMs: config.VOP_EMBEDDED_RECORDING_GATHER_MS,
     security: gatewaySecuritySettings(config),
     requesting: await requestingSettings(config, { metrics, logger }),
     // The families other services own run in this process, behind the same edge.

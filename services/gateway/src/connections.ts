@@ -23,6 +23,7 @@ export function gatewayConnections(
     bus: createKafkaBus({
       brokers: kafkaBrokers,
       clientId: `${config.KAFKA_CLIENT_ID}-${suffix}`,
+      fetchWaitMs: config.VOP_KAFKA_FETCH_WAIT_MS,
       ...kafkaValueCodec(config),
     }),
   };

@@ -66,4 +66,35 @@ describe('periodic job', () => {
     await sleep(20);
     assert.equal(runs, after);
   });
+
+  it('given a job whose runs found nothing until it waits an hour, when it is hurried, then it runs at its fastest again', async () => {
+    let runs = 0;
+    const job = periodicJob({
+      intervalMs: 1,
+      slowestIntervalMs: 3_600_000,
+      run: async () => {
+        runs++;
+        return false;
+      },
+      onError: (error) => assert.fail(String(error)),
+    });
+    job.start();
+    try {
+      // Waits of 1, 2, 4 … ms: after 12 runs (4 s) the next wait is 4 s, then 8 s, 16 s …
+      await eventually(async () => (runs >= 12 ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the job backed off to waits of seconds',
+      });
+
+      job.hurry();
+
+      // Backed off, five more runs would take over a minute; hurried, a few milliseconds.
+      const hurriedAt = runs;
+      await eventually(async () => (runs >= hurriedAt + 5 ? true : undefined), {
+        what: 'runs at the fastest wait again',
+      });
+    } finally {
+      await job.stop();
+    }
+  });
 });

@@ -25,9 +25,21 @@ export interface KafkaBusOptions {
   redeliveryDelayMs?: number;
   /** How long `subscribe` waits for its consumer to join the group. Default 60 s. */
   joinTimeoutMs?: number;
+  /**
+   * How long the broker holds an idle consumer's fetch (kafka-subscription.ts); default 1 s. Longer
+   * costs an idle process less and makes a consumer's stop and its notice of a rebalance slower.
+   */
+  fetchWaitMs?: number;
   /** Encodes values on publish and decodes them on consume (e.g. schemaRegistryCodec); default: JSON text. */
   valueCodec?: ValueCodec;
 }
+
+/**
+ * An idle consumer fetches once a second: at 250 ms every idle consumer of every process cost a few
+ * tenths of a percent of a core (a fetch costs the process a millisecond or two), at 20 ms 50 fetches a
+ * second. A consumer's stop waits for its fetch in flight, so up to this long (bench/RESULTS.md §5).
+ */
+const DEFAULT_FETCH_WAIT_MS = 1_000;
 
 const LOG_LEVELS = {
   nothing: KafkaLogLevel.NOTHING,
@@ -146,6 +158,7 @@ class KafkaBus implements Bus {
       redeliveryDelayMs: this.options.redeliveryDelayMs ?? 100,
       maxRedeliveryDelayMs: 5_000,
       joinTimeoutMs: this.options.joinTimeoutMs ?? 60_000,
+      fetchWaitMs: this.options.fetchWaitMs ?? DEFAULT_FETCH_WAIT_MS,
       ...(this.options.valueCodec && { valueCodec: this.options.valueCodec }),
     });
     await subscription.start();

@@ -21,6 +21,8 @@ export interface KafkaSubscriptionSettings {
   maxRedeliveryDelayMs: number;
   /** How long `subscribe` waits for the consumer to join its group. */
   joinTimeoutMs: number;
+  /** How long the broker holds a fetch that finds nothing (a lingering one: at least this long). */
+  fetchWaitMs: number;
   valueCodec?: ValueCodec;
 }
 
@@ -35,13 +37,16 @@ const COMMIT_INTERVAL_MS = 500;
 const LINGERING_FETCH_MIN_BYTES = 1024 * 1024;
 
 /**
- * A long poll: the broker answers a fetch as soon as one byte is there (minBytes 1), so this bounds only
- * an idle consumer's fetches (4 a second instead of 50 at 20 ms; every consumer of every process
- * fetched 50 times a second, idle or not, and the broker and the processes paid for each). kafkajs
- * fetches again only once the last fetch's batches are handled, so nothing waits behind it on the
- * happy path; stopping and noticing a rebalance may take up to this much longer.
+ * kafkajs heartbeats between fetches (and while a failing message is retried) once this much passed:
+ * about once per idle fetch, a small request in the same wake-up. It is how soon a member notices a
+ * rebalance, and so how long another member's join waits for it.
  */
-const FETCH_MAX_WAIT_MS = 250;
+const HEARTBEAT_INTERVAL_MS = 1_000;
+/**
+ * At least three of an idle consumer's heartbeats (one per fetch) fit in a session, so a late one does
+ * not end the membership; a member that died is noticed after this long.
+ */
+const sessionTimeoutMs = (fetchWaitMs: number): number => Math.max(10_000, 3 * fetchWaitMs);
 
 /**
  * One kafkajs consumer for one `subscribe` call. Offsets are committed only for messages whose
@@ -117,16 +122,18 @@ export class KafkaSubscription implements Subscription {
   private async startConsumer(): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: this.options.groupId,
-      sessionTimeout: 10_000,
+      sessionTimeout: sessionTimeoutMs(this.settings.fetchWaitMs),
       rebalanceTimeout: 30_000,
-      // Also how soon a member blocked on a failing message notices a rebalance.
-      heartbeatInterval: 500,
+      heartbeatInterval: HEARTBEAT_INTERVAL_MS,
       ...(this.delivery.lingerMs > 0
         ? {
-            maxWaitTimeInMs: Math.ceil(this.delivery.lingerMs),
+            // A lingering subscriber waits at least as long as any idle fetch (its fetches cost most).
+            maxWaitTimeInMs: Math.ceil(Math.max(this.delivery.lingerMs, this.settings.fetchWaitMs)),
             minBytes: LINGERING_FETCH_MIN_BYTES,
           }
-        : { maxWaitTimeInMs: FETCH_MAX_WAIT_MS, minBytes: 1 }),
+        : // A long poll: the broker answers as soon as one byte is there, so the wait bounds only an
+          // idle consumer's fetches; kafkajs fetches again once the last fetch's batches are handled.
+          { maxWaitTimeInMs: this.settings.fetchWaitMs, minBytes: 1 }),
       allowAutoTopicCreation: false,
       retry: { initialRetryTime: 100, maxRetryTime: 5_000, retries: 10 },
     });

@@ -2,6 +2,7 @@ import type { VerificationRequestedData, VerificationEnd } from '@vop/contracts'
 import { schemaMigration, type EventStore, type SqlExecutor } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
+import { IdlePoll } from '@vop/outbox';
 import { entryStreams, type DecideEntries, type DecidedEntries } from './entry-decisions.js';
 import { insertBatchEntries } from './status-read-model.js';
 
@@ -91,6 +92,9 @@ interface StagedRow {
 /** What the fan-out does with a chunk's ends, in its transaction (answers the entries); how many. */
 export type AnswerEnds = (tx: SqlExecutor, ends: VerificationEnd[]) => Promise<number>;
 
+/** An idle batch service's look for chunks left behind: submissions here wake the fan-out at once. */
+const SLOWEST_POLL_MS = 30_000;
+
 const NEXT_CHUNK = (schema: string, lock: boolean) =>
   `SELECT f.id, f.participant, f.batch_id, f.entry_offset, f.entry_ids, f.requests, f.done
      FROM ${schema}.batch_fan_out AS f
@@ -173,8 +177,9 @@ export interface FanOutWorker {
 
 /**
  * Drains the staged chunks one transaction at a time, each through `runUnit` (embedded: the priority
- * gate's low side, so single checks come first). Woken by submissions, and every `pollMs` for chunks
- * another instance left behind when it died.
+ * gate's low side, so single checks come first). Woken by submissions; a poll finds chunks another
+ * instance left behind when it died (or a failed drain left): every `pollMs` after work or a failure,
+ * doubling while it finds nothing, up to `slowestPollMs`.
  */
 export function fanOutWorker(options: {
   store: EventStore;
@@ -183,6 +188,7 @@ export function fanOutWorker(options: {
   chunkSize: number;
   runUnit?: <T>(work: () => Promise<T>) => Promise<T>;
   pollMs?: number;
+  slowestPollMs?: number;
   /** Entries decided where they are recorded (entry-decisions.ts), answered in the chunk's transaction. */
   decisions?: { decide: DecideEntries; answer: AnswerEnds };
   /** After a chunk's transaction committed: how many entries its recorded ends answered. */
@@ -195,8 +201,12 @@ export function fanOutWorker(options: {
   let again = false;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  const pollMs = options.pollMs ?? 1000;
+  const poll = new IdlePoll(pollMs, Math.max(pollMs, options.slowestPollMs ?? SLOWEST_POLL_MS));
 
-  async function drain(): Promise<void> {
+  /** Resolves true when it fanned out a chunk. */
+  async function drain(): Promise<boolean> {
+    let found = false;
     do {
       again = false;
       while (!stopped) {
@@ -204,9 +214,17 @@ export function fanOutWorker(options: {
           fanOutOneChunk(store, options.chunkSize, options.decisions),
         );
         if (chunk === undefined) break;
+        found = true;
         if (chunk.answered > 0) options.onEntriesAnswered?.(chunk.answered);
       }
     } while (again && !stopped);
+    return found;
+  }
+
+  function armPoll(): void {
+    clearTimeout(timer);
+    timer = setTimeout(wake, poll.next());
+    timer.unref();
   }
 
   function wake(): void {
@@ -216,9 +234,18 @@ export function fanOutWorker(options: {
       return;
     }
     running = drain()
-      .catch(fanOutFailed)
+      .then(
+        (found) => {
+          if (found) poll.snapBack();
+        },
+        (error: unknown) => {
+          poll.snapBack();
+          fanOutFailed(error);
+        },
+      )
       .finally(() => {
         running = undefined;
+        if (!stopped) armPoll();
       });
   }
 
@@ -226,13 +253,11 @@ export function fanOutWorker(options: {
     wake,
     start() {
       stopped = false;
-      timer = setInterval(wake, options.pollMs ?? 1000);
-      timer.unref();
       wake();
     },
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await running;
     },
   };

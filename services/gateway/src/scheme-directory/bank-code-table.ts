@@ -117,7 +117,7 @@ export class BankCodeTable {
     return this.latest.start();
   }
 
-  stop(): void {
-    this.latest.stop();
+  stop(): Promise<void> {
+    return this.latest.stop();
   }
 }

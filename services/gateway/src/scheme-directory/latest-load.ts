@@ -2,7 +2,11 @@ import { ConcurrencyError, type EventStore } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 
-const DEFAULT_REFRESH_MS = 5_000;
+/**
+ * A load wakes every instance at once (NOTIFY on the same database, replayed after a lost listen
+ * connection): this look at the stream's version only covers a notification lost some other way.
+ */
+const DEFAULT_REFRESH_MS = 30_000;
 const MAX_ATTEMPTS = 3;
 
 /** A load event as a stream of admin-loaded tables holds it: the whole table, numbered. */
@@ -13,14 +17,15 @@ export interface LoadEvent<Data extends { version: number }> {
 
 /**
  * The last load of an admin-loaded, event-sourced table (the scheme directory, the bank-code table),
- * held in memory in the form requests read (`Held`). Each load is one event on `stream`; every
- * gateway instance re-reads the last one when the stream's version moves (checked every few
- * seconds), so no request waits on the database for it.
+ * held in memory in the form requests read (`Held`). Each load is one event on `stream` and a
+ * notification with it; every gateway instance re-reads the last one when notified (and when a slow
+ * look finds the stream's version moved), so no request waits on the database for it.
  */
 export class LatestLoad<Data extends { version: number }, Held> {
   private held: Held | undefined;
   private heldVersion = 0;
   private timer: NodeJS.Timeout | undefined;
+  private stopListening: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly options: {
@@ -55,6 +60,7 @@ export class LatestLoad<Data extends { version: number }, Held> {
             events.map((each) => ({ type: each.type, data: each.data })),
             { expectedVersion: version, tx },
           );
+          await store.sql.notify(this.channel, tx);
           return events;
         });
         if (event === undefined) throw new Error(`a ${this.options.name} load decided no event`);
@@ -78,20 +84,31 @@ export class LatestLoad<Data extends { version: number }, Held> {
   }
 
   async start(): Promise<void> {
-    await this.refresh();
     const refreshFailed = loopFailureLog(
       this.options.logger,
       `${this.options.name} refresh failed; retrying`,
     );
+    // Listening first: a load committed between the first read and the LISTEN is not missed.
+    this.stopListening = await this.options.store.sql.listen(this.channel, () => {
+      this.refresh().catch(refreshFailed);
+    });
+    await this.refresh();
     this.timer = setInterval(() => {
       this.refresh().catch(refreshFailed);
     }, this.options.refreshMs ?? DEFAULT_REFRESH_MS);
     this.timer.unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    await this.stopListening?.();
+    this.stopListening = undefined;
+  }
+
+  /** Notified at each load's commit, to every instance on the same database. */
+  private get channel(): string {
+    return `${this.options.store.schema}_${this.options.stream.replaceAll('-', '_')}_loaded`;
   }
 
   private apply(data: Data): void {

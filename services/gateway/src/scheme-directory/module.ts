@@ -41,9 +41,9 @@ export function schemeDirectoryModule(
           context.logger,
         );
     },
-    stop: () => {
-      directory.stop();
-      bankCodes.stop();
+    async stop() {
+      await directory.stop();
+      await bankCodes.stop();
     },
   };
 }

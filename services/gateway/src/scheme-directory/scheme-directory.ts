@@ -106,7 +106,7 @@ export class SchemeDirectory {
     return this.latest.start();
   }
 
-  stop(): void {
-    this.latest.stop();
+  stop(): Promise<void> {
+    return this.latest.stop();
   }
 }

@@ -9,7 +9,10 @@ export interface VerificationFailureLimits {
   synchronousMs: number;
   /** Request/result verifications (the caller fetches the result later). */
   deferredMs: number;
-  /** How often the job looks for overdue verifications. */
+  /**
+   * How often the job looks for overdue verifications after an append; while looks find nothing the
+   * wait doubles up to `SLOWEST_SWEEP_MS` (an idle gateway), and the next append brings it back.
+   */
   sweepIntervalMs: number;
 }
 
@@ -20,6 +23,8 @@ export const DEFAULT_FAILURE_LIMITS: VerificationFailureLimits = {
 };
 
 const BATCH = 100;
+/** An idle gateway's sweep: a verification recorded meanwhile appended, and so brought the sweep back. */
+const SLOWEST_SWEEP_MS = 30_000;
 const DEFERRED_FAMILIES = ['request-result', 'batch'];
 
 /** Pending verifications past their family's limit, oldest first. */
@@ -51,7 +56,7 @@ export async function findOverdueVerifications(
 export interface TimeoutSweeper {
   /** Fails every overdue verification now; returns how many failures it appended. */
   sweep(): Promise<number>;
-  start(): void;
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,12 +88,27 @@ export function createTimeoutSweeper(options: {
 
   const job = periodicJob({
     intervalMs: limits.sweepIntervalMs,
+    slowestIntervalMs: SLOWEST_SWEEP_MS,
     run: async () => {
       const failed = await sweep();
       if (failed > 0) logger.warn({ failed }, 'verifications without an outcome ended as failed');
+      return failed > 0;
     },
     onError: loopFailureLog(logger, 'verification timeout sweep failed; retrying at the next tick'),
   });
+  let stopListening: (() => Promise<void>) | undefined;
 
-  return { sweep, start: job.start, stop: job.stop };
+  return {
+    sweep,
+    async start() {
+      // Every recorded verification is an append: the sweep looks again soon after one.
+      stopListening = await store.onAppend(() => job.hurry());
+      job.start();
+    },
+    async stop() {
+      await stopListening?.();
+      stopListening = undefined;
+      await job.stop();
+    },
+  };
 }

@@ -201,8 +201,8 @@ function endingJobs(context: GatewayContext) {
     context.clock,
   );
   return {
-    start() {
-      timeoutSweeper.start();
+    async start() {
+      await timeoutSweeper.start();
       typedNameRetention.start();
     },
     async stop() {

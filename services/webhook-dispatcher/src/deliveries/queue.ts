@@ -439,10 +439,25 @@ export async function countDeliveries(
   return Number(rows[0]?.count ?? 0);
 }
 
-/** Deliveries waiting for an attempt (the queue depth metric). */
-export async function pendingCount(sql: SqlExecutor, schema: string): Promise<number> {
-  const { rows } = await sql.query<{ count: string }>(
-    `SELECT count(*)::text AS count FROM ${schema}.deliveries WHERE status = 'pending'`,
+/**
+ * Deliveries waiting for an attempt (the queue depth metric), and when the first of an enabled
+ * registration may be claimed (its retry comes due or another instance's lease runs out).
+ */
+export async function pendingSummary(
+  sql: SqlExecutor,
+  schema: string,
+): Promise<{ count: number; nextDueAt: Date | undefined }> {
+  const { rows } = await sql.query<{ count: string; next_due_ms: number | string | null }>(
+    `SELECT count(*)::text AS count,
+            (extract(epoch FROM min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at)))
+              FILTER (WHERE r.enabled)) * 1000)::float8 AS next_due_ms
+       FROM ${schema}.deliveries d LEFT JOIN ${schema}.registrations r ON r.id = d.webhook_id
+      WHERE d.status = 'pending'`,
   );
-  return Number(rows[0]?.count ?? 0);
+  const nextDueMs = rows[0]?.next_due_ms;
+  return {
+    count: Number(rows[0]?.count ?? 0),
+    nextDueAt:
+      nextDueMs === null || nextDueMs === undefined ? undefined : new Date(Number(nextDueMs)),
+  };
 }

@@ -2,11 +2,12 @@ import type { WebhookDeliveryDeadLetteredData } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
+import { IdlePoll } from '@vop/outbox';
 import { handleRegistration } from '../registrations/command-handler.js';
 import { RegistrationError } from '../registrations/decider.js';
 import {
   claimDueDeliveries,
-  pendingCount,
+  pendingSummary,
   recordAttempts,
   releaseLeases,
   type AttemptRecord,
@@ -30,6 +31,10 @@ export interface DeliveryWorkerOptions {
   attemptTimeoutMs: number;
   endpointConcurrency: number;
   maxInFlight: number;
+  /**
+   * The look for due deliveries without a wake-up: this soon after work, doubling while it finds
+   * nothing up to `SLOWEST_POLL_MS`. Queued deliveries are notified and a retry is looked for at its time.
+   */
   pollIntervalMs: number;
   clock: () => Date;
   random: () => number;
@@ -46,6 +51,11 @@ const leaseMs = (attemptTimeoutMs: number): number => 2 * attemptTimeoutMs + 1_0
  */
 const HELD_PER_SLOT = 32;
 const SIGNER_TTL_MS = 60_000;
+/**
+ * An idle dispatcher's look at the queue: what it misses otherwise is a delivery another instance
+ * redelivered or left leased when it died, and a retry another instance scheduled before it died.
+ */
+const SLOWEST_POLL_MS = 30_000;
 
 function deliveryMetrics(metrics: ServiceMetrics | undefined) {
   if (!metrics) return undefined;
@@ -124,6 +134,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
   let again = false;
   let stopped = true;
   let timer: NodeJS.Timeout | undefined;
+  let timerDueAt = Number.POSITIVE_INFINITY;
+  const idlePoll = new IdlePoll(
+    options.pollIntervalMs,
+    Math.max(options.pollIntervalMs, SLOWEST_POLL_MS),
+  );
+  /** A claim leased something (or failed) since the last poll: the next poll is soon. */
+  let lookSoon = false;
 
   const deadLetterOf = (
     delivery: ClaimedDelivery,
@@ -197,6 +214,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     if (verdict.status !== 'pending') metrics?.deliveries.inc({ status: verdict.status });
     if (verdict.status === 'dead_lettered') metrics?.deadLetters.inc();
     if (verdict.status === 'endpoint_gone') await disableGone(delivery.webhookId);
+    if (verdict.nextAttemptAt !== null) pollBy(verdict.nextAttemptAt.getTime());
   }
 
   async function disableGone(webhookId: string): Promise<void> {
@@ -402,6 +420,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
           const lane = lanes.get(webhookId);
           if (lane) lane.cap = Math.max(1, options.endpointConcurrency - others);
         }
+        if (claimed.length > 0) lookSoon = true;
         for (const delivery of claimed) hold(delivery, heldElsewhere.get(delivery.webhookId) ?? 0);
         launch();
         // Due deliveries left for want of room are claimed as slots free up.
@@ -420,15 +439,49 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     }
     pumping = true;
     pump()
-      .catch(claimFailed)
+      .catch((error: unknown) => {
+        lookAgainSoon();
+        claimFailed(error);
+      })
       .finally(() => {
         pumping = false;
       });
   }
 
+  /** The next poll at `at` (epoch ms) at the latest. */
+  function pollBy(at: number): void {
+    if (stopped || at >= timerDueAt) return;
+    clearTimeout(timer);
+    timerDueAt = at;
+    timer = setTimeout(
+      () => {
+        timerDueAt = Number.POSITIVE_INFINITY;
+        poll().catch(pollFailed);
+      },
+      Math.max(0, at - Date.now()),
+    );
+  }
+
+  /** A claim or a look failed (the database?): looks stay at the fastest until one succeeds. */
+  function lookAgainSoon(): void {
+    lookSoon = true;
+    pollBy(Date.now() + options.pollIntervalMs);
+  }
+
   async function poll(): Promise<void> {
     wake();
-    if (metrics) metrics.queueDepth.set(await pendingCount(sql, schema));
+    if (lookSoon) idlePoll.snapBack();
+    lookSoon = false;
+    const now = Date.now();
+    pollBy(now + idlePoll.next());
+    const { count, nextDueAt } = await pendingSummary(sql, schema).catch((error: unknown) => {
+      lookAgainSoon();
+      throw error;
+    });
+    metrics?.queueDepth.set(count);
+    // Due already but not claimed (no room, a slot held elsewhere): the fastest poll, not a spin.
+    if (nextDueAt !== undefined)
+      pollBy(Math.max(nextDueAt.getTime(), Date.now() + options.pollIntervalMs));
   }
 
   return {
@@ -437,15 +490,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions) {
     forget,
     start(): void {
       stopped = false;
-      timer = setInterval(() => {
-        poll().catch(pollFailed);
-      }, options.pollIntervalMs);
-      wake();
+      poll().catch(pollFailed);
     },
     /** Stops claiming and waits for the attempts in flight (each ends by its timeout). */
     async stop(): Promise<void> {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
+      timerDueAt = Number.POSITIVE_INFINITY;
       const unstarted = [...lanes.values()].flatMap((lane) => lane.waiting.splice(0));
       held = 0;
       // Given back at once, so another instance need not wait for the leases to run out.
