@@ -85,6 +85,19 @@ describe('loadConfig', () => {
       );
   });
 
+  it('given no import share, then an import takes four fifths of the time while checks come; outside 0.05-1 it names the variable', () => {
+    assert.equal(loadConfig({}).VOP_IMPORT_SHARE, 0.8);
+    assert.equal(loadConfig({ VOP_IMPORT_SHARE: '0.5' }).VOP_IMPORT_SHARE, 0.5);
+    for (const value of ['0', '1.5', 'half'])
+      assert.throws(
+        () => loadConfig({ VOP_IMPORT_SHARE: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.issues.some((issue) => issue.startsWith('VOP_IMPORT_SHARE')),
+        value,
+      );
+  });
+
   it('given a role per process, then it is read; an unknown role or nice names the variable', () => {
     const config = loadConfig({
       VOP_MATCHING_ROLES: 'batch',

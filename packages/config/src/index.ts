@@ -214,6 +214,11 @@ export const ServiceConfig = z.object({
    */
   VOP_RECORDING_GATHER_MS: z.coerce.number().int().min(0).max(1000).default(5),
   /**
+   * Distributed gateway: the share of time a bulk account import's chunks may take while single checks
+   * come (services/gateway/src/service.ts); lower keeps checks faster during an import and slows it.
+   */
+  VOP_IMPORT_SHARE: z.coerce.number().min(0.05).max(1).default(0.8),
+  /**
    * The embedded service: the same least ms between two recording rounds. Checks that arrive alone
    * (evenly at 200/s) then share a round and its statement on PGlite's thread: 20–37 % less CPU a check,
    * and up to this long more for each (a client that sends one check after another waits it every

@@ -53,6 +53,8 @@ export interface GatewayOptions {
    * where the bulk import takes at most four fifths of the time while single checks come.
    */
   priorityGate?: PriorityGate;
+  /** With the gateway's own gate: the share of time a bulk import may take while single checks come (0.8). */
+  importShare?: number;
   /**
    * Copies of the accounts other services keep in this gateway's database (embedded: batch's and
    * matching's), written with each account write as the gateway's own copy is.

@@ -176,12 +176,14 @@ function gatewayContext(options: GatewayOptions): GatewayContext {
     ...(options.metrics && { metrics: options.metrics }),
     clock: options.clock ?? (() => new Date()),
     newId: options.newId ?? randomUUID,
-    priorityGate: options.priorityGate ?? new PriorityGate(GATEWAY_PRIORITIES),
+    priorityGate:
+      options.priorityGate ??
+      new PriorityGate({ ...GATEWAY_PRIORITIES, lowShare: options.importShare ?? 0.8 }),
   };
 }
 
 /**
  * A bulk import's units start when no single check is in flight (at most 10 ms late), and take at
- * most four fifths of the time while checks come: an import beside 100 checks/s slows by a fifth.
+ * most `importShare` of the time while checks come (default four fifths: VOP_IMPORT_SHARE).
  */
-const GATEWAY_PRIORITIES = { lowShare: 0.8, maxWaitMs: 10 };
+const GATEWAY_PRIORITIES = { maxWaitMs: 10 };
