@@ -95,10 +95,10 @@ export async function runAccountImport(
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
 
-  async function write(current: Chunk, prepared?: Promise<PreparedChunk>): Promise<void> {
+  async function write(current: Chunk, prepared: Promise<PreparedChunk>): Promise<void> {
     // A chunk is sized and rested by its transaction's time, not by its preparing (a failed one is
     // handled in applyChunk).
-    await prepared?.catch(() => undefined);
+    await prepared.catch(() => undefined);
     const started = performance.now();
     let rows: AccountImportRows | undefined;
     // The chunk's counts and row errors are recorded in the chunk's own transaction.
@@ -124,28 +124,24 @@ export async function runAccountImport(
   }
 
   /**
-   * With `overlap`, prepares this chunk outside any transaction while the previous one is written
-   * (unless it holds an IBAN of that chunk: it is then prepared once that one committed, so it sees
-   * that chunk's accounts), and its transaction only writes. Then waits for the chunk being written
-   * and starts writing this one (a failure surfaces at the next wait). Without, the chunk is prepared
-   * in its own transaction: on PGlite every statement outside it would queue behind it anyway.
+   * Prepares this chunk outside any transaction (its transaction only writes), waits for the chunk
+   * being written, then starts writing this one (a failure surfaces at the next wait). With `overlap`
+   * this one is prepared while the previous one is written, unless it holds an IBAN of that chunk: it
+   * is then prepared once that one committed, so it sees that chunk's accounts.
    */
   async function flush(): Promise<void> {
     if (chunk.read === 0) return;
     const current = chunk;
     chunk = emptyChunk();
-    let prepared: Promise<PreparedChunk> | undefined;
-    if (options.overlap === true) {
-      // The chunk being written may still be uncommitted: a chunk of its IBANs waits for it.
-      if ([...current.ibans].some((iban) => inFlight.has(iban))) await writing;
-      prepared = prepareImportChunk(
-        { ...chunkWriter(options), ...(slice && { slice }) },
-        current.rows,
-        options.store.sql,
-      );
-      // Awaited in write(); a failure there sends the chunk row by row.
-      prepared.catch(() => undefined);
-    }
+    // With overlap the chunk being written may still be uncommitted: a chunk of its IBANs waits for it.
+    if ([...current.ibans].some((iban) => inFlight.has(iban))) await writing;
+    const prepared = prepareImportChunk(
+      { ...chunkWriter(options), ...(slice && { slice }) },
+      current.rows,
+      options.store.sql,
+    );
+    // Awaited in write(); a failure there sends the chunk row by row.
+    prepared.catch(() => undefined);
     await writing;
     inFlight = current.ibans;
     const { gate } = options;
@@ -212,19 +208,16 @@ type RecordChunk = (
 async function applyChunk(
   options: ImportRunOptions,
   chunk: Chunk,
-  prepared: Promise<PreparedChunk> | undefined,
+  prepared: Promise<PreparedChunk>,
   record: RecordChunk,
 ): Promise<number> {
   const { store } = options;
   const writer = () => chunkWriter(options);
   try {
     const ready = await prepared;
-    return await store.sql.transaction(async (tx) => {
-      if (ready !== undefined)
-        return record(tx, await writePreparedChunk(writer(), ready, tx), ready.errors);
-      const applied = await applyImportChunk(writer(), chunk.rows, tx);
-      return record(tx, applied.counts, applied.errors);
-    });
+    return await store.sql.transaction(async (tx) =>
+      record(tx, await writePreparedChunk(writer(), ready, tx), ready.errors),
+    );
   } catch (error) {
     if (!isConflict(error) && !(error instanceof SubjectKeyDestroyedError)) throw error;
   }
