@@ -143,7 +143,9 @@ export class AccountProjection {
     );
     if (accountIds.length === 0) return envelopes;
     const { rows } = await this.options.sql.query<{ account_id: string; revision: number }>(
-      `SELECT account_id::text, revision FROM ${this.schema}.accounts WHERE account_id = ANY($1::uuid[])`,
+      // A join, not `= ANY(…)`: without statistics (PGlite) that scanned the whole copy each delivery.
+      `SELECT copy.account_id::text, copy.revision FROM unnest($1::uuid[]) AS wanted(account_id)
+         JOIN ${this.schema}.accounts AS copy ON copy.account_id = wanted.account_id`,
       [accountIds],
     );
     const copied = new Map(rows.map((row) => [row.account_id, row.revision]));
