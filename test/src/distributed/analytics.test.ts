@@ -303,7 +303,9 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
           ? rebuilt
           : undefined;
       },
-      { timeoutMs: 30_000, what: 'the rebuilt projections' },
+      // Two requests a look: once a second stays inside the admin's budget for the analytics family
+      // however long the rebuilt consumer takes to be handed its partitions.
+      { timeoutMs: 60_000, intervalMs: 1_000, what: 'the rebuilt projections' },
     ).catch(() => undefined);
     assert.deepEqual(
       {
