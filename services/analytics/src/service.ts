@@ -39,7 +39,7 @@ export interface AnalyticsServiceOptions {
   metrics?: ServiceMetrics;
   clock?: () => Date;
   /**
-   * How long deliveries gather before the projection takes them (default 1 s; `lingerMs` of
+   * How long deliveries gather before the projection takes them (default 250 ms; `lingerMs` of
    * packages/messaging/src/types.ts). Each delivery is a transaction whatever its size, and embedded
    * the relay published after almost every round of single checks: analytics took two transactions of
    * five statements per round (bench/RESULTS.md §1). On Kafka it is also how often an idle projection
@@ -48,7 +48,7 @@ export interface AnalyticsServiceOptions {
   deliveryLingerMs?: number;
 }
 
-export const ANALYTICS_DELIVERY_LINGER_MS = 1_000;
+export const ANALYTICS_DELIVERY_LINGER_MS = 250;
 
 export interface AnalyticsService {
   /** The routes of the families this service owns, served behind the gateway's edge. */
