@@ -119,7 +119,6 @@ function featureModules(
     copy,
     audit: admin.audit,
     ...(options.importChunkRows !== undefined && { importChunkRows: options.importChunkRows }),
-    importGate: context.priorityGate,
   });
   const operations = operationsModule(context, {
     relay: outbox.relay,

@@ -9,7 +9,6 @@ import {
   subscribeToCoreBankingFeed,
 } from './core-banking/feed-consumer.js';
 import { migrateAccountImports } from './import/import-read-model.js';
-import type { PriorityGate } from '@vop/messaging';
 import { accountImportRoutes } from './import/import-routes.js';
 import { migrateAccountsReadModel } from './read-model.js';
 import { accountRoutes, type AccountRoutesOptions } from './routes.js';
@@ -28,8 +27,6 @@ export function accountsModule(
     audit: AuditLog;
     /** Rows per transaction of a bulk import (default by database: see import/import-routes.ts). */
     importChunkRows?: number;
-    /** What a bulk import's chunks and slices yield to (single checks). */
-    importGate?: PriorityGate;
   },
 ): GatewayModule & { writes: AccountRoutesOptions } {
   const { sql, schema, store, bus, topics, namespace, logger, personalData, clock, newId } =
@@ -55,7 +52,7 @@ export function accountsModule(
     clock,
     newId,
     ...(options.importChunkRows !== undefined && { chunkRows: options.importChunkRows }),
-    ...(options.importGate && { gate: options.importGate }),
+    gate: context.priorityGate,
   });
   return {
     writes,
