@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { VerificationEnd } from '@vop/contracts';
 
 interface Waiter {
@@ -15,7 +16,7 @@ export interface CompletionWaitersOptions {
 /**
  * Callers waiting for their verification's end (a completion, or a failure). The fast path is the completion event reaching
  * this instance; one periodic sweep of the read model (a single query for every caller that has waited
- * longer than the poll interval) is the fallback, so a missed notification only costs latency.
+ * at least half the poll interval) is the fallback, so a missed notification only costs latency.
  */
 export class CompletionWaiters {
   private readonly waiting = new Map<string, Waiter>();
@@ -35,7 +36,7 @@ export class CompletionWaiters {
   wait(verificationId: string, deadlineMs: number): Promise<VerificationEnd | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.settle(verificationId, undefined), deadlineMs);
-      this.waiting.set(verificationId, { resolve, timer, since: Date.now() });
+      this.waiting.set(verificationId, { resolve, timer, since: performance.now() });
       this.sweeper ??= setInterval(() => void this.sweep(), this.fallbackPollMs);
     });
   }
@@ -55,7 +56,10 @@ export class CompletionWaiters {
 
   private async sweep(): Promise<void> {
     if (this.sweeping) return;
-    const cutoff = Date.now() - this.fallbackPollMs;
+    // Half an interval, not a whole one: the interval's tick and a waiter's registration are a millisecond or so
+    // apart, so a whole interval would leave a waiter registered just after the timer started for the next sweep
+    // (and split one sweep's query in two).
+    const cutoff = performance.now() - this.fallbackPollMs / 2;
     const overdue = [...this.waiting]
       .filter(([, waiter]) => waiter.since <= cutoff)
       .map(([id]) => id);
