@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import { PreparedStatements } from './pglite-prepared.js';
 
-describe('PreparedStatements (PGlite statements parsed and planned once)', () => {
+describe('PreparedStatements (PGlite statements kept prepared)', () => {
   let db: PGlite;
   before(async () => {
     db = await PGlite.create({});
@@ -132,5 +132,57 @@ describe('PreparedStatements (PGlite statements parsed and planned once)', () =>
       { application_name: 'prepared-spec' },
     ]);
     assert.equal(prepared.size, 0);
+  });
+  it('given a kept read planned while its table was small, when the table has grown, then it is planned again after the interval', async () => {
+    const own = await PGlite.create({});
+    try {
+      // As a copy of the accounts (account-projection.ts): rows wide enough that a plan made for a
+      // thousand of them reads the whole table.
+      await own.exec(`CREATE TABLE copies (
+        account_id uuid PRIMARY KEY, iban text NOT NULL, name text NOT NULL, holder_type text,
+        alternate_names jsonb NOT NULL DEFAULT '[]', identifiers jsonb, status text NOT NULL,
+        revision integer NOT NULL)`);
+      const fill = (from: number, to: number) =>
+        own.query(
+          `INSERT INTO copies (account_id, iban, name, holder_type, status, revision)
+             SELECT ('00000000-0000-7000-8000-' || lpad(n::text, 12, '0'))::uuid, 'DE' || n, 'Name ' || n,
+                    'person', 'active', 1
+               FROM generate_series($1::integer, $2::integer) AS n`,
+          [from, to],
+        );
+      const id = (n: number) => `00000000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+      const replanAfterMs = 200;
+      const prepared = new PreparedStatements(own, 256, replanAfterMs);
+      const read =
+        'SELECT account_id::text, revision FROM copies WHERE account_id = ANY($1::uuid[])';
+      const many = Array.from({ length: 500 }, (_, index) => id(index + 1));
+      /** The plan PostgreSQL keeps for the read after its five custom ones, made for the table as it is now. */
+      const keptPlan = async () => {
+        for (let run = 0; run < 8; run += 1) await prepared.query(read, [many]);
+        const { rows } = await own.query<{ name: string; generic_plans: number }>(
+          'SELECT name, generic_plans::integer FROM pg_prepared_statements WHERE statement = $1',
+          [read],
+        );
+        assert.equal(rows.length, 1);
+        assert.ok(rows[0]!.generic_plans > 0, 'PostgreSQL keeps one plan for the read');
+        const plan = await own.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN EXECUTE ${rows[0]!.name}('{${id(1)}}')`,
+        );
+        return { name: rows[0]!.name, plan: plan.rows.map((row) => row['QUERY PLAN']).join('\n') };
+      };
+      await fill(1, 1000);
+      const small = await keptPlan();
+      assert.match(small.plan, /Seq Scan on copies/);
+      await fill(1001, 50_000);
+      // Within the interval the plan for a small table is still the one used.
+      assert.equal((await keptPlan()).name, small.name);
+      await new Promise((resolve) => setTimeout(resolve, replanAfterMs + 50));
+      const grown = await keptPlan();
+      assert.notEqual(grown.name, small.name);
+      assert.match(grown.plan, /Index/);
+      assert.doesNotMatch(grown.plan, /Seq Scan/);
+    } finally {
+      await own.close();
+    }
   });
 });

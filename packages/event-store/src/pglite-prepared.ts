@@ -4,6 +4,9 @@ import { LRUCache } from 'lru-cache';
 /** Statements kept prepared at once; the one used longest ago is closed first. */
 const MAX_PREPARED = 256;
 
+/** How long a statement is kept before it is prepared, and so planned, again (see the class). */
+const REPLAN_AFTER_MS = 10_000;
+
 /** Only these are kept prepared; anything else (SET, LISTEN, a migration's DDL) runs as before. */
 const REUSABLE = /^\s*(?:SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
 
@@ -25,7 +28,8 @@ const { serialize } = protocol;
 let statementsNamed = 0;
 
 /**
- * PGlite's `query` with each statement text parsed and planned once, as a named prepared statement.
+ * PGlite's `query` with each statement text kept as a named prepared statement: parsed once, planned
+ * again every REPLAN_AFTER_MS (below).
  *
  * Why: `query` parses, describes and plans the text on every call, in five calls into PGlite. Under the
  * embedded service most of the recorder's round (one statement for a whole round of checks) was that,
@@ -38,6 +42,13 @@ let statementsNamed = 0;
  * On PostgreSQL node-postgres keeps a named statement per connection and cannot close one, so
  * statement-names.ts caps how many texts get names. Here there is one backend and this class sends the
  * Parse and the Close itself, so it keeps the texts used last instead.
+ *
+ * A statement is prepared again once it has been kept for REPLAN_AFTER_MS. Why: after five runs PostgreSQL
+ * keeps one generic plan for a statement until its tables' statistics change, and PGlite runs no
+ * autovacuum, so they never do. A plan made while a table was small scans the whole table, and kept, it
+ * went on scanning it as the table grew: the copies' read of 1,000 account ids by `= ANY` took 80 ms at
+ * 200,000 accounts, and an embedded import slowed as its store grew (bench/RESULTS.md §5). Planning
+ * every run instead (`plan_cache_mode = force_custom_plan`) cost a check ~0.2 ms more CPU (§1).
  */
 export class PreparedStatements {
   private readonly statements: LRUCache<string, PreparedStatement>;
@@ -50,9 +61,11 @@ export class PreparedStatements {
   constructor(
     private readonly db: PGlite,
     max = MAX_PREPARED,
+    replanAfterMs = REPLAN_AFTER_MS,
   ) {
     this.statements = new LRUCache({
       max,
+      ttl: replanAfterMs,
       dispose: (statement) => this.closing.push(statement.name),
     });
   }

@@ -344,7 +344,7 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
           const value: unknown = Reflect.get(target, property);
           if (property === 'query')
             return (text: string, params?: readonly unknown[]) => {
-              if (/JOIN \S+subject_keys AS keyed/.test(text)) reads += 1;
+              if (/^\s*SELECT subject_id, key FROM/.test(text)) reads += 1;
               return target.query(text, params);
             };
           return typeof value === 'function' ? (value as () => unknown).bind(target) : value;

@@ -115,11 +115,10 @@ export async function prepareImportChunk(
   const prepared: PreparedChunk = { counts, errors: [], updated: [], readModel: [], planned: [] };
   if (rows.length === 0) return prepared;
   const { rows: found } = await sql.query<{ id: string; iban: string; fp: string | null }>(
-    // A join, not `iban = ANY(…)`: without statistics (PGlite runs no autovacuum) a chunk's thousands
-    // of IBANs made the planner scan the whole table for each chunk.
-    `SELECT account.id, account.iban, account.import_fingerprint AS fp
-       FROM unnest($1::text[]) AS wanted(iban)
-       JOIN ${schema}.accounts AS account ON account.iban = wanted.iban AND account.deleted_at IS NULL`,
+    // `= ANY`, not a join with unnest($1): without statistics (PGlite) the join was planned as a scan of
+    // the whole table, `= ANY` as an index scan (event-store's pglite-prepared.ts).
+    `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
+      WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
     [rows.map(({ iban }) => iban)],
   );
   const live = new Map(
