@@ -24,4 +24,5 @@ export {
   type PgliteThreadClientOptions,
 } from './pglite-thread-client.js';
 export { writeTogether, type WriteStatement } from './write-together.js';
+export { pipelined } from './pipelined.js';
 export { SerialQueue } from './serial-queue.js';

@@ -1,5 +1,5 @@
 import type { AccountEvent } from '@vop/contracts';
-import type { SqlExecutor } from '@vop/event-store';
+import { pipelined, type SqlExecutor } from '@vop/event-store';
 
 /** An account event as it was appended, with its position in the account's stream. */
 export interface AppendedAccountEvent {
@@ -26,7 +26,8 @@ export function copiesAtCommit(copies: readonly AccountCopyAtCommit[]): AccountC
   return {
     async apply(tx, appended) {
       if (appended.length === 0) return;
-      for (const copy of copies) await copy.apply(tx, appended);
+      // Sent together: each copy is a table of its own (pipelined.ts says why).
+      await pipelined(copies.map((copy) => copy.apply(tx, appended)));
     },
     committed() {
       for (const copy of copies) copy.committed();

@@ -6,7 +6,7 @@ import {
   parseAccountEvent,
 } from '@vop/contracts';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
-import type { EventStore, SqlExecutor } from '@vop/event-store';
+import { type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
 import { accountSubject, type FieldCipher } from '@vop/personal-data';
 import { accountStreamId } from '../command-handler.js';
 import {
@@ -222,7 +222,8 @@ const storedForm = (writer: ChunkWriter, events: AccountEvent[]) =>
 
 /**
  * Writes a prepared chunk in the caller's transaction: new streams in one statement, each updated
- * stream at its expected version, the inline read model in one statement per kind, then the copies.
+ * stream at its expected version, the inline read model in one statement per kind, then the copies,
+ * all sent without waiting for each other (pipelined.ts).
  */
 export async function writePreparedChunk(
   writer: ChunkWriter,
@@ -230,20 +231,29 @@ export async function writePreparedChunk(
   tx: SqlExecutor,
 ): Promise<ChunkCounts> {
   const { store } = writer;
+  // Sent together: the transaction holds the database only while its statements run (pipelined.ts).
+  const writes: Promise<unknown>[] = [];
   if (prepared.newStreams !== undefined) {
-    await tx.query(prepared.newStreams.text, prepared.newStreams.params);
-    await store.sql.notify(prepared.newStreams.notify, tx);
+    writes.push(tx.query(prepared.newStreams.text, prepared.newStreams.params));
+    writes.push(store.sql.notify(prepared.newStreams.notify, tx));
   }
   for (const plan of prepared.updated)
-    await store.append(accountStreamId(plan.accountId), storedForm(writer, plan.events), {
-      expectedVersion: plan.version,
-      tx,
-    });
-  for (const statement of prepared.readModel) await tx.query(statement.text, statement.params);
-  await writer.copy?.apply(
-    tx,
-    prepared.planned.flatMap((plan) => appendedAt(plan.version, plan.events)),
-  );
+    writes.push(
+      store.append(accountStreamId(plan.accountId), storedForm(writer, plan.events), {
+        expectedVersion: plan.version,
+        tx,
+      }),
+    );
+  for (const statement of prepared.readModel)
+    writes.push(tx.query(statement.text, statement.params));
+  if (writer.copy !== undefined)
+    writes.push(
+      writer.copy.apply(
+        tx,
+        prepared.planned.flatMap((plan) => appendedAt(plan.version, plan.events)),
+      ),
+    );
+  await pipelined(writes);
   return prepared.counts;
 }
 
