@@ -13,7 +13,7 @@ import {
 } from '@vop/testing';
 import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
-import { startDistributedPair } from './distributed-pair.js';
+import { BENCH_RATE_LIMITS, startDistributedPair } from './distributed-pair.js';
 import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { processCpuMs } from './process-cpu.js';
 import { memoryOf } from './process-memory.js';
@@ -271,6 +271,7 @@ async function run(): Promise<void> {
         VOP_DATA_DIR: path.join(dataDir, 'embedded'),
         VOP_PORT: String(port),
         LOG_LEVEL: 'warn',
+        VOP_RATE_LIMITS: BENCH_RATE_LIMITS,
       },
       [],
       nodeArgs,
