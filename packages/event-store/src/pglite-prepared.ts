@@ -48,7 +48,7 @@ let statementsNamed = 0;
  * autovacuum, so they never do. A plan made while a table was small scans the whole table, and kept, it
  * went on scanning it as the table grew: the copies' read of 1,000 account ids by `= ANY` took 80 ms at
  * 200,000 accounts, and an embedded import slowed as its store grew (bench/RESULTS.md §5). Planning
- * every run instead (`plan_cache_mode = force_custom_plan`) cost a check ~0.2 ms more CPU (§1).
+ * every run instead (`plan_cache_mode = force_custom_plan`) cost a check ~0.2 ms more CPU (also §5).
  */
 export class PreparedStatements {
   private readonly statements: LRUCache<string, PreparedStatement>;

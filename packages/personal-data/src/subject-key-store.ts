@@ -248,8 +248,6 @@ export class SubjectKeyStore {
 
   private async readKeyRows(executor: SqlExecutor, subjectIds: string[]): Promise<KeyRow[]> {
     const { rows } = await executor.query<KeyRow>(
-      // `= ANY`, not a join with unnest($1): without statistics (PGlite) the join was planned as a scan of
-      // the whole table, `= ANY` as an index scan (event-store's pglite-prepared.ts).
       `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
       [subjectIds],
     );
@@ -305,8 +303,6 @@ export class SubjectKeyStore {
   ): Promise<Map<string, SubjectKeyState>> {
     const heard = this.readMark();
     const { rows } = await (tx ?? this.sql).query<KeyRow>(
-      // `= ANY`, not a join with unnest($1): without statistics (PGlite) the join was planned as a scan of
-      // the whole table, `= ANY` as an index scan (event-store's pglite-prepared.ts).
       `SELECT subject_id, key FROM ${this.table} WHERE subject_id = ANY($1::text[])`,
       [subjectIds],
     );

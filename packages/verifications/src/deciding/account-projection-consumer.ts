@@ -143,8 +143,6 @@ export class AccountProjection {
     );
     if (accountIds.length === 0) return envelopes;
     const { rows } = await this.options.sql.query<{ account_id: string; revision: number }>(
-      // `= ANY`, not a join with unnest($1): without statistics (PGlite) the join was planned as a scan of
-      // the whole table, `= ANY` as an index scan (event-store's pglite-prepared.ts).
       `SELECT account_id::text, revision FROM ${this.schema}.accounts WHERE account_id = ANY($1::uuid[])`,
       [accountIds],
     );

@@ -115,8 +115,6 @@ export async function prepareImportChunk(
   const prepared: PreparedChunk = { counts, errors: [], updated: [], readModel: [], planned: [] };
   if (rows.length === 0) return prepared;
   const { rows: found } = await sql.query<{ id: string; iban: string; fp: string | null }>(
-    // `= ANY`, not a join with unnest($1): without statistics (PGlite) the join was planned as a scan of
-    // the whole table, `= ANY` as an index scan (event-store's pglite-prepared.ts).
     `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
       WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
     [rows.map(({ iban }) => iban)],
@@ -231,7 +229,6 @@ export async function writePreparedChunk(
   tx: SqlExecutor,
 ): Promise<ChunkCounts> {
   const { store } = writer;
-  // Sent together: the transaction holds the database only while its statements run (pipelined.ts).
   const writes: Promise<unknown>[] = [];
   if (prepared.newStreams !== undefined) {
     writes.push(tx.query(prepared.newStreams.text, prepared.newStreams.params));
