@@ -271,7 +271,7 @@ async function run(): Promise<void> {
         VOP_DATA_DIR: path.join(dataDir, 'embedded'),
         VOP_PORT: String(port),
         LOG_LEVEL: 'warn',
-        VOP_RATE_LIMITS: BENCH_RATE_LIMITS,
+        ...BENCH_RATE_LIMITS,
       },
       [],
       nodeArgs,
