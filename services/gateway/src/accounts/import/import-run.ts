@@ -72,14 +72,14 @@ interface Chunk {
 const emptyChunk = (): Chunk => ({ rows: [], ibans: new Set(), errors: [], read: 0 });
 
 /**
- * Reads the upload record by record and applies it chunk by chunk, each chunk one transaction with
+ * Reads the upload's records, in the batches they come in, and applies them chunk by chunk, each chunk one transaction with
  * its counts and row errors; a row that fails is reported and the import goes on. With `overlap` the
  * next chunk is read, parsed and prepared while the previous one is written (never two written at
  * once, so chunks commit in the upload's order). Returns the totals.
  */
 export async function runAccountImport(
   options: ImportRunOptions,
-  records: AsyncIterable<SourceRecord>,
+  batches: AsyncIterable<readonly SourceRecord[]>,
 ): Promise<AccountImportRows> {
   const totals: AccountImportRows = { read: 0, created: 0, updated: 0, unchanged: 0, failed: 0 };
   let storedErrors = 0;
@@ -152,24 +152,25 @@ export async function runAccountImport(
   }
 
   try {
-    for await (const record of records) {
-      const iban =
-        record.ok === true ? record.record.iban : record.ok === false ? undefined : record.iban;
-      // Two rows of one IBAN in one chunk: the earlier one is applied first.
-      if (iban !== undefined && chunk.ibans.has(iban)) await flush();
-      chunk.read += 1;
-      if (record.ok === false) chunk.errors.push({ row: record.row, ...record.error });
-      else {
-        chunk.rows.push(
-          record.ok === true
-            ? { row: record.row, iban: record.record.iban, record: record.record }
-            : { row: record.row, iban: record.iban, line: record },
-        );
-        chunk.ibans.add(record.ok === true ? record.record.iban : record.iban);
+    for await (const batch of batches)
+      for (const record of batch) {
+        const iban =
+          record.ok === true ? record.record.iban : record.ok === false ? undefined : record.iban;
+        // Two rows of one IBAN in one chunk: the earlier one is applied first.
+        if (iban !== undefined && chunk.ibans.has(iban)) await flush();
+        chunk.read += 1;
+        if (record.ok === false) chunk.errors.push({ row: record.row, ...record.error });
+        else {
+          chunk.rows.push(
+            record.ok === true
+              ? { row: record.row, iban: record.record.iban, record: record.record }
+              : { row: record.row, iban: record.iban, line: record },
+          );
+          chunk.ibans.add(record.ok === true ? record.record.iban : record.iban);
+        }
+        if (chunk.read >= chunkRows) await flush();
+        else if (slice?.due()) await slice.pass();
       }
-      if (chunk.read >= chunkRows) await flush();
-      else if (slice?.due()) await slice.pass();
-    }
     await flush();
   } finally {
     // The chunk being written ends (commits or fails) before the import is answered.

@@ -189,19 +189,21 @@ export function accountImportSpec(
       const startedAt = new Date().toISOString();
       await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
       let validations = 0;
-      async function* records(): AsyncGenerator<SourceRecord> {
+      async function* records(): AsyncGenerator<SourceRecord[]> {
         for (const [index, text] of lines.entries()) {
           const raw = JSON.parse(text) as { iban: string };
-          yield {
-            row: firstRow + index,
-            ok: 'unvalidated',
-            iban: raw.iban,
-            text,
-            validate: () => {
-              validations += 1;
-              return parseImportRecord(raw);
+          yield [
+            {
+              row: firstRow + index,
+              ok: 'unvalidated',
+              iban: raw.iban,
+              text,
+              validate: () => {
+                validations += 1;
+                return parseImportRecord(raw);
+              },
             },
-          };
+          ];
         }
       }
       const options = { importId, store, cipher: personal.cipher, metadata: {}, chunkRows: 2 };
@@ -300,9 +302,11 @@ export function accountImportSpec(
       const importId = randomUUID();
       const startedAt = new Date().toISOString();
       await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
-      async function* records(): AsyncGenerator<SourceRecord> {
+      async function* records(): AsyncGenerator<SourceRecord[]> {
         for (let row = 1; row <= 100; row++)
-          yield { row, ok: true, record: { iban: germanIban(737_000 + row), name: `Grow ${row}` } };
+          yield [
+            { row, ok: true, record: { iban: germanIban(737_000 + row), name: `Grow ${row}` } },
+          ];
       }
       const chunks: number[] = [];
       let readBefore = 0;
@@ -342,13 +346,11 @@ export function accountImportSpec(
       const gate = new PriorityGate({ maxWaitMs: 600_000 });
       let endCheck!: () => void;
       const check = gate.high(() => new Promise<void>((resolve) => (endCheck = resolve)));
-      async function* records(): AsyncGenerator<SourceRecord> {
+      async function* records(): AsyncGenerator<SourceRecord[]> {
         for (let row = 1; row <= 4; row++)
-          yield {
-            row,
-            ok: true,
-            record: { iban: germanIban(738_000 + row), name: `Yield ${row}` },
-          };
+          yield [
+            { row, ok: true, record: { iban: germanIban(738_000 + row), name: `Yield ${row}` } },
+          ];
       }
       let committed = 0;
       const importing = runAccountImport(
