@@ -233,6 +233,26 @@ describe('streamed bodies and CSV output, tried as an attacker would', () => {
       ]);
     });
 
+    it('an IBAN named twice refuses that row, touching neither account; a key written with an escape is read as JSON reads it', async () => {
+      const [first, second, escaped] = [850_107, 850_108, 850_109].map((n) => germanIban(n));
+      const body = [
+        `{"iban":"${first}","name":"Erika Mustermann","iban":"${second}"}`,
+        `{"\\u0069ban":"${escaped}","name":"Escaped Key"}`,
+        `{"iban":"${second}","name":"Second Holder"}`,
+      ].join('\n');
+      const response = await importAs(body);
+      assert.equal(response.status, 201, response.text);
+      assert.deepEqual(response.body.errors, [{ row: 1, field: 'iban', code: 'DUPLICATE_KEY' }]);
+      // The third row opens the second IBAN: the first row wrote nothing under it.
+      assert.deepEqual(response.body.rows, {
+        read: 3,
+        created: 2,
+        updated: 0,
+        unchanged: 0,
+        failed: 1,
+      });
+    });
+
     it('a lone surrogate, as a JSON escape or as bytes, refuses that row naming the field', async () => {
       const body = Buffer.concat([
         Buffer.from(`{"iban":"${germanIban(850_102)}","name":"Eri\\ud800ka"}\n`),
