@@ -163,7 +163,7 @@ function cpuPerRecord(services: ServiceProcess[]) {
     services
       .map((service, index) => {
         const used = processCpuMs(service.child.pid as number) - (before[index] ?? 0);
-        return `${service.name} ${((used * 1000) / rows).toFixed(0)}`;
+        return `${service.name} ${((used * 1000) / rows).toFixed(1)}`;
       })
       .join(', ');
 }
@@ -354,7 +354,7 @@ const reimports = [
   ),
 ];
 const answers = (load: PacedLoad) =>
-  `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}`;
+  `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}; p50 ${load.p50} ms, p99 ${load.p99} ms, the service's own p99 (X-Processing-Time-Ms) ${load.serviceP99 ?? '?'} ms`;
 const checks = figures.map(
   (f) => `${f.target}: idle ${answers(f.idle)}; during ${answers(f.during)}`,
 );
