@@ -81,6 +81,27 @@ describe('bulk account import, embedded run (real HTTPS, mutual TLS)', () => {
     assert.equal(ok.body.rows.created, 2_000);
   });
 
+  it('takes a CSV file of many pieces, every row numbered as in the file', async () => {
+    const rows = ['iban,name'];
+    for (let n = 1; n <= 3_000; n++)
+      rows.push(n === 1_500 ? 'DE00BAD,Broken Row' : `${germanIban(920_000 + n)},Csv Holder${n}`);
+    const rawBody = rows.join('\n');
+    assert.ok(rawBody.length > 64 * 1024);
+    const response = await embedded.admin.request('POST', '/admin/accounts/import', {
+      rawBody,
+      headers: { 'content-type': 'text/csv' },
+    });
+    assert.equal(response.status, 201, response.text);
+    assert.deepEqual(response.body.rows, {
+      read: 3_000,
+      created: 2_999,
+      updated: 0,
+      unchanged: 0,
+      failed: 1,
+    });
+    assert.deepEqual(response.body.errors, [{ row: 1_500, field: 'iban', code: 'INVALID_IBAN' }]);
+  });
+
   it('refuses an empty CSV upload: a file of ours starts with its header line', async () => {
     for (const rawBody of ['', '\n\n']) {
       const response = await embedded.admin.request('POST', '/admin/accounts/import', {
