@@ -19,6 +19,8 @@ export interface DistributedPair {
   url: string;
   tls: { client: ClientTls; admin: ClientTls };
   gateway: ServiceProcess;
+  /** With `importGateway`: the second gateway and its URL. */
+  importGateway?: { process: ServiceProcess; url: string };
   matching: ServiceProcess;
   gatewayDb: TestDatabase;
   matchingDb: TestDatabase;
@@ -42,6 +44,8 @@ export async function startDistributedPair(options: {
   dataDir: string;
   brokers: string;
   nodeArgs?: string[];
+  /** A second gateway on the same database and topics (`importUrl`): for work kept apart from checks. */
+  importGateway?: boolean;
   onMade: (undo: () => Promise<unknown>) => void;
 }): Promise<DistributedPair> {
   const { name, dataDir, brokers, onMade } = options;
@@ -60,9 +64,9 @@ export async function startDistributedPair(options: {
     DATABASE_POOL_MAX: '20',
     ...BENCH_RATE_LIMITS,
   };
-  const start = (service: string, env: Record<string, string>) =>
+  const start = (service: string, env: Record<string, string>, label = service) =>
     startServiceProcess(
-      `${name} ${service}`,
+      `${name} ${label}`,
       path.join(repoRoot, `services/${service}/dist/main.js`),
       { ...common, ...env },
       [],
@@ -77,8 +81,17 @@ export async function startDistributedPair(options: {
   const gatewayPort = await freePort();
   const gateway = start('gateway', { DATABASE_URL: gatewayDb.url, VOP_PORT: String(gatewayPort) });
   onMade(() => gateway.stop(30_000));
+  let importGateway: { process: ServiceProcess; url: string } | undefined;
+  if (options.importGateway === true) {
+    const port = await freePort();
+    const env = { DATABASE_URL: gatewayDb.url, VOP_PORT: String(port) };
+    const second = start('gateway', env, 'import-gateway');
+    onMade(() => second.stop(30_000));
+    importGateway = { process: second, url: `https://127.0.0.1:${port}` };
+  }
   return {
     url: `https://127.0.0.1:${gatewayPort}`,
+    ...(importGateway && { importGateway }),
     tls: {
       client: await clientTlsFrom(pki.dir, 'client'),
       admin: await clientTlsFrom(pki.dir, 'admin'),

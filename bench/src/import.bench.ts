@@ -24,7 +24,8 @@ import { schemeRequestBody } from './scheme-request.js';
  * POST /admin/accounts/import of the embedded run and (with --distributed) of a gateway and a matching
  * process on PostgreSQL and Kafka; beside it, single checks at a fixed rate, idle and during the
  * import, in the same run. Prints rows/s, the peak RSS of the service processes, and p99 both ways.
- * Usage: node bench/dist/import.bench.js [--rows 1000000] [--distributed] [--no-embedded] [--rate 100]
+ * Usage: node bench/dist/import.bench.js [--rows 1000000] [--distributed [--import-gateway]] [--no-embedded]
+ *   [--rate 100]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -35,6 +36,8 @@ const RATE = option('--rate', 100);
 const IDLE_SECONDS = option('--idle', 20);
 const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
+/** `--import-gateway`: distributed, the imports go to a second gateway, the checks to the first. */
+const withImportGateway = args.includes('--import-gateway');
 const withEmbedded = !args.includes('--no-embedded');
 /** `--profile <dir>`: every service process writes a V8 CPU profile there when it stops. */
 const profileDir = args.includes('--profile')
@@ -207,9 +210,12 @@ async function measure(
   url: string,
   tls: { client: ClientTls; admin: ClientTls },
   services: ServiceProcess[],
+  /** Where the imports go, when not to the gateway that answers the checks. */
+  importUrl = url,
 ): Promise<Figures> {
-  const target: ImportTarget = { url, ...tls.admin };
+  const target: ImportTarget = { url: importUrl, ...tls.admin };
   await waitReady(url, tls.client);
+  if (importUrl !== url) await waitReady(importUrl, tls.client);
   await importRows(target, 0, SEED, `${label} seed`);
   await matchingSees(url, tls.client, SEED - 1, 120_000);
   process.stdout.write(`${label}: idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`);
@@ -306,17 +312,22 @@ async function run(): Promise<void> {
       dataDir,
       brokers,
       nodeArgs,
+      importGateway: withImportGateway,
       onMade: (step) => undo.push(step),
     });
-    const { gateway, matching } = pair;
-    processes.push(matching, gateway);
+    const { gateway, matching, importGateway } = pair;
+    const services = [gateway, matching, ...(importGateway ? [importGateway.process] : [])];
+    processes.push(...services);
     try {
       figures.push(
         await measure(
-          'distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)',
+          importGateway
+            ? 'distributed (checks at 1 gateway, imports at another, 1 matching, Kafka, PostgreSQL 15)'
+            : 'distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)',
           pair.url,
           pair.tls,
-          [gateway, matching],
+          services,
+          importGateway?.url,
         ),
       );
     } finally {
