@@ -72,10 +72,10 @@ interface Chunk {
 const emptyChunk = (): Chunk => ({ rows: [], ibans: new Set(), errors: [], read: 0 });
 
 /**
- * Reads the upload's records, in the batches they come in, and applies them chunk by chunk, each chunk one transaction with
- * its counts and row errors; a row that fails is reported and the import goes on. With `overlap` the
- * next chunk is read, parsed and prepared while the previous one is written (never two written at
- * once, so chunks commit in the upload's order). Returns the totals.
+ * Reads the upload's records, in the batches they come in, and applies them chunk by chunk, each
+ * chunk one transaction with its counts and row errors; a row that fails is reported and the import
+ * goes on. With `overlap` the next chunk is read, parsed and prepared while the previous one is
+ * written (never two written at once, so chunks commit in the upload's order). Returns the totals.
  */
 export async function runAccountImport(
   options: ImportRunOptions,
