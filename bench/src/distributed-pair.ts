@@ -44,7 +44,7 @@ export async function startDistributedPair(options: {
   dataDir: string;
   brokers: string;
   nodeArgs?: string[];
-  /** A second gateway on the same database and topics (`importUrl`): for work kept apart from checks. */
+  /** A second gateway on the same database and topics (`importGateway`): for work kept apart from checks. */
   importGateway?: boolean;
   onMade: (undo: () => Promise<unknown>) => void;
 }): Promise<DistributedPair> {

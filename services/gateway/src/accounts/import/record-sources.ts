@@ -75,24 +75,13 @@ function through<T extends NodeJS.ReadWriteStream>(input: Readable, transform: T
  */
 function lineRecord(row: number, line: string, bytes: Buffer): SourceRecord {
   const leading = LEADING_IBAN.exec(line)?.[1];
-  if (leading !== undefined)
-    return {
-      row,
-      ok: 'unvalidated',
-      iban: leading,
-      text: line,
-      validate: () => sameIban(leading, validatedLine(bytes, parsedOrUndefined(line))),
-    };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return { row, ...validatedLine(bytes, undefined) };
-  }
-  const iban = (raw as { iban?: unknown } | null)?.iban;
-  if (typeof iban === 'string' && ELECTRONIC_IBAN.test(iban))
-    return { row, ok: 'unvalidated', iban, text: line, validate: () => validatedLine(bytes, raw) };
-  return { row, ...validatedLine(bytes, raw) };
+  // Parsed now only to find the IBAN; a line whose IBAN leads is parsed only if it is validated.
+  const raw = leading === undefined ? parsedOrUndefined(line) : undefined;
+  const iban = leading ?? electronicIbanOf(raw);
+  if (iban === undefined) return { row, ...validatedLine(bytes, raw) };
+  const validate = () =>
+    sameIban(iban, validatedLine(bytes, leading === undefined ? raw : parsedOrUndefined(line)));
+  return { row, ok: 'unvalidated', iban, text: line, validate };
 }
 
 /** An IBAN as the contract's transform leaves it (no spaces, capitals): the form accounts are kept in. */
@@ -106,12 +95,18 @@ const ELECTRONIC_IBAN = /^[A-Z]{2}[0-9]{2}[A-Z0-9]{1,30}$/;
  */
 const LEADING_IBAN = /^\s*\{\s*"iban"\s*:\s*"([A-Z]{2}[0-9]{2}[A-Z0-9]{1,30})"/;
 
+/** What JSON.parse makes of the line; undefined when it is not JSON (JSON never parses to undefined). */
 function parsedOrUndefined(line: string): unknown {
   try {
     return JSON.parse(line);
   } catch {
     return undefined;
   }
+}
+
+function electronicIbanOf(raw: unknown): string | undefined {
+  const iban = (raw as { iban?: unknown } | null | undefined)?.iban;
+  return typeof iban === 'string' && ELECTRONIC_IBAN.test(iban) ? iban : undefined;
 }
 
 /** A record read under one IBAN must hold that IBAN: the row was grouped and looked up by it. */
@@ -197,7 +192,7 @@ async function* csvRecords(input: Readable): AsyncGenerator<SourceRecord[]> {
         mapped.ok ? { row, ...parseImportRecord(mapped.raw) } : failedRow(row, mapped.error),
       );
       // A batch is what the parser holds parsed; it never waits for records not yet arrived.
-      if ((parser as unknown as Readable).readableLength === 0) {
+      if (parser.readableLength === 0) {
         yield batch;
         batch = [];
       }
