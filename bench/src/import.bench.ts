@@ -23,9 +23,12 @@ import { schemeRequestBody } from './scheme-request.js';
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
  * POST /admin/accounts/import of the embedded run and (with --distributed) of a gateway and a matching
  * process on PostgreSQL and Kafka; beside it, single checks at a fixed rate, idle and during the
- * import, in the same run. Prints rows/s, the peak RSS of the service processes, and p99 both ways.
- * Usage: node bench/dist/import.bench.js [--rows 1000000] [--distributed [--import-gateway]] [--no-embedded]
- *   [--rate 100]
+ * import, in the same run. The import's speed is measured alone (then the same file again, unchanged
+ * and with 1 % changed); then --beside more new records (default the lesser of --rows and 100,000)
+ * are imported with the single checks beside them, which the import yields to (`import-pacer.ts`).
+ * Prints rows/s, the peak RSS of the service processes, and p99 idle and beside that import.
+ * Usage: node bench/dist/import.bench.js [--rows 1000000] [--beside 100000] [--distributed
+ *   [--import-gateway]] [--no-embedded] [--rate 100]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -34,6 +37,7 @@ const option = (name: string, fallback: number) =>
 const ROWS = option('--rows', 1_000_000);
 const RATE = option('--rate', 100);
 const IDLE_SECONDS = option('--idle', 20);
+const BESIDE_ROWS = option('--beside', Math.min(ROWS, 100_000));
 const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
 /** `--import-gateway`: distributed, the imports go to a second gateway, the checks to the first. */
@@ -148,11 +152,13 @@ interface Figures {
   unchanged: number;
   failed: number;
   matchingLagSeconds: number;
-  /** CPU µs per record of each service process, checks beside the import included. */
+  /** CPU µs per record of each service process. */
   cpu: string;
   peakRss: string;
   idle: PacedLoad;
+  /** The checks beside the import of BESIDE_ROWS more new records, and that import's rows/s. */
   during: PacedLoad;
+  besideRowsPerSecond: number;
   /** The same file again, nothing changed. */
   again: Reimport;
   /** The same file again, one record in CHANGED_EVERY with another name. */
@@ -225,9 +231,7 @@ async function measure(
   );
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
   const importCpu = cpuPerRecord(services);
-  const imported = importRows(target, 0, ROWS, label);
-  const during = singleChecks(url, tls.client, 24 * 3600, imported);
-  const [{ summary, seconds }, duringResult] = await Promise.all([imported, during]);
+  const { summary, seconds } = await importRows(target, 0, ROWS, label);
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
   const matchingLagSeconds = (Date.now() - lagStarted) / 1000;
@@ -238,6 +242,15 @@ async function measure(
   const changed = await reimport(target, `${label} changed`, CHANGED_EVERY, services);
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
+  process.stdout.write(
+    `${label}: importing ${BESIDE_ROWS} more new rows beside single checks at ${RATE} req/s\n`,
+  );
+  const beside = importRows(target, ROWS, ROWS + BESIDE_ROWS, `${label} beside checks`);
+  const during = await singleChecks(url, tls.client, 24 * 3600, beside);
+  const besideRows = await beside;
+  if (besideRows.summary.rows.created !== BESIDE_ROWS)
+    throw new Error(`beside checks: ${JSON.stringify(besideRows.summary.rows)}`);
+  await matchingSees(url, tls.client, ROWS + BESIDE_ROWS - 1, 600_000);
   const memories = await Promise.all(
     services.map(async (service, index) => {
       const peak = (await memoryOf(service.child.pid as number)).peak ?? 0;
@@ -257,7 +270,8 @@ async function measure(
     cpu,
     peakRss: memories.join(', '),
     idle,
-    during: duringResult,
+    during,
+    besideRowsPerSecond: Math.round(BESIDE_ROWS / besideRows.seconds),
     again,
     changed,
   };
@@ -349,11 +363,11 @@ try {
 }
 
 const lines = [
-  '| target | rows | import s | rows/s | created / unchanged / failed | matching caught up after | CPU µs/record | peak RSS | single-check p99 idle | p99 during import | ratio |',
-  '|---|---:|---:|---:|---|---:|---|---|---:|---:|---:|',
+  `| target | rows | import s | rows/s | created / unchanged / failed | matching caught up after | CPU µs/record | peak RSS | single-check p99 idle | ${BESIDE_ROWS} more beside checks: rows/s | p99 beside | ratio |`,
+  '|---|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|',
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.cpu} | ${f.peakRss} | ${f.idle.p99} ms | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
+      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.cpu} | ${f.peakRss} | ${f.idle.p99} ms | ${f.besideRowsPerSecond} | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
   ),
 ];
 const reimports = [
@@ -367,7 +381,7 @@ const reimports = [
 const answers = (load: PacedLoad) =>
   `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}; p50 ${load.p50} ms, p99 ${load.p99} ms, the service's own p99 (X-Processing-Time-Ms) ${load.serviceP99 ?? '?'} ms`;
 const checks = figures.map(
-  (f) => `${f.target}: idle ${answers(f.idle)}; during ${answers(f.during)}`,
+  (f) => `${f.target}: idle ${answers(f.idle)}; beside the import ${answers(f.during)}`,
 );
 process.stdout.write(
   `\nBulk account import, ${ROWS} NDJSON records streamed; single checks at ${RATE} req/s evenly paced (${PACED_CONNECTIONS} connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os

@@ -9,5 +9,5 @@ export {
 export { partitionFor } from './partitioner.js';
 export { errorChain } from './kafka/error-chain.js';
 export { deliverTraced, publishTraced, TRACEPARENT_HEADER } from './message-tracing.js';
-export { PriorityGate } from './priority-gate.js';
+export { PriorityGate, type HighTimes, type PriorityGateOptions } from './priority-gate.js';
 export { ContentionPacer, type ContentionPacerOptions } from './contention-pacer.js';

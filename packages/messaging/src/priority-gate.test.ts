@@ -124,4 +124,62 @@ describe('priority gate', () => {
     second.release();
     await secondDone;
   });
+  describe('the times of single checks', () => {
+    /** A gate on a clock the test moves; each check takes `ms` of it. */
+    function timedGate() {
+      const clock = { now: 0 };
+      const gate = new PriorityGate({ now: () => clock.now });
+      const check = (ms: number) =>
+        gate.high(async () => {
+          clock.now += ms;
+        });
+      return { clock, gate, check };
+    }
+
+    it('given checks since a moment, then their p90 and count are read', async () => {
+      const { clock, gate, check } = timedGate();
+      await check(100);
+      clock.now += 1;
+      const since = clock.now;
+      for (let ms = 1; ms <= 10; ms++) await check(ms);
+      assert.deepEqual(gate.highTimesSince(since, 0.9), { count: 10, quantile: 9 });
+    });
+
+    it('given fewer than twenty quiet checks, then their quiet time is not known yet', async () => {
+      const { gate, check } = timedGate();
+      for (let index = 0; index < 19; index++) await check(4);
+      assert.equal(gate.quietHighTime(0.9), undefined);
+      await check(4);
+      assert.equal(gate.quietHighTime(0.9), 4);
+    });
+
+    it('given checks beside background work or a batch unit, then they are not counted as quiet', async () => {
+      const { gate, check } = timedGate();
+      for (let index = 0; index < 20; index++) await check(4);
+      let endImport!: () => void;
+      const importing = gate.background(
+        () => new Promise<void>((resolve) => (endImport = resolve)),
+      );
+      for (let index = 0; index < 20; index++) await check(40);
+      endImport();
+      await importing;
+      const unit = heldWork();
+      const unitDone = gate.low(unit.run);
+      await turns(5);
+      for (let index = 0; index < 20; index++) await check(40);
+      unit.release();
+      await unitDone;
+      assert.equal(gate.quietHighTime(0.9), 4);
+      assert.equal(gate.highTimesSince(0, 1).quantile, 40);
+    });
+
+    it('tells whether checks came within its active window', async () => {
+      const { clock, gate, check } = timedGate();
+      assert.equal(gate.highActive(), false);
+      await check(1);
+      assert.equal(gate.highActive(), true);
+      clock.now += 1_000;
+      assert.equal(gate.highActive(), false);
+    });
+  });
 });

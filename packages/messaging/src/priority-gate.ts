@@ -1,3 +1,5 @@
+import { DurationRing } from './duration-ring.js';
+
 export interface PriorityGateOptions {
   /** The longest a low-priority unit waits for high-priority work to pause. Default 25 ms. */
   maxWaitMs?: number;
@@ -9,7 +11,21 @@ export interface PriorityGateOptions {
   lowShare?: number;
   /** How long after high-priority work it still counts as active. Default 1,000 ms. */
   activeWindowMs?: number;
+  /** The clock the gate's times are read on (ms). Default `performance.now`. */
+  now?: () => number;
 }
+
+/** How long the high-priority units that ended since a moment took (`PriorityGate.highTimesSince`). */
+export interface HighTimes {
+  count: number;
+  /** The quantile asked for of their durations, ms (0 when none). */
+  quantile: number;
+}
+
+/** Single checks kept per ring: at 100 a second, the last ten seconds of them. */
+const TIMES_KEPT = 1000;
+/** Fewer quiet units than this say too little about how long a unit takes when nothing else runs. */
+const LEAST_QUIET_UNITS = 20;
 
 /**
  * Two priorities of work in one process (single checks over batch entries). Low-priority units run
@@ -19,6 +35,13 @@ export interface PriorityGateOptions {
  */
 export class PriorityGate {
   private highInFlight = 0;
+  /** Low-priority units running now, and long low-priority work (an import) under way. */
+  private lowRunning = 0;
+  private backgroundRunning = 0;
+  /** Every high-priority unit's duration, and those of the units while no low-priority work ran. */
+  private readonly highTimes = new DurationRing(TIMES_KEPT);
+  private readonly quietHighTimes = new DurationRing(TIMES_KEPT);
+  private readonly now: () => number;
   private lastHighAt = Number.NEGATIVE_INFINITY;
   private idleWaiters: (() => void)[] = [];
   private lowQueue: Promise<void> = Promise.resolve();
@@ -33,16 +56,22 @@ export class PriorityGate {
     if (!(share > 0 && share <= 1)) throw new RangeError('lowShare must be in (0, 1]');
     this.restPerBusy = (1 - share) / share;
     this.activeWindowMs = options.activeWindowMs ?? 1000;
+    this.now = options.now ?? (() => performance.now());
   }
 
   /** Runs high-priority work; low-priority work does not start while it runs (up to maxWaitMs). */
   async high<T>(work: () => Promise<T>): Promise<T> {
     this.highInFlight += 1;
+    const started = this.now();
+    const quietAtStart = this.quiet();
     try {
       return await work();
     } finally {
       this.highInFlight -= 1;
-      this.lastHighAt = performance.now();
+      this.lastHighAt = this.now();
+      this.highTimes.add(this.lastHighAt, this.lastHighAt - started);
+      if (quietAtStart && this.quiet())
+        this.quietHighTimes.add(this.lastHighAt, this.lastHighAt - started);
       if (this.highInFlight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
     }
   }
@@ -50,14 +79,16 @@ export class PriorityGate {
   /** Runs low-priority work after the units queued before it, at its share of the time. */
   low<T>(work: () => Promise<T>): Promise<T> {
     const run = this.lowQueue.then(async () => {
-      const rest = this.nextLowAt - performance.now();
+      const rest = this.nextLowAt - this.now();
       if (rest > 0 && this.highActive()) await delay(rest);
       await this.highIdle();
-      const started = performance.now();
+      const started = this.now();
+      this.lowRunning += 1;
       try {
         return await work();
       } finally {
-        const ended = performance.now();
+        this.lowRunning -= 1;
+        const ended = this.now();
         this.nextLowAt = ended + (ended - started) * this.restPerBusy;
       }
     });
@@ -76,8 +107,46 @@ export class PriorityGate {
     return this.highIdle();
   }
 
-  private highActive(): boolean {
-    return this.highInFlight > 0 || performance.now() - this.lastHighAt < this.activeWindowMs;
+  /**
+   * Runs long low-priority work that is not one unit (an import): high-priority units that overlap it
+   * do not count as quiet (`quietHighP90`).
+   */
+  async background<T>(work: () => Promise<T>): Promise<T> {
+    this.backgroundRunning += 1;
+    try {
+      return await work();
+    } finally {
+      this.backgroundRunning -= 1;
+    }
+  }
+
+  /** Whether high-priority work is in flight or ended within the last `activeWindowMs`. */
+  highActive(): boolean {
+    return this.highInFlight > 0 || this.now() - this.lastHighAt < this.activeWindowMs;
+  }
+
+  /** The q-quantile of how long the high-priority units that ended at or after `since` (the gate's clock) took. */
+  highTimesSince(since: number, q: number): HighTimes {
+    const { count, value } = this.highTimes.quantile(q, since);
+    return { count, quantile: value };
+  }
+
+  /**
+   * The q-quantile of how long the last high-priority units that ran while no low-priority work did
+   * took (a single check's usual time on this process), ms; undefined until enough of them ran.
+   */
+  quietHighTime(q: number): number | undefined {
+    const { count, value } = this.quietHighTimes.quantile(q);
+    return count >= LEAST_QUIET_UNITS ? value : undefined;
+  }
+
+  /** The gate's clock (ms), for callers that compare with `highTimesSince`. */
+  clock(): number {
+    return this.now();
+  }
+
+  private quiet(): boolean {
+    return this.lowRunning === 0 && this.backgroundRunning === 0;
   }
 
   private highIdle(): Promise<void> {

@@ -15,6 +15,7 @@ import {
 } from './import-chunk.js';
 import { MAX_STORED_ROW_ERRORS, recordChunk } from './import-read-model.js';
 import type { SourceRecord } from './record-sources.js';
+import type { ImportPacer } from './import-pacer.js';
 import { TimeSlice } from './time-slice.js';
 
 export interface ImportRunOptions {
@@ -40,6 +41,12 @@ export interface ImportRunOptions {
    */
   pauseRatio?: number;
   /**
+   * Single checks first: while they come, a further rest after each chunk by what they take
+   * (`import-pacer.ts`), and (with chunkMs) chunks sized to take about `checksChunkMs`.
+   */
+  pacer?: Pick<ImportPacer, 'checksActive' | 'restAfter'>;
+  checksChunkMs?: number;
+  /**
    * Read and prepare the next chunk (decided, encrypted, its statements built) while the previous
    * one is written (PostgreSQL): the database writes one chunk while this thread makes the next. Not
    * on PGlite: a chunk's transaction holds its one backend, and reads meanwhile wait for it.
@@ -61,6 +68,8 @@ export interface ImportRunOptions {
 
 /** A slice short beside a single check's idle p99 (bench/RESULTS.md §5), long beside a turn's cost. */
 export const DEFAULT_SLICE_MS = 4;
+/** The fewest rows of a chunk sized by its time beside single checks: a chunk's fixed costs stay small. */
+const LEAST_ROWS_BESIDE_CHECKS = 10;
 
 interface Chunk {
   rows: ImportRow[];
@@ -95,7 +104,8 @@ export async function runAccountImport(
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
 
-  async function write(current: Chunk, prepared: Promise<PreparedChunk>): Promise<void> {
+  /** Writes the chunk; how long its transaction took (ms). */
+  async function write(current: Chunk, prepared: Promise<PreparedChunk>): Promise<number> {
     // A chunk is sized and rested by its transaction's time, not by its preparing (a failed one is
     // handled in applyChunk).
     await prepared.catch(() => undefined);
@@ -116,10 +126,20 @@ export async function runAccountImport(
     options.onProgress?.({ ...totals });
     const took = performance.now() - started;
     if (chunkMs !== undefined) {
-      const fitting = Math.round((current.read * chunkMs) / Math.max(took, 1));
-      chunkRows = Math.min(maxChunkRows, Math.max(options.chunkRows, fitting));
+      // Beside single checks a chunk is short: each one's work goes on through every process
+      // (relay, Kafka, the copies), and a long one reaches them all as one burst.
+      const besideChecks = options.pacer?.checksActive() === true;
+      const target = besideChecks ? (options.checksChunkMs ?? chunkMs) : chunkMs;
+      const least = besideChecks ? LEAST_ROWS_BESIDE_CHECKS : options.chunkRows;
+      const fitting = Math.round((current.read * target) / Math.max(took, 1));
+      chunkRows = Math.min(maxChunkRows, Math.max(least, fitting));
     }
-    const pause = took * (options.pauseRatio ?? 0);
+    return took;
+  }
+
+  /** After a chunk, the rest that leaves the database and the cores to single checks. */
+  async function rest(took: number): Promise<void> {
+    const pause = took * (options.pauseRatio ?? 0) + (options.pacer?.restAfter(took) ?? 0);
     if (pause > 0) await sleep(pause);
   }
 
@@ -145,7 +165,10 @@ export async function runAccountImport(
     await writing;
     inFlight = current.ibans;
     const { gate } = options;
-    writing = gate ? gate.low(() => write(current, prepared)) : write(current, prepared);
+    // The rest is outside the gate's unit: the gate's own share counts only the chunk's writing.
+    writing = (gate ? gate.low(() => write(current, prepared)) : write(current, prepared)).then(
+      rest,
+    );
     // Awaited by the next flush or at the end; until then a rejection is not unhandled.
     writing.catch(() => undefined);
     if (options.overlap !== true) await writing;

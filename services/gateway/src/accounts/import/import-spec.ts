@@ -335,6 +335,53 @@ export function accountImportSpec(
       assert.ok(chunks.length <= 4, `chunks of ${chunks.join(', ')} rows`);
     });
 
+    it('given single checks coming, then each chunk is of the least rows and the pacer rests after each', async () => {
+      const importId = randomUUID();
+      const startedAt = new Date().toISOString();
+      await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
+      async function* records(): AsyncGenerator<SourceRecord[]> {
+        for (let row = 1; row <= 100; row++)
+          yield [
+            { row, ok: true, record: { iban: germanIban(741_000 + row), name: `Paced ${row}` } },
+          ];
+      }
+      const chunks: number[] = [];
+      let readBefore = 0;
+      const restedAfter: number[] = [];
+      const totals = await runAccountImport(
+        {
+          importId,
+          store,
+          cipher: personal.cipher,
+          clock: () => new Date(),
+          newId: randomUUID,
+          metadata: {},
+          chunkRows: 50,
+          // Without checks every chunk would be "fast" and stay at 50 rows.
+          chunkMs: 600_000,
+          maxChunkRows: 50,
+          pacer: {
+            checksActive: () => true,
+            restAfter: (took) => {
+              restedAfter.push(took);
+              return 0;
+            },
+          },
+          // No chunk fits in no time: each is of the least rows beside checks.
+          checksChunkMs: 0,
+          onProgress: (rows) => {
+            chunks.push(rows.read - readBefore);
+            readBefore = rows.read;
+          },
+        },
+        records(),
+      );
+      assert.equal(totals.created, 100);
+      assert.deepEqual(chunks, [50, 10, 10, 10, 10, 10]);
+      assert.equal(restedAfter.length, chunks.length);
+      assert.ok(restedAfter.every((took) => took > 0));
+    });
+
     it('given a single check in flight, then no chunk is written until it ends (the import yields to it)', async () => {
       const importId = randomUUID();
       await startImport(sql, SCHEMA, {

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { HighTimes } from '@vop/messaging';
+import {
+  ASSUMED_QUIET_MS,
+  CHECK_SLOWDOWN_ALLOWED,
+  ImportPacer,
+  type SingleCheckTimes,
+} from './import-pacer.js';
+
+/** Single checks as the gate reports them: whether they come, and their times now and when quiet. */
+function checks(initial: { active: boolean; recent: number; quiet?: number; count?: number }) {
+  const state = { now: 0, ...initial };
+  const times: SingleCheckTimes = {
+    highActive: () => state.active,
+    highTimesSince: (): HighTimes => ({ count: state.count ?? 50, quantile: state.recent }),
+    quietHighTime: () => state.quiet,
+    clock: () => state.now,
+  };
+  return { state, times };
+}
+
+/** Half a second later, a chunk of 10 ms: the rest the pacer asks after it. */
+function nextWindow(pacer: ImportPacer, state: { now: number }): number {
+  state.now += 500;
+  return pacer.restAfter(10);
+}
+
+describe('the import pacer', () => {
+  it('given no single checks, then no chunk rests', () => {
+    const { state, times } = checks({ active: false, recent: 1_000, quiet: 5 });
+    const pacer = new ImportPacer(times);
+    assert.equal(pacer.checksActive(), false);
+    assert.equal(nextWindow(pacer, state), 0);
+    assert.equal(nextWindow(pacer, state), 0);
+  });
+
+  it('given checks slower than allowed, then the rest doubles each half second up to the least share', () => {
+    const { state, times } = checks({ active: true, recent: 50, quiet: 5 });
+    const pacer = new ImportPacer(times, { minShare: 0.05 });
+    assert.equal(pacer.checksActive(), true);
+    // Checks start: the import at once gets half its time; then 2, 4, 8, 16, and at most 19 (5 %).
+    assert.equal(pacer.restAfter(10), 10);
+    const rests = [1, 2, 3, 4, 5, 6].map(() => Math.round(nextWindow(pacer, state)));
+    assert.deepEqual(rests, [20, 40, 80, 160, 190, 190]);
+  });
+
+  it('given checks well within what is allowed, then the rest shrinks by a fifth each half second, never to none', () => {
+    const { state, times } = checks({ active: true, recent: 50, quiet: 5 });
+    const pacer = new ImportPacer(times);
+    pacer.restAfter(10);
+    nextWindow(pacer, state);
+    state.recent = 5;
+    const rests = Array.from({ length: 30 }, () => nextWindow(pacer, state));
+    assert.equal(rests[0], 16);
+    assert.ok(rests.every((rest, index) => index === 0 || rest <= (rests[index - 1] as number)));
+    assert.equal(rests.at(-1), 0.5);
+  });
+
+  it('given checks between well within and allowed, then the rest stays', () => {
+    const quiet = 4;
+    const { state, times } = checks({
+      active: true,
+      recent: 0.9 * CHECK_SLOWDOWN_ALLOWED * quiet,
+      quiet,
+    });
+    const pacer = new ImportPacer(times);
+    assert.deepEqual(
+      [pacer.restAfter(10), nextWindow(pacer, state), nextWindow(pacer, state)],
+      [10, 10, 10],
+    );
+  });
+
+  it('given fewer checks in the window than it needs, then the rest stays until there are enough', () => {
+    const { state, times } = checks({ active: true, recent: 50, quiet: 5, count: 3 });
+    const pacer = new ImportPacer(times);
+    pacer.restAfter(10);
+    assert.equal(nextWindow(pacer, state), 10);
+    state.count = 50;
+    assert.equal(nextWindow(pacer, state), 20);
+  });
+
+  it('given no quiet checks yet, then the allowed time is taken from the assumed quiet time', () => {
+    const below = checks({ active: true, recent: CHECK_SLOWDOWN_ALLOWED * ASSUMED_QUIET_MS - 1 });
+    const slowBelow = new ImportPacer(below.times);
+    slowBelow.restAfter(10);
+    assert.equal(nextWindow(slowBelow, below.state), 10);
+    const above = checks({ active: true, recent: CHECK_SLOWDOWN_ALLOWED * ASSUMED_QUIET_MS + 1 });
+    const slowAbove = new ImportPacer(above.times);
+    slowAbove.restAfter(10);
+    assert.equal(nextWindow(slowAbove, above.state), 20);
+  });
+
+  it('given checks that stop, then the import rests no more, and starts again at half its time when they return', () => {
+    const { state, times } = checks({ active: true, recent: 50, quiet: 5 });
+    const pacer = new ImportPacer(times);
+    pacer.restAfter(10);
+    nextWindow(pacer, state);
+    nextWindow(pacer, state);
+    state.active = false;
+    assert.equal(nextWindow(pacer, state), 0);
+    state.active = true;
+    assert.equal(pacer.restAfter(10), 10);
+  });
+
+  it('refuses a least share outside (0, 1]', () => {
+    const { times } = checks({ active: false, recent: 0 });
+    assert.throws(() => new ImportPacer(times, { minShare: 0 }), RangeError);
+    assert.throws(() => new ImportPacer(times, { minShare: 1.5 }), RangeError);
+  });
+});

@@ -1,0 +1,84 @@
+import type { PriorityGate } from '@vop/messaging';
+
+/** What the pacer reads of the single checks: the gateway's priority gate. */
+export type SingleCheckTimes = Pick<
+  PriorityGate,
+  'highActive' | 'highTimesSince' | 'quietHighTime' | 'clock'
+>;
+
+export interface ImportPacerOptions {
+  /**
+   * The least share of its own time the import keeps while single checks come: it slows, it never
+   * stops (issue 45: the import yields, it does not starve). Default 0.05.
+   */
+  minShare?: number;
+}
+
+/** The share of single checks whose time the pacer watches: their slowest but a few. */
+export const WATCHED_QUANTILE = 0.9;
+/**
+ * A single check's time at WATCHED_QUANTILE while an import runs may be this many times that on a
+ * quiet process before the import slows down (issue 45 asks the p99 within twice its idle value).
+ */
+export const CHECK_SLOWDOWN_ALLOWED = 1.5;
+/** A quiet check's time at WATCHED_QUANTILE assumed until enough checks ran without an import. */
+export const ASSUMED_QUIET_MS = 10;
+/** The least time and checks the pacer looks at before it changes the import's pace. */
+const WINDOW_MS = 500;
+const LEAST_CHECKS = 20;
+/** Rest per unit of chunk time when checks start coming: the import then gets half its time. */
+const FIRST_RATIO = 1;
+
+/**
+ * Paces an import by what its single checks take: while checks come, each chunk is followed by a
+ * rest in proportion to the chunk's time, and every half second the proportion doubles when the
+ * checks' time at WATCHED_QUANTILE was above CHECK_SLOWDOWN_ALLOWED times its quiet value, and shrinks
+ * by a fifth when it was well under. Without checks there is no rest. Why (bench/RESULTS.md §5,
+ * 2026-11-29 21:07): what slowed the checks was not the import's share of one thread but the bursts
+ * each chunk sends through every process (relay, Kafka, both copies of the accounts); a fixed share
+ * cannot know how much this machine can spare, the checks' own times can. The p90 is watched, not the
+ * p99: at the least share the p99 stayed where it was at ten times the pace (measured, same section),
+ * so pacing on it would only stop the import.
+ */
+export class ImportPacer {
+  private ratio = 0;
+  private windowStart: number;
+  private readonly maxRatio: number;
+
+  constructor(
+    private readonly checks: SingleCheckTimes,
+    options: ImportPacerOptions = {},
+  ) {
+    const share = options.minShare ?? 0.05;
+    if (!(share > 0 && share <= 1)) throw new RangeError('minShare must be in (0, 1]');
+    this.maxRatio = (1 - share) / share;
+    this.windowStart = checks.clock();
+  }
+
+  /** Whether single checks come: the import's chunks are then kept short. */
+  checksActive(): boolean {
+    return this.checks.highActive();
+  }
+
+  /** The rest (ms) after a chunk that took `took` ms. */
+  restAfter(took: number): number {
+    const now = this.checks.clock();
+    if (!this.checks.highActive()) {
+      this.ratio = 0;
+      this.windowStart = now;
+      return 0;
+    }
+    if (this.ratio === 0) this.ratio = FIRST_RATIO;
+    if (now - this.windowStart >= WINDOW_MS) {
+      const recent = this.checks.highTimesSince(this.windowStart, WATCHED_QUANTILE);
+      if (recent.count >= LEAST_CHECKS) {
+        const quiet = this.checks.quietHighTime(WATCHED_QUANTILE) ?? ASSUMED_QUIET_MS;
+        const allowed = CHECK_SLOWDOWN_ALLOWED * quiet;
+        if (recent.quantile > allowed) this.ratio = Math.min(this.maxRatio, this.ratio * 2);
+        else if (recent.quantile < 0.8 * allowed) this.ratio = Math.max(0.05, this.ratio * 0.8);
+        this.windowStart = now;
+      }
+    }
+    return took * this.ratio;
+  }
+}
