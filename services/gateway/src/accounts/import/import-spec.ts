@@ -21,7 +21,7 @@ import { handleAccountCommand } from '../command-handler.js';
 import { findLiveAccountIdByIban, migrateAccountsReadModel } from '../read-model.js';
 import { migrateAccountImports, startImport } from './import-read-model.js';
 import { accountImportRoutes, IMPORT_PATH } from './import-routes.js';
-import { runAccountImport } from './import-run.js';
+import { type ImportRunOptions, runAccountImport } from './import-run.js';
 import { parseImportRecord } from './import-record.js';
 import type { SourceRecord } from './record-sources.js';
 
@@ -298,14 +298,25 @@ export function accountImportSpec(
       assert.equal(await messageCount(), before);
     });
 
-    it('given chunks that take less than chunkMs, then each next chunk grows up to maxChunkRows', async () => {
+    /** A hundred new records, one a batch, run with `options`: the totals and each chunk's rows. */
+    async function chunkedImport(
+      firstIban: number,
+      options: Pick<
+        ImportRunOptions,
+        'chunkRows' | 'chunkMs' | 'maxChunkRows' | 'pacer' | 'checksChunkMs'
+      >,
+    ) {
       const importId = randomUUID();
       const startedAt = new Date().toISOString();
       await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
       async function* records(): AsyncGenerator<SourceRecord[]> {
         for (let row = 1; row <= 100; row++)
           yield [
-            { row, ok: true, record: { iban: germanIban(737_000 + row), name: `Grow ${row}` } },
+            {
+              row,
+              ok: true,
+              record: { iban: germanIban(firstIban + row), name: `Chunked ${row}` },
+            },
           ];
       }
       const chunks: number[] = [];
@@ -318,10 +329,7 @@ export function accountImportSpec(
           clock: () => new Date(),
           newId: randomUUID,
           metadata: {},
-          chunkRows: 2,
-          // Far longer than any chunk here takes: every chunk is "fast".
-          chunkMs: 600_000,
-          maxChunkRows: 50,
+          ...options,
           onProgress: (rows) => {
             chunks.push(rows.read - readBefore);
             readBefore = rows.read;
@@ -329,6 +337,16 @@ export function accountImportSpec(
         },
         records(),
       );
+      return { totals, chunks };
+    }
+
+    it('given chunks that take less than chunkMs, then each next chunk grows up to maxChunkRows', async () => {
+      const { totals, chunks } = await chunkedImport(737_000, {
+        chunkRows: 2,
+        // Far longer than any chunk here takes: every chunk is "fast".
+        chunkMs: 600_000,
+        maxChunkRows: 50,
+      });
       assert.equal(totals.created, 100);
       // The chunk read while the first is written is still of the first's size.
       assert.equal(Math.max(...chunks), 50);
@@ -336,46 +354,22 @@ export function accountImportSpec(
     });
 
     it('given single checks coming, then each chunk is of the least rows and the pacer rests after each', async () => {
-      const importId = randomUUID();
-      const startedAt = new Date().toISOString();
-      await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
-      async function* records(): AsyncGenerator<SourceRecord[]> {
-        for (let row = 1; row <= 100; row++)
-          yield [
-            { row, ok: true, record: { iban: germanIban(741_000 + row), name: `Paced ${row}` } },
-          ];
-      }
-      const chunks: number[] = [];
-      let readBefore = 0;
       const restedAfter: number[] = [];
-      const totals = await runAccountImport(
-        {
-          importId,
-          store,
-          cipher: personal.cipher,
-          clock: () => new Date(),
-          newId: randomUUID,
-          metadata: {},
-          chunkRows: 50,
-          // Without checks every chunk would be "fast" and stay at 50 rows.
-          chunkMs: 600_000,
-          maxChunkRows: 50,
-          pacer: {
-            checksActive: () => true,
-            restAfter: (took) => {
-              restedAfter.push(took);
-              return 0;
-            },
-          },
-          // No chunk fits in no time: each is of the least rows beside checks.
-          checksChunkMs: 0,
-          onProgress: (rows) => {
-            chunks.push(rows.read - readBefore);
-            readBefore = rows.read;
+      const { totals, chunks } = await chunkedImport(741_000, {
+        chunkRows: 50,
+        // Without checks every chunk would be "fast" and stay at 50 rows.
+        chunkMs: 600_000,
+        maxChunkRows: 50,
+        pacer: {
+          checksActive: () => true,
+          restAfter: (took) => {
+            restedAfter.push(took);
+            return 0;
           },
         },
-        records(),
-      );
+        // No chunk fits in no time: each is of the least rows beside checks.
+        checksChunkMs: 0,
+      });
       assert.equal(totals.created, 100);
       assert.deepEqual(chunks, [50, 10, 10, 10, 10, 10]);
       assert.equal(restedAfter.length, chunks.length);
