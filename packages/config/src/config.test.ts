@@ -85,6 +85,19 @@ describe('loadConfig', () => {
       );
   });
 
+  it('given no least import share, then an import beside checks keeps a twentieth of its pace; outside 0.01-1 it names the variable', () => {
+    assert.equal(loadConfig({}).VOP_IMPORT_LEAST_SHARE, 0.05);
+    assert.equal(loadConfig({ VOP_IMPORT_LEAST_SHARE: '1' }).VOP_IMPORT_LEAST_SHARE, 1);
+    for (const value of ['0', '0.005', '1.5', 'some'])
+      assert.throws(
+        () => loadConfig({ VOP_IMPORT_LEAST_SHARE: value }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.issues.some((issue) => issue.startsWith('VOP_IMPORT_LEAST_SHARE')),
+        value,
+      );
+  });
+
   it('given no import share, then an import takes four fifths of the time while checks come; outside 0.05-1 it names the variable', () => {
     assert.equal(loadConfig({}).VOP_IMPORT_SHARE, 0.8);
     assert.equal(loadConfig({ VOP_IMPORT_SHARE: '0.5' }).VOP_IMPORT_SHARE, 0.5);

@@ -219,6 +219,12 @@ export const ServiceConfig = z.object({
    */
   VOP_IMPORT_SHARE: z.coerce.number().min(0.05).max(1).default(0.8),
   /**
+   * Embedded and distributed gateway: the least share of its own pace a bulk account import keeps while
+   * single checks come and ask it to slow down (services/gateway/src/accounts/import/import-pacer.ts);
+   * higher finishes an import sooner beside checks and lets them slow more. 1: never slowed for them.
+   */
+  VOP_IMPORT_LEAST_SHARE: z.coerce.number().min(0.01).max(1).default(0.05),
+  /**
    * The embedded service: the same least ms between two recording rounds. Checks that arrive alone
    * (evenly at 200/s) then share a round and its statement on PGlite's thread: 20–37 % less CPU a check,
    * and up to this long more for each (a client that sends one check after another waits it every

@@ -109,7 +109,7 @@ export class PriorityGate {
 
   /**
    * Runs long low-priority work that is not one unit (an import): high-priority units that overlap it
-   * do not count as quiet (`quietHighP90`).
+   * do not count as quiet (`quietHighTime`).
    */
   async background<T>(work: () => Promise<T>): Promise<T> {
     this.backgroundRunning += 1;
@@ -125,7 +125,10 @@ export class PriorityGate {
     return this.highInFlight > 0 || this.now() - this.lastHighAt < this.activeWindowMs;
   }
 
-  /** The q-quantile of how long the high-priority units that ended at or after `since` (the gate's clock) took. */
+  /**
+   * The q-quantile of how long the high-priority units that ended at or after `since` (the gate's
+   * clock) took.
+   */
   highTimesSince(since: number, q: number): HighTimes {
     const { count, value } = this.highTimes.quantile(q, since);
     return { count, quantile: value };

@@ -148,6 +148,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     recordingRoundsInFlight: 2,
     // Checks that arrive alone share a round: its statement costs PGlite's thread the same whatever its size.
     recordingRoundGatherMs: config.VOP_EMBEDDED_RECORDING_GATHER_MS,
+    importLeastShare: config.VOP_IMPORT_LEAST_SHARE,
     security: gatewaySecuritySettings(config),
     requesting: await requestingSettings(config, { metrics, logger }),
     // The families other services own run in this process, behind the same edge.

@@ -98,6 +98,7 @@ const gateway = createGateway({
   relayOnThread: true,
   recordingRoundGatherMs: config.VOP_RECORDING_GATHER_MS,
   importShare: config.VOP_IMPORT_SHARE,
+  importLeastShare: config.VOP_IMPORT_LEAST_SHARE,
 });
 await startWithRetry({ start: () => gateway.start(), logger, what: 'gateway' });
 const server = await startHttpsServer({

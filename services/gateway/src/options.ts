@@ -48,6 +48,8 @@ export interface GatewayOptions {
   matcher?: NameMatcher;
   /** Rows per transaction of a bulk account import (default by database: see accounts/import). */
   importChunkRows?: number;
+  /** The least share of its pace a bulk import keeps while single checks slow it (0.05: import-pacer.ts). */
+  importLeastShare?: number;
   /**
    * The process's priorities (embedded: the one every service shares). Default: the gateway's own,
    * where the bulk import takes at most four fifths of the time while single checks come.

@@ -119,6 +119,7 @@ function featureModules(
     copy,
     audit: admin.audit,
     ...(options.importChunkRows !== undefined && { importChunkRows: options.importChunkRows }),
+    ...(options.importLeastShare !== undefined && { importLeastShare: options.importLeastShare }),
   });
   const operations = operationsModule(context, {
     relay: outbox.relay,

@@ -27,6 +27,8 @@ export function accountsModule(
     audit: AuditLog;
     /** Rows per transaction of a bulk import (default by database: see import/import-routes.ts). */
     importChunkRows?: number;
+    /** The least share of its pace a bulk import keeps beside single checks (import/import-pacer.ts). */
+    importLeastShare?: number;
   },
 ): GatewayModule & { writes: AccountRoutesOptions } {
   const { sql, schema, store, bus, topics, namespace, logger, personalData, clock, newId } =
@@ -52,6 +54,7 @@ export function accountsModule(
     clock,
     newId,
     ...(options.importChunkRows !== undefined && { chunkRows: options.importChunkRows }),
+    ...(options.importLeastShare !== undefined && { leastShare: options.importLeastShare }),
     gate: context.priorityGate,
   });
   return {

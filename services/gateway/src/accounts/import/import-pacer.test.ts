@@ -37,7 +37,7 @@ describe('the import pacer', () => {
 
   it('given checks slower than allowed, then the rest doubles each half second up to the least share', () => {
     const { state, times } = checks({ active: true, recent: 50, quiet: 5 });
-    const pacer = new ImportPacer(times, { minShare: 0.05 });
+    const pacer = new ImportPacer(times, { leastShare: 0.05 });
     assert.equal(pacer.checksActive(), true);
     // Checks start: the import at once gets half its time; then 2, 4, 8, 16, and at most 19 (5 %).
     assert.equal(pacer.restAfter(10), 10);
@@ -103,9 +103,16 @@ describe('the import pacer', () => {
     assert.equal(pacer.restAfter(10), 10);
   });
 
+  it('given a least share of all its time, then checks never slow the import', () => {
+    const { state, times } = checks({ active: true, recent: 500, quiet: 5 });
+    const pacer = new ImportPacer(times, { leastShare: 1 });
+    assert.equal(pacer.checksActive(), false);
+    assert.deepEqual([pacer.restAfter(10), nextWindow(pacer, state)], [0, 0]);
+  });
+
   it('refuses a least share outside (0, 1]', () => {
     const { times } = checks({ active: false, recent: 0 });
-    assert.throws(() => new ImportPacer(times, { minShare: 0 }), RangeError);
-    assert.throws(() => new ImportPacer(times, { minShare: 1.5 }), RangeError);
+    assert.throws(() => new ImportPacer(times, { leastShare: 0 }), RangeError);
+    assert.throws(() => new ImportPacer(times, { leastShare: 1.5 }), RangeError);
   });
 });

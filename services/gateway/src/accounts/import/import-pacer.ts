@@ -11,7 +11,7 @@ export interface ImportPacerOptions {
    * The least share of its own time the import keeps while single checks come: it slows, it never
    * stops (issue 45: the import yields, it does not starve). Default 0.05.
    */
-  minShare?: number;
+  leastShare?: number;
 }
 
 /** The share of single checks whose time the pacer watches: their slowest but a few. */
@@ -28,6 +28,8 @@ const WINDOW_MS = 500;
 const LEAST_CHECKS = 20;
 /** Rest per unit of chunk time when checks start coming: the import then gets half its time. */
 const FIRST_RATIO = 1;
+/** The least rest per unit of chunk time while checks come: above none, so that it can double. */
+const LEAST_RATIO = 0.05;
 
 /**
  * Paces an import by what its single checks take: while checks come, each chunk is followed by a
@@ -41,7 +43,8 @@ const FIRST_RATIO = 1;
  * so pacing on it would only stop the import.
  */
 export class ImportPacer {
-  private ratio = 0;
+  /** Rest per unit of chunk time; undefined while no checks come. */
+  private ratio: number | undefined;
   private windowStart: number;
   private readonly maxRatio: number;
 
@@ -49,36 +52,38 @@ export class ImportPacer {
     private readonly checks: SingleCheckTimes,
     options: ImportPacerOptions = {},
   ) {
-    const share = options.minShare ?? 0.05;
-    if (!(share > 0 && share <= 1)) throw new RangeError('minShare must be in (0, 1]');
+    const share = options.leastShare ?? 0.05;
+    if (!(share > 0 && share <= 1)) throw new RangeError('leastShare must be in (0, 1]');
     this.maxRatio = (1 - share) / share;
     this.windowStart = checks.clock();
   }
 
-  /** Whether single checks come: the import's chunks are then kept short. */
+  /** Whether single checks come (and may slow the import): its chunks are then kept short. */
   checksActive(): boolean {
-    return this.checks.highActive();
+    return this.maxRatio > 0 && this.checks.highActive();
   }
 
   /** The rest (ms) after a chunk that took `took` ms. */
   restAfter(took: number): number {
     const now = this.checks.clock();
-    if (!this.checks.highActive()) {
-      this.ratio = 0;
+    if (!this.checksActive()) {
+      this.ratio = undefined;
       this.windowStart = now;
       return 0;
     }
-    if (this.ratio === 0) this.ratio = FIRST_RATIO;
+    let ratio = this.ratio ?? Math.min(FIRST_RATIO, this.maxRatio);
     if (now - this.windowStart >= WINDOW_MS) {
       const recent = this.checks.highTimesSince(this.windowStart, WATCHED_QUANTILE);
       if (recent.count >= LEAST_CHECKS) {
         const quiet = this.checks.quietHighTime(WATCHED_QUANTILE) ?? ASSUMED_QUIET_MS;
         const allowed = CHECK_SLOWDOWN_ALLOWED * quiet;
-        if (recent.quantile > allowed) this.ratio = Math.min(this.maxRatio, this.ratio * 2);
-        else if (recent.quantile < 0.8 * allowed) this.ratio = Math.max(0.05, this.ratio * 0.8);
+        if (recent.quantile > allowed) ratio *= 2;
+        else if (recent.quantile < 0.8 * allowed) ratio = Math.max(LEAST_RATIO, ratio * 0.8);
+        ratio = Math.min(this.maxRatio, ratio);
         this.windowStart = now;
       }
     }
-    return took * this.ratio;
+    this.ratio = ratio;
+    return took * ratio;
   }
 }

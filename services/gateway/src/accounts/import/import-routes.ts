@@ -44,6 +44,8 @@ export interface AccountImportRoutesOptions {
   pauseRatio?: number;
   /** What the import's chunks and slices yield to: single checks (the gateway's priorities). */
   gate?: PriorityGate;
+  /** The least share of its pace an import keeps while single checks slow it (import-pacer.ts). */
+  leastShare?: number;
 }
 
 const ImportId = z.uuid();
@@ -88,7 +90,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
   const maxChunkRows = Math.max(chunkRows, onPglite ? 2000 : 5000);
   // Beside single checks: PGlite holds its one backend for a chunk, so its chunks are shorter.
   const checksChunkMs = onPglite ? 4 : 5;
-  const { gate } = options;
+  const { gate, leastShare } = options;
   const router = createRouter();
   const statusUrl = (id: string) => `${IMPORT_PATH}/${id}`;
 
@@ -131,7 +133,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
             chunkRows,
             ...(chunkMs !== undefined && { chunkMs, maxChunkRows }),
             pauseRatio,
-            ...(gate && { pacer: new ImportPacer(gate), checksChunkMs }),
+            ...(gate && { pacer: new ImportPacer(gate, { leastShare }), checksChunkMs }),
             overlap: !onPglite,
             // PGlite: no gate (measured: a chunk waiting for checks in flight made their p99 worse there,
             // where the pause after each chunk already leaves them half the database).
