@@ -24,8 +24,9 @@ import { schemeRequestBody } from './scheme-request.js';
  * POST /admin/accounts/import of the embedded run and (with --distributed) of a gateway and a matching
  * process on PostgreSQL and Kafka; beside it, single checks at a fixed rate, idle and during the
  * import, in the same run. The import's speed is measured alone (then the same file again, unchanged
- * and with 1 % changed); then --beside more new records (default the lesser of --rows and 100,000)
- * are imported with the single checks beside them, which the import yields to (`import-pacer.ts`).
+ * and with 1 % changed); then single checks idle for --idle seconds, and --beside more new records
+ * (default the lesser of --rows and 100,000) imported with the checks beside them, which the import
+ * yields to (`import-pacer.ts`).
  * Prints rows/s, the peak RSS of the service processes, and p99 idle and beside that import.
  * Usage: node bench/dist/import.bench.js [--rows 1000000] [--beside 100000] [--distributed
  *   [--import-gateway]] [--no-embedded] [--rate 100]
@@ -210,7 +211,7 @@ async function reimport(
   };
 }
 
-/** Seed, idle checks, then the import with checks beside it, on a running service. */
+/** Seed, the import alone, the same file again, idle checks, then an import with checks beside it. */
 async function measure(
   label: string,
   url: string,
@@ -224,8 +225,6 @@ async function measure(
   if (importUrl !== url) await waitReady(importUrl, tls.client);
   await importRows(target, 0, SEED, `${label} seed`);
   await matchingSees(url, tls.client, SEED - 1, 120_000);
-  process.stdout.write(`${label}: idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`);
-  const idle = await singleChecks(url, tls.client, IDLE_SECONDS);
   const rssBefore = await Promise.all(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
@@ -242,6 +241,10 @@ async function measure(
   const changed = await reimport(target, `${label} changed`, CHANGED_EVERY, services);
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
+  // Idle right before: the same store the import beside the checks writes to, and the gateway's quiet
+  // checks (what its import pacer compares with) of that store.
+  process.stdout.write(`${label}: idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`);
+  const idle = await singleChecks(url, tls.client, IDLE_SECONDS);
   process.stdout.write(
     `${label}: importing ${BESIDE_ROWS} more new rows beside single checks at ${RATE} req/s\n`,
   );
