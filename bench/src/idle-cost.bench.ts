@@ -10,7 +10,7 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '@vop/testing';
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs, untilQuiet } from './process-cpu.js';
 import { runContext } from './run-context.js';
 
 /**
@@ -29,26 +29,11 @@ const SETTLE_SECONDS = option('--settle', 20);
 const context = runContext();
 const script = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
 
-/**
- * Start-up (migrations, seeds, joining groups) is over once a 5 s slice cost every process together
- * under 5 % of a core: on a loaded box it can outlast --settle, and its CPU is not an idle cost.
- */
-async function startedUp(processes: ServiceProcess[]): Promise<void> {
-  const SLICE_MS = 5_000;
-  const deadline = Date.now() + 180_000;
-  const total = () =>
-    processes.reduce((sum, service) => sum + processCpuMs(service.child.pid as number), 0);
-  for (let before = total(); Date.now() < deadline;) {
-    await sleep(SLICE_MS);
-    const now = total();
-    if (now - before < 0.05 * SLICE_MS) return;
-    before = now;
-  }
-}
-
 /** Each process's share of one core over the window, in %. */
 async function measure(label: string, processes: ServiceProcess[]): Promise<string> {
-  await startedUp(processes);
+  // Start-up (migrations, seeds, joining groups) can outlast --settle on a loaded box; its CPU is not
+  // an idle cost.
+  await untilQuiet(processes.map((service) => service.child.pid as number));
   await sleep(SETTLE_SECONDS * 1000);
   const exited = processes.filter((service) => service.child.exitCode !== null);
   if (exited.length > 0)

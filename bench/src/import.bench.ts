@@ -15,7 +15,7 @@ import { accountRecordLines, changedName, recordIban, recordName } from './impor
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { BENCH_RATE_LIMITS, startDistributedPair } from './distributed-pair.js';
 import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
-import { processCpuMs } from './process-cpu.js';
+import { processCpuMs, untilQuiet } from './process-cpu.js';
 import { memoryOf } from './process-memory.js';
 import { schemeRequestBody } from './scheme-request.js';
 
@@ -242,8 +242,15 @@ async function measure(
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
   // Idle right before: the same store the import beside the checks writes to, and the gateway's quiet
-  // checks (what its import pacer compares with) of that store.
-  process.stdout.write(`${label}: idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`);
+  // checks (what its import pacer compares with) of that store, once what the imports before left to
+  // do is done (embedded, the in-process consumers of a million accounts' events).
+  const quietAfter = await untilQuiet(
+    services.map((service) => service.child.pid as number),
+    { share: 0.1, timeoutMs: 900_000 },
+  );
+  process.stdout.write(
+    `${label}: quiet after ${quietAfter.toFixed(0)} s; idle single checks, ${IDLE_SECONDS} s at ${RATE} req/s\n`,
+  );
   const idle = await singleChecks(url, tls.client, IDLE_SECONDS);
   process.stdout.write(
     `${label}: importing ${BESIDE_ROWS} more new rows beside single checks at ${RATE} req/s\n`,

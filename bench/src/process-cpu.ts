@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * CPU time (user + system, every thread) a process has used so far, in ms, from /proc (clock ticks of
@@ -7,6 +8,26 @@ import { readdirSync, readFileSync } from 'node:fs';
 export function processCpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
   return (Number(fields?.[11]) + Number(fields?.[12])) * 10;
+}
+
+/**
+ * Waits until a 5 s slice costs the processes together under `share` of a core (their start-up, or the
+ * work an earlier phase left them), at most `timeoutMs`. Returns the seconds it waited.
+ */
+export async function untilQuiet(
+  pids: number[],
+  { share = 0.05, timeoutMs = 180_000 }: { share?: number; timeoutMs?: number } = {},
+): Promise<number> {
+  const SLICE_MS = 5_000;
+  const started = Date.now();
+  const total = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  for (let before = total(); Date.now() - started < timeoutMs;) {
+    await sleep(SLICE_MS);
+    const now = total();
+    if (now - before < share * SLICE_MS) break;
+    before = now;
+  }
+  return (Date.now() - started) / 1000;
 }
 
 export interface CpuWaitMs {
