@@ -39,7 +39,7 @@ const LEAST_RATIO = 0.05;
  * 2026-11-29 21:07): what slowed the checks was not the import's share of one thread but the bursts
  * each chunk sends through every process (relay, Kafka, both copies of the accounts); a fixed share
  * cannot know how much this machine can spare, the checks' own times can. The p90 is watched, not the
- * p99: at the least share the p99 stayed where it was at ten times the pace (measured, same section),
+ * p99: at the least share the p99 stayed where it was at three times the pace (measured, same section),
  * so pacing on it would only stop the import.
  */
 export class ImportPacer {
