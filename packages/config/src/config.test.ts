@@ -2,6 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from './index.js';
 
+/** loadConfig refuses `value` for the variable `name`, and its error names the variable. */
+function assertRefused(name: string, value: string, message = `${name}=${value}`): void {
+  assert.throws(
+    () => loadConfig({ [name]: value }),
+    (error: unknown) =>
+      error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
+    message,
+  );
+}
+
 describe('loadConfig', () => {
   it('given no settings, then the development defaults, no forwarding and no internal secret', () => {
     const config = loadConfig({});
@@ -25,26 +35,14 @@ describe('loadConfig', () => {
       ['VOP_RATE_LIMITS', '{"PSDDE-BAFIN-1":20}'],
       ['VOP_INTERNAL_SECRET', 'short'],
     ] as const) {
-      assert.throws(
-        () => loadConfig({ [name]: value }),
-        (error: unknown) =>
-          error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
-        name,
-      );
+      assertRefused(name, value, name);
     }
   });
 
   it('given no Kafka fetch wait, then an idle fetch waits 1 s; one outside 100 ms–10 s is refused', () => {
     assert.equal(loadConfig({}).VOP_KAFKA_FETCH_WAIT_MS, 1_000);
     assert.equal(loadConfig({ VOP_KAFKA_FETCH_WAIT_MS: '5000' }).VOP_KAFKA_FETCH_WAIT_MS, 5_000);
-    for (const value of ['50', '20000', 'soon'])
-      assert.throws(
-        () => loadConfig({ VOP_KAFKA_FETCH_WAIT_MS: value }),
-        (error: unknown) =>
-          error instanceof ConfigError &&
-          error.issues.some((issue) => issue.startsWith('VOP_KAFKA_FETCH_WAIT_MS')),
-        value,
-      );
+    for (const value of ['50', '20000', 'soon']) assertRefused('VOP_KAFKA_FETCH_WAIT_MS', value);
   });
 
   it('given no batch settings, then both matching roles, the batch processes at nice 10, no pacing', () => {
@@ -64,51 +62,25 @@ describe('loadConfig', () => {
       25,
     );
     for (const value of ['-1', '1001', 'later'])
-      assert.throws(
-        () => loadConfig({ VOP_EMBEDDED_RECORDING_GATHER_MS: value }),
-        (error: unknown) =>
-          error instanceof ConfigError &&
-          error.issues.some((issue) => issue.startsWith('VOP_EMBEDDED_RECORDING_GATHER_MS')),
-        value,
-      );
+      assertRefused('VOP_EMBEDDED_RECORDING_GATHER_MS', value);
   });
 
   it('given a gathering time for the recording rounds, then it is read; outside 0-1000 ms it names the variable', () => {
     assert.equal(loadConfig({ VOP_RECORDING_GATHER_MS: '0' }).VOP_RECORDING_GATHER_MS, 0);
-    for (const value of ['-1', '1001', 'soon'])
-      assert.throws(
-        () => loadConfig({ VOP_RECORDING_GATHER_MS: value }),
-        (error: unknown) =>
-          error instanceof ConfigError &&
-          error.issues.some((issue) => issue.startsWith('VOP_RECORDING_GATHER_MS')),
-        value,
-      );
+    for (const value of ['-1', '1001', 'soon']) assertRefused('VOP_RECORDING_GATHER_MS', value);
   });
 
   it('given no least import share, then an import beside checks keeps a twentieth of its pace; outside 0.01-1 it names the variable', () => {
     assert.equal(loadConfig({}).VOP_IMPORT_LEAST_SHARE, 0.05);
     assert.equal(loadConfig({ VOP_IMPORT_LEAST_SHARE: '1' }).VOP_IMPORT_LEAST_SHARE, 1);
     for (const value of ['0', '0.005', '1.5', 'some'])
-      assert.throws(
-        () => loadConfig({ VOP_IMPORT_LEAST_SHARE: value }),
-        (error: unknown) =>
-          error instanceof ConfigError &&
-          error.issues.some((issue) => issue.startsWith('VOP_IMPORT_LEAST_SHARE')),
-        value,
-      );
+      assertRefused('VOP_IMPORT_LEAST_SHARE', value);
   });
 
   it('given no import share, then an import takes four fifths of the time while checks come; outside 0.05-1 it names the variable', () => {
     assert.equal(loadConfig({}).VOP_IMPORT_SHARE, 0.8);
     assert.equal(loadConfig({ VOP_IMPORT_SHARE: '0.5' }).VOP_IMPORT_SHARE, 0.5);
-    for (const value of ['0', '1.5', 'half'])
-      assert.throws(
-        () => loadConfig({ VOP_IMPORT_SHARE: value }),
-        (error: unknown) =>
-          error instanceof ConfigError &&
-          error.issues.some((issue) => issue.startsWith('VOP_IMPORT_SHARE')),
-        value,
-      );
+    for (const value of ['0', '1.5', 'half']) assertRefused('VOP_IMPORT_SHARE', value);
   });
 
   it('given a role per process, then it is read; an unknown role or nice names the variable', () => {
@@ -129,12 +101,7 @@ describe('loadConfig', () => {
       ['VOP_SINGLE_CHECKS_DECIDED_BY', 'batch'],
       ['VOP_BATCH_ENTRIES_DECIDED_BY', 'gateway'],
     ] as const) {
-      assert.throws(
-        () => loadConfig({ [name]: value }),
-        (error: unknown) =>
-          error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
-        `${name}=${value}`,
-      );
+      assertRefused(name, value);
     }
   });
 
@@ -157,13 +124,7 @@ describe('loadConfig', () => {
       'fe80::1%eth0',
       '0x7f.1',
     ])
-      assert.throws(
-        () => loadConfig({ VOP_TEST_TARGET_ALLOWED_NETWORKS: value }),
-        (error: unknown) =>
-          error instanceof ConfigError &&
-          error.issues.some((issue) => issue.startsWith('VOP_TEST_TARGET_ALLOWED_NETWORKS')),
-        value,
-      );
+      assertRefused('VOP_TEST_TARGET_ALLOWED_NETWORKS', value);
   });
 
   it('given no test budget or connection cap, then 6,000 checks a minute per participant and 4,096 connections; bad ones name the variable', () => {
@@ -184,11 +145,6 @@ describe('loadConfig', () => {
       ['VOP_MAX_CONNECTIONS', '1.5'],
       ['VOP_MAX_CONNECTIONS', 'lots'],
     ] as const)
-      assert.throws(
-        () => loadConfig({ [name]: value }),
-        (error: unknown) =>
-          error instanceof ConfigError && error.issues.some((issue) => issue.startsWith(name)),
-        `${name}=${value}`,
-      );
+      assertRefused(name, value);
   });
 });

@@ -14,7 +14,7 @@ export interface ImportPacerOptions {
   leastShare?: number;
 }
 
-/** The share of single checks whose time the pacer watches: their slowest but a few. */
+/** The share of single checks whose time the pacer watches: all but their slowest tenth. */
 export const WATCHED_QUANTILE = 0.9;
 /**
  * A single check's time at WATCHED_QUANTILE while an import runs may be this many times that on a
@@ -35,12 +35,11 @@ const LEAST_RATIO = 0.05;
  * Paces an import by what its single checks take: while checks come, each chunk is followed by a
  * rest in proportion to the chunk's time, and every half second the proportion doubles when the
  * checks' time at WATCHED_QUANTILE was above CHECK_SLOWDOWN_ALLOWED times its quiet value, and shrinks
- * by a fifth when it was well under. Without checks there is no rest. Why (bench/RESULTS.md §5,
- * 2026-11-29 21:07): what slowed the checks was not the import's share of one thread but the bursts
- * each chunk sends through every process (relay, Kafka, both copies of the accounts); a fixed share
- * cannot know how much this machine can spare, the checks' own times can. The p90 is watched, not the
- * p99: at the least share the p99 stayed where it was at three times the pace (measured, same section),
- * so pacing on it would only stop the import.
+ * by a fifth when it was well under. Without checks there is no rest. Why: what slowed the checks
+ * was not the import's share of one thread but the bursts each chunk sends through every process
+ * (relay, Kafka, both copies of the accounts); a fixed share cannot know how much this machine can
+ * spare, the checks' own times can. The p90 is watched, not the p99: at the least share the p99 stayed
+ * where it was at a faster pace, so pacing on it would only stop the import (bench/RESULTS.md §5).
  */
 export class ImportPacer {
   /** Rest per unit of chunk time; undefined while no checks come. */
