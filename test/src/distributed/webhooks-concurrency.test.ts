@@ -7,8 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { topicNames, type IntegrationEnvelope } from '@vop/contracts';
-import { createKafkaBus, type Bus } from '@vop/messaging';
+import { AssignerProtocol, Kafka, logLevel } from 'kafkajs';
+import { TOPIC_PARTITIONS, topicNames, type IntegrationEnvelope } from '@vop/contracts';
+import { createPostgresClient, type SqlClient } from '@vop/event-store';
+import { createKafkaBus, partitionFor, type Bus } from '@vop/messaging';
 import { DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER, ensureDevPki } from '@vop/pki';
 import {
   createTestDatabase,
@@ -28,13 +30,16 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const main = (service: string) => path.join(repoRoot, `services/${service}/dist/main.js`);
 const INTERNAL_SECRET = randomUUID() + randomUUID();
 const CONCURRENCY = 3;
-const COMPLETIONS = 30;
+/** Completions per partition: more than the bound, so each dispatcher alone could fill it. */
+const PER_PARTITION = 2 * CONCURRENCY;
 
 describe('distributed run: two webhook dispatchers share one bound of attempts per registration', () => {
   const processes: ServiceProcess[] = [];
   const databases: TestDatabase[] = [];
   let client: HttpsClient;
   let bus: Bus;
+  let kafka: Kafka;
+  let webhooksDb: SqlClient;
   let dataDir: string;
   let namespace: TestNamespace;
   let receiver: http.Server;
@@ -42,7 +47,9 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
   const arrived = new Set<string>();
   let inFlight = 0;
   let mostInFlight = 0;
-  let dispatcherPorts: number[] = [];
+  /** While set, the receiver holds every attempt unanswered until it is opened. */
+  let closed: Promise<void> | undefined;
+  let open = () => {};
 
   before(async () => {
     const brokers = requireEnv('VOP_TEST_KAFKA_BROKERS');
@@ -68,11 +75,13 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
       req.on('end', () => {
-        setTimeout(() => {
-          inFlight--;
-          arrived.add(JSON.parse(body).data.request_id as string);
-          res.writeHead(204).end();
-        }, 250);
+        void (closed ?? Promise.resolve()).then(() =>
+          setTimeout(() => {
+            inFlight--;
+            arrived.add(JSON.parse(body).data.request_id as string);
+            res.writeHead(204).end();
+          }, 250),
+        );
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -83,7 +92,6 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
       await freePort(),
       await freePort(),
     ];
-    dispatcherPorts = [firstPort, secondPort];
     const dispatcherEnv = (port: number) => ({
       ...common,
       DATABASE_URL: webhooksDatabase.url,
@@ -91,6 +99,8 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
       VOP_WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
       VOP_WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
       VOP_WEBHOOK_POLL_INTERVAL_MS: '100',
+      // Attempts are held unanswered for a while below; they must not time out meanwhile.
+      VOP_WEBHOOK_ATTEMPT_TIMEOUT_MS: '60000',
     });
     processes.push(
       startServiceProcess(
@@ -120,6 +130,12 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
       keyPem: await read(pki.clientKeyPath),
     });
     bus = createKafkaBus({ brokers: brokers.split(','), clientId: `e2e-whc-${randomUUID()}` });
+    kafka = new Kafka({
+      clientId: 'e2e-whc-admin',
+      brokers: brokers.split(','),
+      logLevel: logLevel.NOTHING,
+    });
+    webhooksDb = createPostgresClient({ connectionString: webhooksDatabase.url, max: 2 });
     await eventually(
       async () => {
         for (const process of processes)
@@ -140,7 +156,9 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
   });
 
   after(async () => {
+    open();
     client?.close();
+    await webhooksDb?.close();
     await bus?.close();
     await Promise.all(processes.map((process) => process.stop()));
     receiver?.closeAllConnections();
@@ -150,7 +168,81 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('a burst to a slow receiver: every completion delivered, never more than the bound in flight', async (t) => {
+  /** The partitions of `topic` each member of the dispatchers' group holds, once both hold some. */
+  const partitionsOfEachDispatcher = async (topic: string): Promise<number[][]> => {
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      return await eventually(
+        async () => {
+          const {
+            groups: [group],
+          } = await admin.describeGroups([`${namespace.name}webhook-dispatcher`]);
+          if (group?.state !== 'Stable' || group.members.length !== 2) return undefined;
+          const held = group.members.map(
+            (member) =>
+              AssignerProtocol.MemberAssignment.decode(member.memberAssignment)?.assignment[
+                topic
+              ] ?? [],
+          );
+          return held.every((partitions) => partitions.length > 0) ? held : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 250, what: 'both dispatchers holding partitions' },
+      );
+    } finally {
+      await admin.disconnect();
+    }
+  };
+
+  /** Publishes PER_PARTITION completions to each of `partitions`; their request ids. */
+  const publishTo = async (topic: string, partitions: number[]): Promise<string[]> => {
+    const ids: string[] = [];
+    for (const partition of partitions) {
+      let count = 0;
+      while (count < PER_PARTITION) {
+        const id = randomUUID();
+        if (partitionFor(id, TOPIC_PARTITIONS) !== partition) continue;
+        ids.push(id);
+        count++;
+      }
+    }
+    await bus.publish(
+      topic,
+      ids.map((verificationId) => {
+        const envelope: IntegrationEnvelope = {
+          eventId: randomUUID(),
+          type: 'VerificationCompleted',
+          version: 1,
+          occurredAt: new Date().toISOString(),
+          correlationId: verificationId,
+          data: {
+            verificationId,
+            family: 'request-result',
+            outcome: 'MTCH',
+            score: 1,
+            reasons: [],
+            participant: DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
+            completedAt: new Date().toISOString(),
+          },
+        };
+        return { key: verificationId, value: JSON.stringify(envelope) };
+      }),
+    );
+    return ids;
+  };
+
+  const queued = async (): Promise<number> => {
+    const { rows } = await webhooksDb.query<{ count: string }>(
+      'SELECT count(*)::text AS count FROM webhooks.deliveries',
+    );
+    return Number(rows[0]!.count);
+  };
+
+  // Which dispatcher sends a delivery is a race for leases, so the test does not wait for both to
+  // send. It makes the case a per-instance bound would fail: one dispatcher holds the bound with
+  // attempts the receiver leaves unanswered, and only then does the other consume completions of
+  // its own. Those must wait; were the bound kept per instance, they would be sent at once.
+  it('one dispatcher holds the bound: the other’s own completions wait, then all are delivered', async (t) => {
     const created = await client.post('/webhooks', {
       url: receiverUrl,
       events: ['verification.success'],
@@ -158,57 +250,34 @@ describe('distributed run: two webhook dispatchers share one bound of attempts p
     });
     assert.equal(created.status, 201, created.text);
     const topic = topicNames(namespace.name).verificationCompleted;
-    const publishRound = async (): Promise<string[]> => {
-      const ids = Array.from({ length: COMPLETIONS }, () => randomUUID());
-      // Completions on every partition, so both dispatchers consume some of them.
-      await bus.publish(
-        topic,
-        ids.map((verificationId) => {
-          const envelope: IntegrationEnvelope = {
-            eventId: randomUUID(),
-            type: 'VerificationCompleted',
-            version: 1,
-            occurredAt: new Date().toISOString(),
-            correlationId: verificationId,
-            data: {
-              verificationId,
-              family: 'request-result',
-              outcome: 'MTCH',
-              score: 1,
-              reasons: [],
-              participant: DEV_PARTICIPANT_ORGANIZATION_IDENTIFIER,
-              completedAt: new Date().toISOString(),
-            },
-          };
-          return { key: verificationId, value: JSON.stringify(envelope) };
-        }),
-      );
-      await eventually(async () => (ids.every((id) => arrived.has(id)) ? true : undefined), {
-        timeoutMs: 120_000,
-        intervalMs: 250,
-        what: 'every completion delivered',
-      });
-      return ids;
-    };
-    const delivered = async (port: number): Promise<boolean> =>
-      /webhook_attempts_total\{[^}]*outcome="delivered"[^}]*\} [1-9]/.test(
-        await (await fetch(`http://127.0.0.1:${port}/metrics`)).text(),
-      );
-    // Both dispatchers must make attempts for the bound to be shown shared, not merely kept by each
-    // instance. Which partitions each holds is Kafka's choice (a late join may leave one idle for a
-    // round), and the one that leases its completions first holds the bound until its own are nearly
-    // sent (the other's are then claimed by whichever looks first), so rounds go on until both have
-    // delivered.
-    let rounds = 0;
-    for (;;) {
-      await publishRound();
-      rounds++;
-      const both = await Promise.all(dispatcherPorts.map(delivered));
-      if (both.every(Boolean)) break;
-      assert.ok(rounds < 10, `after ${rounds} rounds, one dispatcher has delivered nothing`);
-    }
+    const [first, second] = await partitionsOfEachDispatcher(topic);
+    closed = new Promise((resolve) => (open = resolve));
+
+    const firstIds = await publishTo(topic, first!);
+    await eventually(async () => (inFlight === CONCURRENCY ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 50,
+      what: 'the first dispatcher filling the bound',
+    });
+    const secondIds = await publishTo(topic, second!);
+    const all = [...firstIds, ...secondIds];
+    await eventually(async () => ((await queued()) === all.length ? true : undefined), {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: 'the second dispatcher queueing its completions',
+    });
+    // Ten of the dispatchers' looks for due deliveries, with the bound full.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    assert.equal(mostInFlight, CONCURRENCY, 'attempts in flight while the bound was held');
+
+    open();
+    await eventually(async () => (all.every((id) => arrived.has(id)) ? true : undefined), {
+      timeoutMs: 120_000,
+      intervalMs: 250,
+      what: 'every completion delivered',
+    });
     t.diagnostic(
-      `at most ${mostInFlight} attempts in flight (bound ${CONCURRENCY}), ${rounds} round(s)`,
+      `${firstIds.length} + ${secondIds.length} completions, at most ${mostInFlight} in flight`,
     );
     assert.ok(mostInFlight <= CONCURRENCY, `${mostInFlight} attempts in flight at once`);
   });
