@@ -31,6 +31,28 @@ async function timersCreatedDuring(work: () => Promise<void>): Promise<number> {
   return created;
 }
 
+/**
+ * Counts timer callbacks from now on: each is a wake-up of the process (an interval counts per firing).
+ * Only timers made after the watch starts are seen.
+ */
+function watchTimerWakeUps(): { wakeUps: () => number; stop: () => void } {
+  const timers = new Set<number>();
+  let wakeUps = 0;
+  const hook = createHook({
+    init(asyncId, type) {
+      if (type === 'Timeout') timers.add(asyncId);
+    },
+    before(asyncId) {
+      if (timers.has(asyncId)) wakeUps += 1;
+    },
+    destroy(asyncId) {
+      timers.delete(asyncId);
+    },
+  });
+  hook.enable();
+  return { wakeUps: () => wakeUps, stop: () => hook.disable() };
+}
+
 // kafkajs 2.2.4 re-armed a 1 ms timer on every broker connection, idle or not (tulios/kafkajs#1556):
 // ~1,000 wakeups a second per connection in every process. patches/kafkajs@2.2.4.patch stops it.
 describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
@@ -71,5 +93,45 @@ describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
     const created = await timersCreatedDuring(() => sleep(1_000));
     // What is left is periodic: the consumer's long poll (a few a second), heartbeats and commits.
     assert.ok(created < 100, `${created} timers created in one idle second`);
+  });
+
+  it('given a producer and a consumer that have done their work, when nothing is published for two seconds, then timers wake the process a few times a second, not ten times per connection', async () => {
+    const topic = `idle-wakeups.${randomBytes(4).toString('hex')}`;
+    // Watched before the bus exists, so the intervals its connections arm are seen firing.
+    const watch = watchTimerWakeUps();
+    const ownBus = createKafkaBus({
+      brokers: brokers.split(','),
+      clientId: 'vop-idle-wakeups-test',
+      logLevel: 'error',
+    });
+    const received: string[] = [];
+    let ownSubscription: Subscription | undefined;
+    let idleWakeUps: number;
+    try {
+      await ownBus.ensureTopics([{ name: topic, partitions: 1 }]);
+      ownSubscription = await ownBus.subscribe({
+        groupId: `${topic}.group`,
+        topics: [topic],
+        fromBeginning: true,
+        handler: async (message) => {
+          received.push(message.value.toString());
+        },
+      });
+      await ownBus.publish(topic, [{ key: 'k', value: 'v' }]);
+      for (let waited = 0; received.length === 0; waited += 50) {
+        assert.ok(waited < 30_000, 'the message was not consumed');
+        await sleep(50);
+      }
+      const before = watch.wakeUps();
+      await sleep(2_000);
+      idleWakeUps = watch.wakeUps() - before;
+    } finally {
+      watch.stop();
+      await ownSubscription?.close();
+      await ownBus.close();
+    }
+    // kafkajs checked each connection's requests for their timeout every 100 ms (ten wake-ups a
+    // second per connection, patched to one); left are the consumer's heartbeat and commit timers.
+    assert.ok(idleWakeUps < 20, `${idleWakeUps} timer wake-ups in two idle seconds`);
   });
 });
