@@ -53,6 +53,29 @@ function watchTimerWakeUps(): { wakeUps: () => number; stop: () => void } {
   return { wakeUps: () => wakeUps, stop: () => hook.disable() };
 }
 
+/**
+ * A producer and a consumer that have done their work: a topic of one partition, a subscription to it,
+ * and one message published and consumed.
+ */
+async function consumedOneMessage(bus: Bus, topic: string): Promise<Subscription> {
+  await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+  const received: string[] = [];
+  const subscription = await bus.subscribe({
+    groupId: `${topic}.group`,
+    topics: [topic],
+    fromBeginning: true,
+    handler: async (message) => {
+      received.push(message.value.toString());
+    },
+  });
+  await bus.publish(topic, [{ key: 'k', value: 'v' }]);
+  for (let waited = 0; received.length === 0; waited += 50) {
+    assert.ok(waited < 30_000, 'the message was not consumed');
+    await sleep(50);
+  }
+  return subscription;
+}
+
 // kafkajs 2.2.4 re-armed a 1 ms timer on every broker connection, idle or not (tulios/kafkajs#1556):
 // ~1,000 wakeups a second per connection in every process. patches/kafkajs@2.2.4.patch stops it.
 describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
@@ -73,22 +96,7 @@ describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
   });
 
   it('given a producer and a consumer that have done their work, when nothing is published for a second, then their connections arm no timer loop', async () => {
-    const topic = `idle-timers.${randomBytes(4).toString('hex')}`;
-    await bus.ensureTopics([{ name: topic, partitions: 1 }]);
-    const received: string[] = [];
-    subscription = await bus.subscribe({
-      groupId: `${topic}.group`,
-      topics: [topic],
-      fromBeginning: true,
-      handler: async (message) => {
-        received.push(message.value.toString());
-      },
-    });
-    await bus.publish(topic, [{ key: 'k', value: 'v' }]);
-    for (let waited = 0; received.length === 0; waited += 50) {
-      assert.ok(waited < 30_000, 'the message was not consumed');
-      await sleep(50);
-    }
+    subscription = await consumedOneMessage(bus, `idle-timers.${randomBytes(4).toString('hex')}`);
 
     const created = await timersCreatedDuring(() => sleep(1_000));
     // What is left is periodic: the consumer's long poll (a few a second), heartbeats and commits.
@@ -104,24 +112,10 @@ describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
       clientId: 'vop-idle-wakeups-test',
       logLevel: 'error',
     });
-    const received: string[] = [];
     let ownSubscription: Subscription | undefined;
     let idleWakeUps: number;
     try {
-      await ownBus.ensureTopics([{ name: topic, partitions: 1 }]);
-      ownSubscription = await ownBus.subscribe({
-        groupId: `${topic}.group`,
-        topics: [topic],
-        fromBeginning: true,
-        handler: async (message) => {
-          received.push(message.value.toString());
-        },
-      });
-      await ownBus.publish(topic, [{ key: 'k', value: 'v' }]);
-      for (let waited = 0; received.length === 0; waited += 50) {
-        assert.ok(waited < 30_000, 'the message was not consumed');
-        await sleep(50);
-      }
+      ownSubscription = await consumedOneMessage(ownBus, topic);
       const before = watch.wakeUps();
       await sleep(2_000);
       idleWakeUps = watch.wakeUps() - before;
