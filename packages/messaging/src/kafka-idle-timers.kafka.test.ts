@@ -14,33 +14,20 @@ if (!brokers) {
   );
 }
 
-/** Timers created while `work` runs (every `setTimeout` is one; a `setInterval` is one however often it fires). */
-async function timersCreatedDuring(work: () => Promise<void>): Promise<number> {
-  let created = 0;
-  const hook = createHook({
-    init(_asyncId, type) {
-      if (type === 'Timeout') created += 1;
-    },
-  });
-  hook.enable();
-  try {
-    await work();
-  } finally {
-    hook.disable();
-  }
-  return created;
-}
-
 /**
- * Counts timer callbacks from now on: each is a wake-up of the process (an interval counts per firing).
- * Only timers made after the watch starts are seen.
+ * Watches timers from now on: how many were made (every `setTimeout` is one; a `setInterval` one however
+ * often it fires), and how many times their callbacks ran (each a wake-up of the process; an interval
+ * counts per firing). Only timers made after the watch starts are seen firing.
  */
-function watchTimerWakeUps(): { wakeUps: () => number; stop: () => void } {
+function watchTimers(): { created: () => number; wakeUps: () => number; stop: () => void } {
   const timers = new Set<number>();
   let wakeUps = 0;
+  let created = 0;
   const hook = createHook({
     init(asyncId, type) {
-      if (type === 'Timeout') timers.add(asyncId);
+      if (type !== 'Timeout') return;
+      created += 1;
+      timers.add(asyncId);
     },
     before(asyncId) {
       if (timers.has(asyncId)) wakeUps += 1;
@@ -50,7 +37,7 @@ function watchTimerWakeUps(): { wakeUps: () => number; stop: () => void } {
     },
   });
   hook.enable();
-  return { wakeUps: () => wakeUps, stop: () => hook.disable() };
+  return { created: () => created, wakeUps: () => wakeUps, stop: () => hook.disable() };
 }
 
 /**
@@ -98,7 +85,9 @@ describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
   it('given a producer and a consumer that have done their work, when nothing is published for a second, then their connections arm no timer loop', async () => {
     subscription = await consumedOneMessage(bus, `idle-timers.${randomBytes(4).toString('hex')}`);
 
-    const created = await timersCreatedDuring(() => sleep(1_000));
+    const watch = watchTimers();
+    await sleep(1_000).finally(() => watch.stop());
+    const created = watch.created();
     // What is left is periodic: the consumer's long poll (a few a second), heartbeats and commits.
     assert.ok(created < 100, `${created} timers created in one idle second`);
   });
@@ -106,7 +95,7 @@ describe('an idle Kafka bus (patches/kafkajs@2.2.4.patch)', () => {
   it('given a producer and a consumer that have done their work, when nothing is published for two seconds, then timers wake the process a few times a second, not ten times per connection', async () => {
     const topic = `idle-wakeups.${randomBytes(4).toString('hex')}`;
     // Watched before the bus exists, so the intervals its connections arm are seen firing.
-    const watch = watchTimerWakeUps();
+    const watch = watchTimers();
     const ownBus = createKafkaBus({
       brokers: brokers.split(','),
       clientId: 'vop-idle-wakeups-test',
