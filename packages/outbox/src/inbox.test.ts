@@ -52,4 +52,29 @@ describe('idempotent batch handler', () => {
     assert.equal(await processedCount(sql), 1);
     await sql.close();
   });
+
+  it('given events a repeat cannot change, when a delivery mixes them with others and comes again, then all are applied in order the first time, only the others are recorded, and again only the safe ones are applied', async () => {
+    const sql = await createPgliteClient({});
+    await migrateInbox(sql, 'inbox_test');
+    const applied: unknown[] = [];
+    const handle = idempotentBatchHandler({
+      sql,
+      schema: 'inbox_test',
+      consumer: 'analytics',
+      repeatSafe: (envelope) => (envelope.data as { revision?: number }).revision !== undefined,
+      applyBatch: async (envelopes) => void applied.push(...envelopes.map((e) => e.data)),
+    });
+    const delivery = [message({ revision: 1 }), message({ once: 1 }), message({ revision: 2 })];
+    await handle(delivery);
+    assert.deepEqual(applied, [{ revision: 1 }, { once: 1 }, { revision: 2 }]);
+    assert.equal(await processedCount(sql), 1);
+    applied.length = 0;
+    await handle(delivery);
+    assert.deepEqual(applied, [{ revision: 1 }, { revision: 2 }]);
+    applied.length = 0;
+    await handle([message({ revision: 3 })]);
+    assert.deepEqual(applied, [{ revision: 3 }]);
+    assert.equal(await processedCount(sql), 1);
+    await sql.close();
+  });
 });

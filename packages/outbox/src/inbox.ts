@@ -50,6 +50,12 @@ export interface IdempotentBatchHandlerOptions {
    * delivery holding none of them costs no transaction (e.g. batch progress among single checks).
    */
   relevant?: (envelope: IntegrationEnvelope) => boolean;
+  /**
+   * Events whose effect a repeat cannot change (their rows keep the revision they reflect): applied in
+   * the same transaction and order, their ids not recorded. An import's account events, by the
+   * thousand, then cost no processed-id row each.
+   */
+  repeatSafe?: (envelope: IntegrationEnvelope) => boolean;
 }
 
 /**
@@ -60,6 +66,7 @@ export function idempotentBatchHandler(
   options: IdempotentBatchHandlerOptions,
 ): (messages: IncomingMessage[]) => Promise<void> {
   const { sql, schema, consumer, applyBatch, relevant } = options;
+  const repeatSafe = options.repeatSafe ?? (() => false);
   const record = `INSERT INTO ${schema}.processed_events (consumer, event_id)
                   SELECT $1, id::uuid FROM jsonb_array_elements_text($2::jsonb) AS ids(id)
                   ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`;
@@ -67,17 +74,20 @@ export function idempotentBatchHandler(
     const parsed = uniqueById(messages.map(parseEnvelope));
     const envelopes = relevant === undefined ? parsed : parsed.filter(relevant);
     if (envelopes.length === 0) return;
+    const recorded = envelopes.filter((envelope) => !repeatSafe(envelope));
     await sql.transaction(async (tx) => {
-      const { rows } = await tx.query<{ event_id: string }>(record, [
-        consumer,
-        JSON.stringify(envelopes.map((envelope) => envelope.eventId)),
-      ]);
-      if (rows.length === 0) return;
-      const fresh = new Set(rows.map((row) => row.event_id));
-      await applyBatch(
-        envelopes.filter((envelope) => fresh.has(envelope.eventId)),
-        tx,
+      const fresh = new Set<string>();
+      if (recorded.length > 0) {
+        const { rows } = await tx.query<{ event_id: string }>(record, [
+          consumer,
+          JSON.stringify(recorded.map((envelope) => envelope.eventId)),
+        ]);
+        for (const row of rows) fresh.add(row.event_id);
+      }
+      const applied = envelopes.filter(
+        (envelope) => fresh.has(envelope.eventId) || repeatSafe(envelope),
       );
+      if (applied.length > 0) await applyBatch(applied, tx);
     });
   };
 }

@@ -13,6 +13,11 @@ export interface KeysForOptions {
    * single checks use, `maxCachedKeys` at a time). Default true.
    */
   remember?: boolean;
+  /**
+   * Subjects whose ids were made just now (a new account's UUIDv7): no key can exist for them, so they
+   * are not looked for before their keys are created. One that has a key after all is read then.
+   */
+  made?: ReadonlySet<string>;
 }
 
 export interface SubjectKeyStoreOptions {
@@ -227,7 +232,10 @@ export class SubjectKeyStore {
       }
     };
     // A re-import's subjects mostly have keys already: they are read, and no key is made for them.
-    take(await this.readKeyRows(executor, missing));
+    const made = options.made;
+    const unmade =
+      made === undefined ? missing : missing.filter((subjectId) => !made.has(subjectId));
+    if (unmade.length > 0) take(await this.readKeyRows(executor, unmade));
     const absent = missing.filter((subjectId) => !keys.has(subjectId));
     if (absent.length === 0) return keys;
     // One call into the random generator for all new keys.

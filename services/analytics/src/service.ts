@@ -1,4 +1,4 @@
-import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import { isAccountEventType, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import {
@@ -130,6 +130,8 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
             sql,
             schema,
             consumer: PROJECTION_CONSUMER,
+            // A row of the accounts read model keeps the revision it reflects (accounts/read-model.ts).
+            repeatSafe: (envelope) => isAccountEventType(envelope.type),
             applyBatch: (envelopes, tx) => projectAnalyticsEvents(tx, schema, envelopes),
           }),
         }),

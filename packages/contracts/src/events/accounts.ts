@@ -46,6 +46,13 @@ export const AccountEvent = z.discriminatedUnion('type', [
 export type AccountEvent = z.infer<typeof AccountEvent>;
 export const ACCOUNT_EVENT_VERSION = 1;
 
+const ACCOUNT_EVENT_TYPES: ReadonlySet<string> = new Set(
+  AccountEvent.options.map((option) => option.shape.type.value),
+);
+
+/** Whether a stored or delivered event of this type is an account event. */
+export const isAccountEventType = (type: string): boolean => ACCOUNT_EVENT_TYPES.has(type);
+
 /** The one parser of account events, from the type and data of a stored or delivered event. */
 export function parseAccountEvent(type: string, data: unknown): AccountEvent {
   return AccountEvent.parse({ type, data });

@@ -332,6 +332,37 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.equal(keys.get(c)?.length, 32);
     });
 
+    it('given subjects said to be made just now, then keysFor creates their keys without looking for them first, yet one that has a key keeps it and an erased one refuses', async () => {
+      const store = await freshStore();
+      const [held, erased, made] = [subject(), subject(), subject()];
+      const heldKey = await store.keyFor(held);
+      await store.keyFor(erased);
+      await store.destroy(erased);
+      // Another process, so nothing is cached; its statements are recorded.
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      const statements: { text: string; subjects: unknown }[] = [];
+      const keys = await context.otherClient().transaction((tx) => {
+        const watched: SqlExecutor = {
+          query: <R>(text: string, params?: readonly unknown[]) => {
+            statements.push({ text: text.trim().split(/\s+/)[0] as string, subjects: params?.[0] });
+            return tx.query<R>(text, params);
+          },
+        };
+        return other.keysFor([made, held], watched, { made: new Set([made, held]) });
+      });
+      // Looked for nothing first; the key that existed after all was read once the insert missed it.
+      assert.deepEqual(statements, [
+        { text: 'INSERT', subjects: [made, held] },
+        { text: 'SELECT', subjects: [held] },
+      ]);
+      assert.deepEqual(keys.get(held), heldKey);
+      assert.deepEqual(await store.keyFor(made), keys.get(made));
+      await assert.rejects(
+        other.keysFor([subject(), erased], undefined, { made: new Set([erased]) }),
+        SubjectKeyDestroyedError,
+      );
+    });
+
     it('given keys read for a bulk write without remembering them, then the next read reads them again', async () => {
       const store = await freshStore();
       const [a, b] = [subject(), subject()];

@@ -122,10 +122,19 @@ export async function prepareImportChunk(
   const live = new Map(
     found.map((row) => [row.iban, { accountId: row.id, ...fingerprints(row.fp) }]),
   );
-  const accountIds = rows.map(({ iban }) => live.get(iban)?.accountId ?? writer.newId());
+  const made = new Set<string>();
+  const accountIds = rows.map(({ iban }) => {
+    const held = live.get(iban)?.accountId;
+    if (held !== undefined) return held;
+    const accountId = writer.newId();
+    made.add(accountSubject(accountId));
+    return accountId;
+  });
   // Not kept in the key cache: an import's millions of holders would push out the single checks' keys.
+  // A new account's holder has no key to look for yet.
   const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql, {
     remember: false,
+    made,
   });
 
   const { slice } = writer;
