@@ -329,6 +329,30 @@ describe('in-process bus', () => {
     await bus.close();
   });
 
+  it('with maxDeliverySize a function, asks it at each delivery', async () => {
+    let cap = 2;
+    const bus = createInProcessBus({ partitionsPerTopic: 1, maxDeliverySize: () => cap });
+    await bus.ensureTopics([{ name: 't', partitions: 1 }]);
+    await bus.publish(
+      't',
+      Array.from({ length: 9 }, (_, index) => ({ key: 'k', value: String(index) })),
+    );
+    const sizes: number[] = [];
+    await bus.subscribe({
+      groupId: 'g',
+      topics: ['t'],
+      maxBatchSize: 500,
+      batchHandler: (messages) => {
+        sizes.push(messages.length);
+        cap = 5;
+        return Promise.resolve();
+      },
+    });
+    await bus.settled();
+    assert.deepEqual(sizes, [2, 5, 2]);
+    await bus.close();
+  });
+
   it('refuses a maxDeliverySize that is not a positive integer', () => {
     assert.throws(() => createInProcessBus({ maxDeliverySize: 0 }), /maxDeliverySize/);
   });

@@ -59,4 +59,4 @@ export {
   recordDecision,
   type ParticipantAnswer,
 } from './deciding/decision-metrics.js';
-export { decisionsWithCopy } from './deciding/decisions-with-copy.js';
+export { decisionAccountCopy, decisionsAgainst } from './deciding/decisions-with-copy.js';

@@ -9,7 +9,9 @@ import {
   type AccountCopyAtCommit,
   copiesAtCommit,
   countParticipantAnswers,
-  decisionsWithCopy,
+  decisionAccountCopy,
+  decisionsAgainst,
+  type AccountProjection,
 } from '@vop/verifications';
 import type { NameMatcher } from '@vop/name-matching';
 import { createPersonalData } from '@vop/personal-data';
@@ -63,6 +65,11 @@ export interface BatchServiceOptions {
    */
   unheldEntries?: 'payee-bank' | 'noap';
   matcher?: NameMatcher;
+  /**
+   * Embedded: the copy of the accounts another service of this process keeps (migrates, writes at
+   * commit, consumes): entries are decided against it, and this service keeps no copy of its own.
+   */
+  sharedAccountCopy?: AccountProjection;
 }
 
 export interface BatchService {
@@ -109,22 +116,34 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
   // Kafka and matching, and the entries are answered in that transaction.
   const unheldToPayeeBank = (options.unheldEntries ?? 'payee-bank') === 'payee-bank';
-  const deciding =
-    (options.entriesDecidedBy ?? 'batch') === 'batch'
-      ? decisionsWithCopy({
+  const decidesHere = (options.entriesDecidedBy ?? 'batch') === 'batch';
+  const ownCopy =
+    decidesHere && options.sharedAccountCopy === undefined
+      ? decisionAccountCopy({
           store,
           bus,
           logger,
           group: `${namespace}batch-decision-accounts`,
           topic: topics.accountEvents,
-          cipher,
-          clock,
-          ...(options.matcher && { matcher: options.matcher }),
           ...(options.metrics && { metrics: options.metrics }),
-          leaveUnheld: unheldToPayeeBank,
         })
       : undefined;
-  const accountCopy = deciding?.accounts;
+  const decidedAgainst = ownCopy ?? options.sharedAccountCopy;
+  const deciding =
+    decidesHere && decidedAgainst
+      ? {
+          accounts: decidedAgainst,
+          decisions: decisionsAgainst(decidedAgainst, {
+            store,
+            logger,
+            cipher,
+            clock,
+            ...(options.matcher && { matcher: options.matcher }),
+            ...(options.metrics && { metrics: options.metrics }),
+            leaveUnheld: unheldToPayeeBank,
+          }),
+        }
+      : undefined;
   const decide =
     deciding &&
     entryDecisions({
@@ -167,7 +186,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
     registerLagMetrics(options.metrics, {
       bus,
       consumers: () => [
-        ...(accountCopy ? [accountCopy.group] : []),
+        ...(ownCopy ? [ownCopy.group] : []),
         { groupId: progressGroupId(namespace), topics: [topics.verificationCompletedBatch] },
       ],
       outboxes: [{ store, relayName: RELAY_NAME }],
@@ -176,7 +195,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   return {
     store,
     accountCopyAtCommit: copiesAtCommit([
-      ...(accountCopy ? [accountCopy.atCommit()] : []),
+      ...(ownCopy ? [ownCopy.atCommit()] : []),
       domesticAccountsAtCommit(schema),
     ]),
     routers: [batchRoutes({ commands, sql, schema, cipher })],
@@ -184,8 +203,8 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       await migrateBatchSchema(sql, store);
       await keys.migrate();
       await entryBudget?.migrate();
-      await accountCopy?.migrate();
-      await accountCopy?.listen();
+      await ownCopy?.migrate();
+      await ownCopy?.listen();
       await bus.ensureTopics(
         Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
       );
@@ -210,7 +229,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           ...(onAnswered && { onAnswered }),
         }),
       );
-      if (accountCopy) subscriptions.push(await accountCopy.subscribe());
+      if (ownCopy) subscriptions.push(await ownCopy.subscribe());
       await relay.start();
       pacer?.start();
       fanOut.start();
@@ -221,10 +240,10 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       pacer?.stop();
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       await relay.stop();
-      await accountCopy?.stop();
+      await ownCopy?.stop();
     },
     async checkReady() {
-      await accountCopy?.checkCaughtUp();
+      await deciding?.accounts.checkCaughtUp();
     },
   };
 }

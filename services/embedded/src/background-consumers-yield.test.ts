@@ -86,4 +86,37 @@ describe('embedded: background consumers yield to single checks', () => {
       await bus.close();
     }
   });
+
+  it('given a delivery of sixty, then a background consumer handles it in one unit in a quiet spell and in units of 25 while single checks come', async () => {
+    let now = 0;
+    const gate = new PriorityGate({ maxWaitMs: 60_000, now: () => now });
+    const bus = backgroundConsumersYield(createInProcessBus({ partitionsPerTopic: 1 }), gate);
+    await bus.ensureTopics([{ name: 'account-events', partitions: 1 }]);
+    const units: number[] = [];
+    const subscription = await bus.subscribe({
+      groupId: 'batch-domestic-accounts',
+      topics: ['account-events'],
+      maxBatchSize: 500,
+      batchHandler: async (messages) => void units.push(messages.length),
+    });
+    const sixty = () =>
+      bus.publish(
+        'account-events',
+        Array.from({ length: 60 }, (_, index) => ({ key: `a-${index}`, value: '{}' })),
+      );
+    try {
+      await sixty();
+      await until(() => units.length === 1);
+      assert.deepEqual(units, [60]);
+      await gate.high(async () => {});
+      now += 10;
+      assert.equal(gate.highActive(), true);
+      await sixty();
+      await until(() => units.reduce((sum, size) => sum + size, 0) === 120);
+      assert.deepEqual(units, [60, 25, 25, 10]);
+    } finally {
+      await subscription.close();
+      await bus.close();
+    }
+  });
 });

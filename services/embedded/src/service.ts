@@ -8,6 +8,7 @@ import { RELEASE_VERSION, type ServiceConfig } from '@vop/config';
 import { createPgliteThreadClient, type SqlClient } from '@vop/event-store';
 import {
   createGateway,
+  gatewayAccountCopy,
   gatewaySecuritySettings,
   requestingSettings,
   singleChecksFirst,
@@ -54,6 +55,14 @@ const EMBEDDED_INSTANCE_ID = 'embedded';
 const EMBEDDED_DELIVERY_SIZE = 64;
 
 /**
+ * The same while no single check came in the last second (`PriorityGate.highActive`): an import's
+ * events then reach each consumer in fewer, larger statements, where every statement costs PGlite's
+ * one thread a fixed part (bench/RESULTS.md §5). A check arriving after the quiet spell may wait for
+ * one such delivery's spans and parsing.
+ */
+const EMBEDDED_QUIET_DELIVERY_SIZE = 512;
+
+/**
  * All services in one process: PGlite for Postgres, the in-process bus for Kafka, the same service code
  * as the distributed run. HTTPS with a development CA created on first start.
  */
@@ -78,7 +87,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   // (up to EMBEDDED_DELIVERY_SIZE messages).
   const priorityGate = new PriorityGate({ lowShare: 0.5, maxWaitMs: 10 });
   const bus = backgroundConsumersYield(
-    createInProcessBus({ partitionsPerTopic: 1, maxDeliverySize: EMBEDDED_DELIVERY_SIZE }),
+    createInProcessBus({
+      partitionsPerTopic: 1,
+      maxDeliverySize: () =>
+        priorityGate.highActive() ? EMBEDDED_DELIVERY_SIZE : EMBEDDED_QUIET_DELIVERY_SIZE,
+    }),
     priorityGate,
   );
   const read = (file: string): Promise<string> => readFile(file, 'utf8');
@@ -94,10 +107,20 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   // One matcher wherever verifications are decided (gateway: single checks; batch: its entries;
   // matching: what came undecided).
   const matcher = options.matcher ?? createNameMatcher();
+  // One copy of the accounts that every service deciding here reads, kept by the gateway where its own
+  // copy always was: an account write puts it in once, and its events are read back once, not three
+  // times (an import's thousands, bench/RESULTS.md §5).
+  const accountCopy = gatewayAccountCopy({
+    sql,
+    bus,
+    logger: logger.child({ component: 'gateway' }),
+    metrics,
+  });
   const matching = createMatchingService({
     sql,
     bus,
     logger: logger.child({ component: 'matching' }),
+    sharedAccountCopy: accountCopy,
     matcher,
     metrics,
     instanceId: EMBEDDED_INSTANCE_ID,
@@ -130,6 +153,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     priorityGate,
     entriesDecidedBy: config.VOP_BATCH_ENTRIES_DECIDED_BY,
     matcher,
+    sharedAccountCopy: accountCopy,
   });
   const gateway = createGateway({
     sql,
@@ -141,8 +165,9 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     metrics,
     singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
     matcher,
-    // One database: every deciding service's copy of the accounts is written with the account write.
-    accountCopiesAtCommit: [matching.accountCopyAtCommit, batch.accountCopyAtCommit],
+    accountCopy,
+    // One database: batch's domestic accounts are written with the account write, as the copy is.
+    accountCopiesAtCommit: [batch.accountCopyAtCommit],
     priorityGate,
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,

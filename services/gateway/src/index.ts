@@ -9,3 +9,4 @@ export { gatewaySecuritySettings, type GatewaySecuritySettings } from './setting
 export { requestingSettings } from './requesting/settings.js';
 export { singleChecksFirst } from './single-checks-first.js';
 export { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from './security/api-keys/development-key.js';
+export { gatewayAccountCopy } from './verifications/account-copy.js';

@@ -5,7 +5,7 @@ import type { Bus, PriorityGate } from '@vop/messaging';
 import type { NameMatcher } from '@vop/name-matching';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { ServiceHealth } from '@vop/outbox';
-import type { AccountCopyAtCommit } from '@vop/verifications';
+import type { AccountCopyAtCommit, AccountProjection } from '@vop/verifications';
 import type { Express, Router } from 'express';
 import type { GatewayEdgeOptions } from './edge.js';
 import type { GatewaySecuritySettings } from './settings.js';
@@ -62,6 +62,13 @@ export interface GatewayOptions {
    * matching's), written with each account write as the gateway's own copy is.
    */
   accountCopiesAtCommit?: AccountCopyAtCommit[];
+  /**
+   * The copy of the accounts single checks are decided against, made before the gateway so that the
+   * services beside it in one process decide against the same copy (embedded: `gatewayAccountCopy`);
+   * default: one of its own. Either way the gateway keeps it: migrates it, writes it at commit,
+   * consumes its events.
+   */
+  accountCopy?: AccountProjection;
   /** Test deployments: the CA the test toolkit issues its certificates from (the edge must trust it). */
   testToolkit?: SandboxOptions;
   /**

@@ -110,6 +110,7 @@ function featureModules(
     ...(options.matcher && { matcher: options.matcher }),
     recordingRoundsInFlight: options.recordingRoundsInFlight,
     recordingRoundGatherMs: options.recordingRoundGatherMs,
+    ...(options.accountCopy && { accountCopy: options.accountCopy }),
   });
   const admin = adminModule(context);
   // Every copy of the accounts a decision reads that this database holds is written with the account

@@ -61,14 +61,22 @@ export interface MatchingServiceOptions {
   roles?: ReadonlySet<MatchingRole>;
   /** Distributed: batch entries' units rest while this process waits for a CPU (`ContentionPacer`). */
   batchPacer?: ContentionPacer;
+  /**
+   * Embedded: the copy of the accounts another service of this process keeps (migrates, writes at
+   * commit, consumes): requests are decided against it, and this service keeps no copy of its own.
+   */
+  sharedAccountCopy?: AccountProjection;
 }
 
 export type MatchingRole = 'single' | 'batch';
 
 export interface MatchingService {
   readonly store: EventStore;
-  /** Its copy of the accounts, for a writer that shares its database (embedded) to write at commit. */
-  readonly accountCopyAtCommit: AccountCopyAtCommit;
+  /**
+   * Its copy of the accounts, for a writer that shares its database to write at commit; none when it
+   * decides against a shared copy.
+   */
+  readonly accountCopyAtCommit: AccountCopyAtCommit | undefined;
   /** The routes of the families this service owns, served behind the gateway's edge. */
   readonly routers: Router[];
   /** Database, Kafka, consumer lag and outbox lag (GET /health/detailed). */
@@ -95,19 +103,23 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   // never published behind thousands of a batch's (the relay publishes its store in order).
   const batchStore = new EventStore(sql, { schema: `${schema}_batch` });
   const { keys, cipher } = createPersonalData(options.keySql ?? sql);
-  const accounts = new AccountProjection({
-    sql,
-    bus,
-    logger,
-    schema,
-    groupId: `${namespace}matching-accounts`,
-    topic: topics.accountEvents,
-    ...(options.metrics && { metrics: options.metrics }),
-  });
+  const accounts =
+    options.sharedAccountCopy ??
+    new AccountProjection({
+      sql,
+      bus,
+      logger,
+      schema,
+      groupId: `${namespace}matching-accounts`,
+      topic: topics.accountEvents,
+      ...(options.metrics && { metrics: options.metrics }),
+    });
+  // Only a copy of its own is migrated, written at commit and consumed here.
+  const ownCopy = accounts === options.sharedAccountCopy ? undefined : accounts;
   const decisionsFor = (completions: EventStore) =>
     roundDecisions({
       store: completions,
-      accountsSchema: schema,
+      accountsSchema: accounts.schema,
       accountCache: accounts.cache,
       matcher,
       cipher,
@@ -136,7 +148,6 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const pacer = gate ? undefined : options.batchPacer;
   const roles = options.roles ?? new Set<MatchingRole>(['single', 'batch']);
   const groups = {
-    accounts: accounts.group,
     singles: {
       groupId: `${namespace}matching-verifications`,
       topics: [topics.verificationRequested],
@@ -150,12 +161,12 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   const roleParts: Record<
     MatchingRole,
     {
-      consumers: (typeof groups)[keyof typeof groups][];
+      consumers: { groupId: string; topics: string[] }[];
       outbox: { store: EventStore; relayName: string; pageSize?: number };
     }
   > = {
     single: {
-      consumers: [groups.accounts, groups.singles],
+      consumers: [...(ownCopy ? [ownCopy.group] : []), groups.singles],
       outbox: { store, relayName: 'matching-outbox' },
     },
     batch: {
@@ -205,7 +216,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
 
   return {
     store,
-    accountCopyAtCommit: accounts.atCommit(),
+    accountCopyAtCommit: ownCopy?.atCommit(),
     routers: [explainRoutes(matcher)],
     checkReady: async () => {
       for (const started of relays) await relayReadiness(started);
@@ -222,7 +233,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
       for (const subscription of subscriptions.splice(0)) await subscription.close();
       for (const started of relays) await started.stop();
       pacer?.stop();
-      await accounts.stop();
+      await ownCopy?.stop();
     },
   };
 
@@ -230,9 +241,9 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
     await store.migrate();
     await batchStore.migrate();
     await migrateInbox(sql, schema);
-    await accounts.migrate();
+    await ownCopy?.migrate();
     await keys.migrate();
-    await accounts.listen();
+    await ownCopy?.listen();
     await bus.ensureTopics(
       Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
     );
@@ -251,7 +262,7 @@ export function createMatchingService(options: MatchingServiceOptions): Matching
   }
 
   async function startSingleChecks(): Promise<void> {
-    subscriptions.push(await accounts.subscribe());
+    if (ownCopy) subscriptions.push(await ownCopy.subscribe());
     const decideAll = decideBatchOf(decisions);
     const decideSingles = async (messages: IncomingMessage[]): Promise<void> => {
       const left = undecided(messages);

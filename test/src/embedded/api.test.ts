@@ -460,7 +460,6 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       'gateway-decision-accounts',
       'gateway-verification-results',
       'gateway-core-banking-feed',
-      'matching-accounts',
       'matching-verifications',
       'matching-batch-verifications',
       'batch-progress',
@@ -480,6 +479,13 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
     // One gateway: its results group holds every partition and wakes the callers itself, so the
     // waiters group is not subscribed (services/gateway/src/verifications/wakeups-while-shared.ts).
     assert.doesNotMatch(text, /group="gateway-waiters-/);
+    // One copy of the accounts for every service that decides: matching and batch keep none.
+    assert.doesNotMatch(text, /group="(matching-accounts|batch-decision-accounts)"/);
+    const { rows } = await embedded.service.sql.query<{ copies: string[] }>(
+      `SELECT array_agg(table_schema ORDER BY table_schema) AS copies FROM information_schema.tables
+        WHERE table_name = 'accounts' AND table_schema LIKE ANY (ARRAY['%decisions', 'matching'])`,
+    );
+    assert.deepEqual(rows[0]?.copies, ['gateway_decisions']);
     for (const relay of [
       'gateway-outbox',
       'matching-outbox',
@@ -495,7 +501,11 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
 
   it('serves liveness, readiness and the health record', async () => {
     assert.equal((await embedded.client.get('/livez')).status, 200);
-    assert.equal((await embedded.client.get('/readyz')).status, 200);
+    // Ready once the copy of the accounts has caught up with the writes of the tests before (under
+    // load its consumer may still be behind them when first asked).
+    await eventually(async () =>
+      (await embedded.client.get('/readyz')).status === 200 ? true : undefined,
+    );
     const health = await embedded.client.get('/health');
     assert.equal(health.body.status, 'healthy');
     assert.equal(typeof health.body.version, 'string');

@@ -103,14 +103,14 @@ export async function runEmbedded(
 }
 
 /**
- * Waits until the deciders' copies of the accounts (the gateway's for single checks, the batch
- * service's for batch entries) hold these IBANs: a check decided before would answer "no account".
+ * Waits until the deciders' copy of the accounts (embedded: one, the gateway's, for single checks and
+ * batch entries) holds these IBANs: a check decided before would answer "no account".
  */
 export async function accountsKnownToDeciders(
   running: RunningEmbedded,
   ibans: string[],
 ): Promise<void> {
-  for (const schema of ['gateway_decisions', 'batch_decisions'])
+  for (const schema of ['gateway_decisions'])
     await eventually(
       async () => {
         const { rows } = await running.service.sql.query<{ known: number }>(

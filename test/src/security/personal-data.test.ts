@@ -15,7 +15,6 @@ async function storedText(embedded: RunningEmbedded): Promise<string> {
     'gateway.accounts',
     'matching.messages',
     'matching_batch.messages',
-    'matching.accounts',
     'gateway_decisions.accounts',
     'batch.messages',
     'batch.batch_fan_out',

@@ -30,9 +30,10 @@ export interface InProcessBusOptions {
    * deliveries of a backlog the event loop turns. Embedded, a delivery's synchronous part (a span and a
    * parse per message) runs on the thread that answers single checks: a relay's publication of ~260
    * events held it 55–85 ms per group every ~1.3 s at 200 checks/s (bench/RESULTS.md §1).
-   * Default: no cap.
+   * Default: no cap. A function is asked at each delivery (embedded: larger while no single check
+   * came in the last second, services/embedded/src/service.ts).
    */
-  maxDeliverySize?: number;
+  maxDeliverySize?: number | (() => number);
 }
 
 interface TopicState {
@@ -67,8 +68,17 @@ export function createInProcessBus(options: InProcessBusOptions = {}): InProcess
     options.partitionsPerTopic ?? options.defaultPartitions ?? 8,
     options.redeliveryDelayMs ?? 100,
     options.partitionsPerTopic !== undefined,
-    options.maxDeliverySize ?? Number.POSITIVE_INFINITY,
+    deliverySizeOf(options.maxDeliverySize),
   );
+}
+
+/** The cap as a function asked at each delivery; a number is checked once, here. */
+function deliverySizeOf(cap: InProcessBusOptions['maxDeliverySize']): () => number {
+  // Asked inside a partition's pump, where a throw would stop it: anything below one reads as one.
+  if (typeof cap === 'function') return () => Math.max(1, Math.floor(cap()) || 1);
+  if (cap === undefined) return () => Number.POSITIVE_INFINITY;
+  assertPositiveInteger(cap, 'maxDeliverySize');
+  return () => cap;
 }
 
 class MemoryBus implements InProcessBus {
@@ -83,11 +93,9 @@ class MemoryBus implements InProcessBus {
     private readonly defaultPartitions: number,
     private readonly redeliveryDelayMs: number,
     private readonly fixedPartitions: boolean,
-    private readonly maxDeliverySize: number,
+    private readonly maxDeliverySize: () => number,
   ) {
     assertPositiveInteger(defaultPartitions, 'defaultPartitions');
-    if (maxDeliverySize !== Number.POSITIVE_INFINITY)
-      assertPositiveInteger(maxDeliverySize, 'maxDeliverySize');
     if (!(redeliveryDelayMs >= 0)) throw new RangeError('redeliveryDelayMs must be >= 0');
   }
 
@@ -293,7 +301,7 @@ class MemoryBus implements InProcessBus {
         }
         // Read only now, so a batch takes in whatever arrived while waiting for the slot.
         const size =
-          owner === retryOwner ? retrySize : Math.min(owner.maxBatchSize, this.maxDeliverySize);
+          owner === retryOwner ? retrySize : Math.min(owner.maxBatchSize, this.maxDeliverySize());
         const batch = cursor.log.readFrom(cursor.committed, size);
         // A full delivery leaves a backlog behind: the next one goes at once, lingering or not.
         cursor.deliveredAt = batch.length < size ? performance.now() : Number.NEGATIVE_INFINITY;

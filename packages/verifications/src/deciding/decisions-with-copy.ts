@@ -13,33 +13,47 @@ import { recordDecision } from './decision-metrics.js';
  * consumer group `group`, and decides against it (docs/architecture.md, "Where a single check is
  * decided").
  */
-export function decisionsWithCopy(options: {
-  store: EventStore;
+export function decisionAccountCopy(options: {
+  store: Pick<EventStore, 'sql' | 'schema'>;
   bus: Bus;
   logger: Logger;
   /** The copy's consumer group (namespaced). */
   group: string;
   /** The account events topic (namespaced). */
   topic: string;
-  cipher: FieldCipher;
-  clock: () => Date;
-  /** Default: the scheme's matcher. */
-  matcher?: NameMatcher;
   metrics?: ServiceMetrics;
-  /** Requests for accounts the copy does not hold are left undecided (round-decisions.ts). */
-  leaveUnheld?: boolean;
-}): { accounts: AccountProjection; decisions: RoundDecisions } {
-  const { store, logger } = options;
-  const accounts = new AccountProjection({
-    sql: store.sql,
+}): AccountProjection {
+  return new AccountProjection({
+    sql: options.store.sql,
     bus: options.bus,
-    logger: logger.child({ component: 'account-copy' }),
-    schema: `${store.schema}_decisions`,
+    logger: options.logger.child({ component: 'account-copy' }),
+    schema: `${options.store.schema}_decisions`,
     groupId: options.group,
     topic: options.topic,
     ...(options.metrics && { metrics: options.metrics }),
   });
-  const decisions = roundDecisions({
+}
+
+/**
+ * Decisions against a copy of the accounts: the service's own (`decisionAccountCopy`) or, embedded,
+ * the one copy every deciding service of the process shares (services/embedded/src/service.ts).
+ */
+export function decisionsAgainst(
+  accounts: AccountProjection,
+  options: {
+    store: EventStore;
+    logger: Logger;
+    cipher: FieldCipher;
+    clock: () => Date;
+    /** Default: the scheme's matcher. */
+    matcher?: NameMatcher;
+    metrics?: ServiceMetrics;
+    /** Requests for accounts the copy does not hold are left undecided (round-decisions.ts). */
+    leaveUnheld?: boolean;
+  },
+): RoundDecisions {
+  const { store, logger } = options;
+  return roundDecisions({
     store,
     accountsSchema: accounts.schema,
     accountCache: accounts.cache,
@@ -55,5 +69,4 @@ export function decisionsWithCopy(options: {
         'verification could not be decided; it ends as failed',
       ),
   });
-  return { accounts, decisions };
 }

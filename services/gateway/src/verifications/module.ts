@@ -3,8 +3,9 @@ import type { DirectRoute, ReadinessCheck } from '@vop/http';
 import type { NameMatcher } from '@vop/name-matching';
 import {
   type AccountCopyAtCommit,
+  type AccountProjection,
   type DecideRound,
-  decisionsWithCopy,
+  decisionsAgainst,
   verificationRecorder,
   withPayeeBankAnswers,
 } from '@vop/verifications';
@@ -28,6 +29,7 @@ import { verificationRoutes } from './routes.js';
 import { synchronousVerifier, type RoutedChecks } from './synchronous.js';
 import { TypedNameRetention } from './typed-name-retention.js';
 import { CompletionWaiters } from './waiters.js';
+import { gatewayAccountCopy } from './account-copy.js';
 
 export interface VerificationsModuleOptions {
   requesters: RequesterCheck;
@@ -39,6 +41,8 @@ export interface VerificationsModuleOptions {
   recordingRoundGatherMs?: number;
   /** The requesting side: customers' checks about payees at other banks (requesting/module.ts). */
   routed?: RoutedChecks;
+  /** The copy to decide against, when made before the gateway (GatewayOptions.accountCopy). */
+  accountCopy?: AccountProjection;
 }
 
 /**
@@ -50,7 +54,7 @@ export function verificationsModule(
   options: VerificationsModuleOptions,
 ): GatewayModule & {
   direct: DirectRoute[];
-  /** This gateway's copy of the accounts, when it decides single checks; none otherwise. */
+  /** This gateway's copy of the accounts, when it decides single checks or was given one; none otherwise. */
   copies: AccountCopyAtCommit[];
   readiness: ReadinessCheck[];
   consumers(): Array<{ groupId: string; topics: string[] }>;
@@ -60,9 +64,10 @@ export function verificationsModule(
   const { sql, schema, store, bus, topics, namespace } = context;
   const deciding =
     options.singleChecksDecidedBy === 'gateway'
-      ? decidingHere(context, options.matcher)
+      ? decidingHere(context, options.matcher, options.accountCopy)
       : undefined;
-  const accountCopy = deciding?.accounts;
+  // A copy made before the gateway is kept here even when matching decides: the services beside it read it.
+  const accountCopy = deciding?.accounts ?? options.accountCopy;
   const waiters = new CompletionWaiters({
     lookup: (ids) => findEndedVerifications(sql, schema, ids),
   });
@@ -129,18 +134,30 @@ export function verificationsModule(
  * accounts (docs/architecture.md, "Where a single check is decided"): a caller is answered at commit,
  * without the round trip through Kafka and matching.
  */
-function decidingHere(context: GatewayContext, matcher: NameMatcher | undefined) {
-  return decisionsWithCopy({
+function decidingHere(
+  context: GatewayContext,
+  matcher: NameMatcher | undefined,
+  made: AccountProjection | undefined,
+) {
+  const accounts =
+    made ??
+    gatewayAccountCopy({
+      sql: context.store.sql,
+      schema: context.store.schema,
+      bus: context.bus,
+      logger: context.logger,
+      namespace: context.namespace,
+      ...(context.metrics && { metrics: context.metrics }),
+    });
+  const decisions = decisionsAgainst(accounts, {
     store: context.store,
-    bus: context.bus,
     logger: context.logger,
-    group: `${context.namespace}gateway-decision-accounts`,
-    topic: context.topics.accountEvents,
     cipher: context.personalData.cipher,
     clock: context.clock,
     ...(matcher && { matcher }),
     ...(context.metrics && { metrics: context.metrics }),
   });
+  return { accounts, decisions };
 }
 
 /** What every family that answers at once records with and waits with. */

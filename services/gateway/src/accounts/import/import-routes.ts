@@ -40,7 +40,10 @@ export interface AccountImportRoutesOptions {
    * PostgreSQL): unchanged rows of a re-import take a fraction of the time of new ones.
    */
   chunkMs?: number;
-  /** Pause after each chunk, relative to its time (default: 0 on PostgreSQL, 1 on PGlite). */
+  /**
+   * Pause after each chunk while single checks come, relative to its time (default: 0 on PostgreSQL, 1
+   * on PGlite).
+   */
   pauseRatio?: number;
   /** What the import's chunks and slices yield to: single checks (the gateway's priorities). */
   gate?: PriorityGate;
