@@ -3,7 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import type { IncomingMessage } from '@vop/messaging';
-import { idempotentBatchHandler, migrateInbox } from './inbox.js';
+import {
+  idempotentBatchHandler,
+  type IdempotentBatchHandlerOptions,
+  migrateInbox,
+} from './inbox.js';
 
 function message(data: unknown): IncomingMessage {
   const eventId = randomUUID();
@@ -34,17 +38,27 @@ async function processedCount(sql: SqlClient): Promise<number> {
   return Number(rows[0]?.count);
 }
 
+/** A handler on a fresh inbox whose applied events' data are kept in `applied`, in order. */
+async function handlerWith(
+  options: Pick<IdempotentBatchHandlerOptions, 'consumer' | 'relevant' | 'repeatSafe'>,
+) {
+  const sql = await createPgliteClient({});
+  await migrateInbox(sql, 'inbox_test');
+  const applied: unknown[] = [];
+  const handle = idempotentBatchHandler({
+    sql,
+    schema: 'inbox_test',
+    ...options,
+    applyBatch: async (envelopes) => void applied.push(...envelopes.map((e) => e.data)),
+  });
+  return { sql, handle, applied };
+}
+
 describe('idempotent batch handler', () => {
   it('given a read model that reads some events, when a delivery holds others too, then only its events are applied and recorded', async () => {
-    const sql = await createPgliteClient({});
-    await migrateInbox(sql, 'inbox_test');
-    const applied: unknown[] = [];
-    const handle = idempotentBatchHandler({
-      sql,
-      schema: 'inbox_test',
+    const { sql, handle, applied } = await handlerWith({
       consumer: 'batch-progress',
       relevant: (envelope) => (envelope.data as { batch?: string }).batch !== undefined,
-      applyBatch: async (envelopes) => void applied.push(...envelopes.map((e) => e.data)),
     });
     await handle([message({ single: 1 }), message({ batch: 'b1' }), message({ single: 2 })]);
     await handle([message({ single: 3 })]);
@@ -54,15 +68,9 @@ describe('idempotent batch handler', () => {
   });
 
   it('given events a repeat cannot change, when a delivery mixes them with others and comes again, then all are applied in order the first time, only the others are recorded, and again only the safe ones are applied', async () => {
-    const sql = await createPgliteClient({});
-    await migrateInbox(sql, 'inbox_test');
-    const applied: unknown[] = [];
-    const handle = idempotentBatchHandler({
-      sql,
-      schema: 'inbox_test',
+    const { sql, handle, applied } = await handlerWith({
       consumer: 'analytics',
       repeatSafe: (envelope) => (envelope.data as { revision?: number }).revision !== undefined,
-      applyBatch: async (envelopes) => void applied.push(...envelopes.map((e) => e.data)),
     });
     const delivery = [message({ revision: 1 }), message({ once: 1 }), message({ revision: 2 })];
     await handle(delivery);

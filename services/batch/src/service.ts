@@ -116,34 +116,32 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
   // the accounts (docs/architecture.md, "Where a single check is decided"): no round trip through
   // Kafka and matching, and the entries are answered in that transaction.
   const unheldToPayeeBank = (options.unheldEntries ?? 'payee-bank') === 'payee-bank';
-  const decidesHere = (options.entriesDecidedBy ?? 'batch') === 'batch';
-  const ownCopy =
-    decidesHere && options.sharedAccountCopy === undefined
-      ? decisionAccountCopy({
+  const decidedAgainst =
+    (options.entriesDecidedBy ?? 'batch') === 'batch'
+      ? (options.sharedAccountCopy ??
+        decisionAccountCopy({
           store,
           bus,
           logger,
           group: `${namespace}batch-decision-accounts`,
           topic: topics.accountEvents,
           ...(options.metrics && { metrics: options.metrics }),
-        })
+        }))
       : undefined;
-  const decidedAgainst = ownCopy ?? options.sharedAccountCopy;
-  const deciding =
-    decidesHere && decidedAgainst
-      ? {
-          accounts: decidedAgainst,
-          decisions: decisionsAgainst(decidedAgainst, {
-            store,
-            logger,
-            cipher,
-            clock,
-            ...(options.matcher && { matcher: options.matcher }),
-            ...(options.metrics && { metrics: options.metrics }),
-            leaveUnheld: unheldToPayeeBank,
-          }),
-        }
-      : undefined;
+  // Only a copy of its own is migrated, written at commit and consumed here.
+  const ownCopy = decidedAgainst === options.sharedAccountCopy ? undefined : decidedAgainst;
+  const deciding = decidedAgainst && {
+    accounts: decidedAgainst,
+    decisions: decisionsAgainst(decidedAgainst, {
+      store,
+      logger,
+      cipher,
+      clock,
+      ...(options.matcher && { matcher: options.matcher }),
+      ...(options.metrics && { metrics: options.metrics }),
+      leaveUnheld: unheldToPayeeBank,
+    }),
+  };
   const decide =
     deciding &&
     entryDecisions({
