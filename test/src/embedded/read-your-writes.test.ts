@@ -71,7 +71,7 @@ describe('read your writes, embedded, with single checks left to matching', () =
   });
   after(async () => running?.stop());
 
-  it("given 20 accounts written 8 at a time, when each is checked at once, then matching's copy has each", async () => {
+  it('given 20 accounts written 8 at a time, when each is checked at once, then the copy matching decides against (the one copy embedded) has each', async () => {
     assert.deepEqual(
       await writeThenCheck(running, { tries: 20, concurrency: 8, firstAccount: 931_000 }),
       [],
