@@ -103,6 +103,17 @@ describe('the import pacer', () => {
     assert.equal(pacer.restAfter(10), 10);
   });
 
+  it('given a least rest, then each chunk rests that much more while checks come, and not at all without them', () => {
+    const { state, times } = checks({ active: false, recent: 50, quiet: 5 });
+    const pacer = new ImportPacer(times, { leastRest: 2 });
+    assert.equal(nextWindow(pacer, state), 0);
+    state.active = true;
+    // Checks start: the paced rest (as long as the chunk) and twice the chunk on top.
+    assert.equal(pacer.restAfter(10), 30);
+    state.active = false;
+    assert.equal(nextWindow(pacer, state), 0);
+  });
+
   it('given a least share of all its time, then checks never slow the import', () => {
     const { state, times } = checks({ active: true, recent: 500, quiet: 5 });
     const pacer = new ImportPacer(times, { leastShare: 1 });

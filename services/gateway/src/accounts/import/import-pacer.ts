@@ -12,6 +12,11 @@ export interface ImportPacerOptions {
    * stops (issue 45: the import yields, it does not starve). Default 0.05.
    */
   leastShare?: number;
+  /**
+   * A rest of this many times each chunk while single checks come, on top of the paced one, whatever
+   * their times (PGlite: 1, so they keep at least half its one thread). Default 0.
+   */
+  leastRest?: number;
 }
 
 /** The share of single checks whose time the pacer watches: all but their slowest tenth. */
@@ -46,6 +51,7 @@ export class ImportPacer {
   private ratio: number | undefined;
   private windowStart: number;
   private readonly maxRatio: number;
+  private readonly leastRest: number;
 
   constructor(
     private readonly checks: SingleCheckTimes,
@@ -54,6 +60,7 @@ export class ImportPacer {
     const share = options.leastShare ?? 0.05;
     if (!(share > 0 && share <= 1)) throw new RangeError('leastShare must be in (0, 1]');
     this.maxRatio = (1 - share) / share;
+    this.leastRest = options.leastRest ?? 0;
     this.windowStart = checks.clock();
   }
 
@@ -83,6 +90,6 @@ export class ImportPacer {
       }
     }
     this.ratio = ratio;
-    return took * ratio;
+    return took * (this.leastRest + ratio);
   }
 }

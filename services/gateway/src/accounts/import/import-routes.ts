@@ -41,10 +41,11 @@ export interface AccountImportRoutesOptions {
    */
   chunkMs?: number;
   /**
-   * Pause after each chunk while single checks come, relative to its time (default: 0 on PostgreSQL, 1
-   * on PGlite).
+   * The least rest after each chunk while single checks come, relative to its time
+   * (`ImportPacer`; default: 0 on PostgreSQL, 1 on PGlite). In a quiet spell there is none: it left
+   * PGlite's one thread idle for nobody (bench/RESULTS.md §5).
    */
-  pauseRatio?: number;
+  leastRest?: number;
   /** What the import's chunks and slices yield to: single checks (the gateway's priorities). */
   gate?: PriorityGate;
   /** The least share of its pace an import keeps while single checks slow it (import-pacer.ts). */
@@ -84,7 +85,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
   const newId = options.newId ?? randomUUID;
   const onPglite = store.sql.kind === 'pglite';
   const chunkRows = options.chunkRows ?? (onPglite ? 100 : 1000);
-  const pauseRatio = options.pauseRatio ?? (onPglite ? 1 : 0);
+  const leastRest = options.leastRest ?? (onPglite ? 1 : 0);
   // Rows per chunk given by the caller stay fixed (tests cross chunks on purpose).
   const chunkMs =
     options.chunkMs ?? (options.chunkRows === undefined ? (onPglite ? 20 : 50) : undefined);
@@ -135,11 +136,13 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
             newId: options.newAccountId ?? timeOrderedUuid,
             chunkRows,
             ...(chunkMs !== undefined && { chunkMs, maxChunkRows }),
-            pauseRatio,
-            ...(gate && { pacer: new ImportPacer(gate, { leastShare }), checksChunkMs }),
+            ...(gate && {
+              pacer: new ImportPacer(gate, { leastShare, leastRest }),
+              checksChunkMs,
+            }),
             overlap: !onPglite,
             // PGlite: no gate (measured: a chunk waiting for checks in flight made their p99 worse there,
-            // where the pause after each chunk already leaves them half the database).
+            // where the rest after each chunk already leaves them half the database).
             ...(gate && !onPglite && { gate }),
             metadata: { ...requestMetadata(req), importId },
           },

@@ -36,12 +36,6 @@ export interface ImportRunOptions {
   chunkMs?: number;
   maxChunkRows?: number;
   /**
-   * After each chunk, a pause this many times as long as the chunk took (PGlite serialises every
-   * statement: 1 leaves single checks at least half the database). 0: none. With a pacer, only while
-   * single checks come: in a quiet spell the pause left the one thread idle for nobody.
-   */
-  pauseRatio?: number;
-  /**
    * Single checks first: while they come, a further rest after each chunk by what they take
    * (`import-pacer.ts`), and (with chunkMs) chunks sized to take about `checksChunkMs`.
    */
@@ -65,8 +59,6 @@ export interface ImportRunOptions {
   gate?: PriorityGate;
   /** Called after each committed chunk with the totals so far. */
   onProgress?: (rows: AccountImportRows) => void;
-  /** How a rest after a chunk is waited (ms); default a timer. */
-  sleep?: (ms: number) => Promise<unknown>;
 }
 
 /** A slice short beside a single check's idle p99 (bench/RESULTS.md §5), long beside a turn's cost. */
@@ -142,10 +134,8 @@ export async function runAccountImport(
 
   /** After a chunk, the rest that leaves the database and the cores to single checks. */
   async function rest(took: number): Promise<void> {
-    const { pacer } = options;
-    const quiet = pacer !== undefined && !pacer.checksActive();
-    const pause = (quiet ? 0 : took * (options.pauseRatio ?? 0)) + (pacer?.restAfter(took) ?? 0);
-    if (pause > 0) await (options.sleep ?? sleep)(pause);
+    const pause = options.pacer?.restAfter(took) ?? 0;
+    if (pause > 0) await sleep(pause);
   }
 
   /**

@@ -303,13 +303,7 @@ export function accountImportSpec(
       firstIban: number,
       options: Pick<
         ImportRunOptions,
-        | 'chunkRows'
-        | 'chunkMs'
-        | 'maxChunkRows'
-        | 'pacer'
-        | 'checksChunkMs'
-        | 'pauseRatio'
-        | 'sleep'
+        'chunkRows' | 'chunkMs' | 'maxChunkRows' | 'pacer' | 'checksChunkMs'
       >,
     ) {
       const importId = randomUUID();
@@ -380,25 +374,6 @@ export function accountImportSpec(
       assert.deepEqual(chunks, [50, 10, 10, 10, 10, 10]);
       assert.equal(restedAfter.length, chunks.length);
       assert.ok(restedAfter.every((took) => took > 0));
-    });
-
-    it('given a pause after each chunk, then it is taken while single checks come and not in a quiet spell', async () => {
-      const pauses = async (checksActive: boolean, firstIban: number) => {
-        const slept: number[] = [];
-        const { totals, chunks } = await chunkedImport(firstIban, {
-          chunkRows: 25,
-          pauseRatio: 2,
-          pacer: { checksActive: () => checksActive, restAfter: () => 0 },
-          sleep: async (ms) => void slept.push(ms),
-        });
-        assert.equal(totals.created, 100);
-        return { slept, chunks };
-      };
-      const quiet = await pauses(false, 742_000);
-      assert.deepEqual(quiet.slept, []);
-      const busy = await pauses(true, 743_000);
-      assert.equal(busy.slept.length, busy.chunks.length);
-      assert.ok(busy.slept.every((ms) => ms > 0));
     });
 
     it('given a single check in flight, then no chunk is written until it ends (the import yields to it)', async () => {
