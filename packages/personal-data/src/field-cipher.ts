@@ -219,6 +219,17 @@ export class FieldCipher {
     };
   }
 
+  /**
+   * Keyed digests (HMAC-SHA256, base64url) under one subject's key, fetched once (and cached as any
+   * live key). For a deployment-wide key (`ACCOUNT_FINGERPRINT_SUBJECT`): unlike a holder's, such a
+   * digest does not die with the holder's key, so whoever keeps one clears it on erasure.
+   */
+  async digesterFor(subjectId: string, tx?: SqlExecutor): Promise<(text: string) => string> {
+    assertValidSubjectId(subjectId);
+    const key = await this.keys.keyFor(subjectId, tx);
+    return (text) => createHmac('sha256', key).update(text).digest('base64url');
+  }
+
   private async encryptOnce(subjectId: string, value: string, tx?: SqlExecutor): Promise<string> {
     return isEncrypted(value) ? value : this.encrypt(subjectId, value, tx);
   }

@@ -14,6 +14,7 @@ export {
 export { dailySubject } from './daily-subject.js';
 export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';
 export {
+  ACCOUNT_FINGERPRINT_SUBJECT,
   accountSubject,
   KEYSTORE_SCHEMA,
   TYPED_NAME_PREFIX,

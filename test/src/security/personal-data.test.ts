@@ -6,6 +6,7 @@ import { runEmbedded, schemeRequest, type RunningEmbedded } from '../embedded/fi
 const HOLDER = 'Ingrid Bergström';
 const TRADING_NAME = 'Bergström Keramik';
 const TYPED = 'Ingrid Bergstrom';
+const NDJSON = { 'content-type': 'application/x-ndjson' };
 
 /** Every stored copy the service keeps: both event stores and every read model. */
 async function storedText(embedded: RunningEmbedded): Promise<string> {
@@ -118,6 +119,34 @@ describe('personal data: names stored only encrypted, erasure by crypto-shreddin
     assert.equal(erased.status, 200, erased.text);
     const next = await embedded.client.post('/vop/verify', schemeRequest(HOLDER, iban));
     assert.deepEqual(next.body, { partyNameMatch: 'NOAP' });
+  });
+
+  it("erasure clears the import fingerprint of the holder's record, and the same record imported again is refused as ERASED", async () => {
+    const iban = germanIban(31_339);
+    const file = { rawBody: JSON.stringify({ iban, name: HOLDER }), headers: NDJSON };
+    const first = await embedded.admin.request('POST', '/admin/accounts/import', file);
+    assert.equal(first.status, 201, first.text);
+    const row = async () =>
+      (
+        await embedded.service.sql.query<{ id: string; fp: string | null; erased: Date | null }>(
+          `SELECT id, import_fingerprint AS fp, holder_erased_at AS erased FROM gateway.accounts
+            WHERE iban = $1`,
+          [iban],
+        )
+      ).rows[0];
+    const imported = await row();
+    assert.ok(imported?.fp, 'the import keeps a fingerprint of the record');
+
+    const erased = await embedded.admin.post(`/admin/accounts/${imported.id}/erasure`, {});
+    assert.equal(erased.status, 200, erased.text);
+    const after = await row();
+    // A fingerprint under the deployment's key would not die with the holder's key: it is cleared.
+    assert.equal(after?.fp, null);
+    assert.ok(after?.erased);
+    const again = await embedded.admin.request('POST', '/admin/accounts/import', file);
+    assert.equal(again.status, 201, again.text);
+    assert.deepEqual(again.body.errors, [{ row: 1, field: 'iban', code: 'ERASED' }]);
+    assert.equal((await row())?.fp, null);
   });
 
   it('erasure is for the admin certificate only', async () => {

@@ -407,6 +407,19 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       assert.notEqual(sealer.digest(a, 'text'), sealer.digest(b, 'text'));
     });
 
+    it("a digester digests under its subject's key, as the sealer does; an erased subject has none", async () => {
+      const store = await freshStore();
+      const cipher = new FieldCipher(store);
+      const [a, b] = [subject(), subject()];
+      const digest = await cipher.digesterFor(a);
+      const sealer = await cipher.sealerFor([a, b]);
+      assert.equal(digest('text'), sealer.digest(a, 'text'));
+      assert.notEqual(digest('text'), sealer.digest(b, 'text'));
+      assert.notEqual(digest('text'), digest('other text'));
+      await store.destroy(a);
+      await assert.rejects(cipher.digesterFor(a), SubjectKeyDestroyedError);
+    });
+
     it('given more erased subjects than it remembers, when they are asked for, then each is still refused', async () => {
       const store = await freshStore({ maxRememberedDestroyed: 2 });
       const erased = [subject(), subject(), subject()];

@@ -29,8 +29,10 @@ export const migrateAccountsReadModel = schemaMigration((schema) => [
   `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS sort_code text, ADD COLUMN IF NOT EXISTS account_number text, ADD COLUMN IF NOT EXISTS status text NOT NULL DEFAULT 'active', ADD COLUMN IF NOT EXISTS holder_type text`,
   `CREATE UNIQUE INDEX IF NOT EXISTS accounts_live_domestic ON ${schema}.accounts (sort_code, account_number) WHERE deleted_at IS NULL AND sort_code IS NOT NULL`,
   // A keyed digest of the record a bulk import last wrote (accounts/import): an unchanged row writes
-  // nothing. Any other write clears it; it dies with the holder's key on erasure.
+  // nothing. Any other write clears it, and so does the holder's erasure (eraseAccountHolder).
   `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS import_fingerprint text`,
+  // Set by the erasure: an import that read the row before it writes no fingerprint after it.
+  `ALTER TABLE ${schema}.accounts ADD COLUMN IF NOT EXISTS holder_erased_at timestamptz`,
   // A GB IBAN's own sort code and account number find its account when none was written for it
   // (domesticAccountOf); rows written before that get theirs, unless another live account holds them.
   `UPDATE ${schema}.accounts AS a SET sort_code = substr(a.iban, 9, 6), account_number = substr(a.iban, 15, 8)

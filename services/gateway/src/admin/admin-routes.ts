@@ -1,6 +1,7 @@
 import { type Router } from 'express';
 import { AccountIdParam, AuditQuery, IssueApiKeyRequest } from '@vop/contracts';
-import { accountSubject, type SubjectKeyStore } from '@vop/personal-data';
+import type { SubjectKeyStore } from '@vop/personal-data';
+import { eraseAccountHolder } from '../accounts/erasure.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditActorOf } from '../audit/actor.js';
 import { markAudited } from '../audit/audit-writes.js';
@@ -17,8 +18,10 @@ export function adminRoutes(options: {
   audit: AuditLog;
   environment: KeyEnvironment;
   subjectKeys: SubjectKeyStore;
+  /** The schema of the gateway's accounts read model, where the erasure clears the import fingerprint. */
+  schema: string;
 }): Router {
-  const { keys, audit, subjectKeys } = options;
+  const { keys, audit, subjectKeys, schema } = options;
   const router = createRouter();
 
   router.post('/admin/api-keys', async (req, res) => {
@@ -74,16 +77,13 @@ export function adminRoutes(options: {
     res.json({ keyId, revoked: true });
   });
 
-  /**
-   * Erasure of an account holder (GDPR): destroying the holder's key makes every stored copy of the names
-   * unreadable — events, read models, Kafka — so verifications against the IBAN answer NOAP.
-   */
+  /** Erasure of an account holder (accounts/erasure.ts): verifications against the IBAN answer NOAP. */
   router.post('/admin/accounts/:id/erasure', async (req, res) => {
     const accountId = parseParam(AccountIdParam, req.params.id, () =>
       errors.notFound('ACCOUNT_NOT_FOUND', 'The account does not exist'),
     );
     await keys.sql.transaction(async (tx) => {
-      await subjectKeys.destroy(accountSubject(accountId), tx);
+      await eraseAccountHolder(tx, subjectKeys, schema, accountId);
       await audit.append(
         {
           operation: 'account.erased',

@@ -19,7 +19,15 @@ export function adminModule(context: GatewayContext): GatewayModule & {
     apiKeys,
     audit,
     rateLimits,
-    routers: [adminRoutes({ keys: apiKeys, audit, environment, subjectKeys: personalData.keys })],
+    routers: [
+      adminRoutes({
+        keys: apiKeys,
+        audit,
+        environment,
+        subjectKeys: personalData.keys,
+        schema,
+      }),
+    ],
     async migrate() {
       await apiKeys.migrate();
       await audit.migrate();

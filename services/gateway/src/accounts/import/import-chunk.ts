@@ -7,7 +7,7 @@ import {
 } from '@vop/contracts';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import { type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
-import { accountSubject, type FieldCipher } from '@vop/personal-data';
+import { ACCOUNT_FINGERPRINT_SUBJECT, accountSubject, type FieldCipher } from '@vop/personal-data';
 import { accountStreamId } from '../command-handler.js';
 import {
   type AccountCommand,
@@ -98,10 +98,24 @@ export interface PreparedChunk {
   planned: Planned[];
 }
 
+/** An account the chunk's rows name, as found live, with its stored fingerprint taken apart. */
+type LiveRow = { accountId: string } & Fingerprints;
+
+/** A row whose record the deployment's fingerprint did not find unchanged: its holder's key is needed. */
+interface Pending {
+  row: ImportRow;
+  record: AccountImportRecord;
+  canonical: string;
+  account: LiveRow | undefined;
+  recordDigest: string;
+  fingerprint: string;
+}
+
 /**
- * Decides rows with distinct IBANs: one query finds the live accounts, one the keys (made for new
- * holders: a key whose chunk then fails stays unused, it holds no personal data), one the streams to
- * update; the same decide/evolve as the API; names encrypted; the statements built. `sql` is the
+ * Decides rows with distinct IBANs: one query finds the live accounts. The deployment's fingerprint key
+ * recognises unchanged records with no holder's key read; for the rest one query reads the keys (made
+ * for new holders: a key whose chunk then fails stays unused, it holds no personal data), one the streams
+ * to update; the same decide/evolve as the API; names encrypted; the statements built. `sql` is the
  * caller's transaction or, for a pipelined chunk, the store's client outside any.
  */
 export async function prepareImportChunk(
@@ -114,44 +128,29 @@ export async function prepareImportChunk(
   const counts: ChunkCounts = { created: 0, updated: 0, unchanged: 0 };
   const prepared: PreparedChunk = { counts, errors: [], updated: [], readModel: [], planned: [] };
   if (rows.length === 0) return prepared;
-  const { rows: found } = await sql.query<{ id: string; iban: string; fp: string | null }>(
-    `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
-      WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
-    [rows.map(({ iban }) => iban)],
-  );
-  const live = new Map(
+  const [{ rows: found }, digest] = await Promise.all([
+    sql.query<{ id: string; iban: string; fp: string | null }>(
+      `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
+        WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
+      [rows.map(({ iban }) => iban)],
+    ),
+    writer.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT, sql),
+  ]);
+  const live = new Map<string, LiveRow>(
     found.map((row) => [row.iban, { accountId: row.id, ...fingerprints(row.fp) }]),
   );
-  const made = new Set<string>();
-  const accountIds = rows.map(({ iban }) => {
-    const held = live.get(iban)?.accountId;
-    if (held !== undefined) return held;
-    const accountId = writer.newId();
-    made.add(accountSubject(accountId));
-    return accountId;
-  });
-  // Not kept in the key cache: an import's millions of holders would push out the single checks' keys.
-  // A new account's holder has no key to look for yet.
-  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql, {
-    remember: false,
-    made,
-  });
 
   const { slice } = writer;
-  const decisions: (ReturnType<typeof importCommandFor> & {
-    accountId: string;
-    fingerprint: string;
-  })[] = [];
-  /** Unchanged records whose stored fingerprint lacks this line's digest: it is kept for next time. */
+  const pending: Pending[] = [];
+  /** Unchanged records whose stored fingerprint is not this one: this one is kept for next time. */
   const refreshed: { accountId: string; fingerprint: string }[] = [];
-  for (const [index, row] of rows.entries()) {
+  for (const row of rows) {
     if (slice?.due()) await slice.pass();
-    const accountId = accountIds[index] as string;
-    const subject = accountSubject(accountId);
     const account = live.get(row.iban);
-    const lineDigest = row.line && sealer.digest(subject, `${LINE_DIGEST_PREFIX}${row.line.text}`);
+    const keyed = account?.keyedBy === 'deployment' ? account : undefined;
+    const lineDigest = row.line && digest(`${LINE_DIGEST_PREFIX}${row.line.text}`);
     // The very line last imported for this account: the same record, known valid, nothing to do.
-    if (lineDigest !== undefined && account?.line === lineDigest) {
+    if (lineDigest !== undefined && keyed?.line === lineDigest) {
       counts.unchanged += 1;
       continue;
     }
@@ -164,17 +163,63 @@ export async function prepareImportChunk(
       }
       record = validated.record;
     }
-    const recordDigest = sealer.digest(subject, canonicalRecord(record));
-    const fingerprint = lineDigest === undefined ? recordDigest : `${recordDigest}.${lineDigest}`;
-    const ids = { newAccountId: accountId, now };
+    const canonical = canonicalRecord(record);
+    const recordDigest = digest(canonical);
+    const fingerprint = deploymentFingerprint(recordDigest, lineDigest);
+    if (keyed !== undefined && keyed.record === recordDigest) {
+      counts.unchanged += 1;
+      if (fingerprint !== keyed.stored) refreshed.push({ accountId: keyed.accountId, fingerprint });
+      continue;
+    }
+    pending.push({ row, record, canonical, account, recordDigest, fingerprint });
+  }
+
+  const made = new Set<string>();
+  const accountIds = pending.map(({ account }) => {
+    if (account !== undefined) return account.accountId;
+    const accountId = writer.newId();
+    made.add(accountSubject(accountId));
+    return accountId;
+  });
+  // Not kept in the key cache: an import's millions of holders would push out the single checks' keys.
+  // A new account's holder has no key to look for yet.
+  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql, {
+    remember: false,
+    made,
+  });
+
+  const decisions: (ReturnType<typeof importCommandFor> & {
+    accountId: string;
+    fingerprint: string;
+  })[] = [];
+  for (const [
+    index,
+    { row, record, canonical, account, recordDigest, fingerprint },
+  ] of pending.entries()) {
+    if (slice?.due()) await slice.pass();
+    const accountId = accountIds[index] as string;
+    const subject = accountSubject(accountId);
+    // A fingerprint under the holder's key (written before the deployment's key was): the same record
+    // is recognised with that key once more, and its fingerprint is written under the deployment's.
+    const heldUnchanged =
+      account?.keyedBy === 'holder' &&
+      ((row.line !== undefined &&
+        account.line === sealer.digest(subject, `${LINE_DIGEST_PREFIX}${row.line.text}`)) ||
+        account.record === sealer.digest(subject, canonical));
     const decision = importCommandFor(
       record,
-      account && { accountId: account.accountId, fingerprint: account.record },
+      account && {
+        accountId: account.accountId,
+        fingerprint: heldUnchanged ? recordDigest : account.record,
+      },
       recordDigest,
-      ids,
+      { newAccountId: accountId, now },
     );
-    if (decision.outcome === 'unchanged' && fingerprint !== account?.stored)
+    if (decision.outcome === 'unchanged') {
+      counts.unchanged += 1;
       refreshed.push({ accountId, fingerprint });
+      continue;
+    }
     decisions.push({ accountId, fingerprint, ...decision });
   }
   const updatedIds = decisions.filter((d) => d.outcome === 'updated').map((d) => d.accountId);
@@ -218,7 +263,8 @@ export async function prepareImportChunk(
   if (refreshed.length > 0)
     prepared.readModel.push({
       text: `UPDATE ${schema}.accounts AS account SET import_fingerprint = kept.fp
-               FROM unnest($1::uuid[], $2::text[]) AS kept(id, fp) WHERE account.id = kept.id`,
+               FROM unnest($1::uuid[], $2::text[]) AS kept(id, fp)
+              WHERE account.id = kept.id AND account.holder_erased_at IS NULL`,
       params: [refreshed.map((row) => row.accountId), refreshed.map((row) => row.fingerprint)],
     });
   return prepared;
@@ -273,22 +319,36 @@ export async function applyImportChunk(
   return { counts: await writePreparedChunk(writer, prepared, tx), errors: prepared.errors };
 }
 
+interface Fingerprints {
+  stored: string | null;
+  /** Whose key the digests are under: the deployment's, or (written before that) the holder's. */
+  keyedBy?: 'deployment' | 'holder';
+  record: string | null;
+  line?: string;
+}
+
 /**
  * The stored import fingerprint: the record's digest, then (for an NDJSON line) the line's, after a
  * dot. A record's digest alone recognises the same record in any format or spelling; the line's lets
- * the nightly file's unchanged lines skip validation (the same text was valid when imported).
+ * the nightly file's unchanged lines skip validation (the same text was valid when imported). Under
+ * the deployment's key (DEPLOYMENT_KEYED), so an unchanged record needs no holder's key read; the
+ * holder's erasure clears it (erasure.ts), as it does not die with the holder's key.
  */
-function fingerprints(stored: string | null): {
-  stored: string | null;
-  record: string | null;
-  line?: string;
-} {
+function fingerprints(stored: string | null): Fingerprints {
   if (stored === null) return { stored, record: null };
-  const dot = stored.indexOf('.');
+  const keyedBy = stored.startsWith(DEPLOYMENT_KEYED) ? 'deployment' : 'holder';
+  const digests = keyedBy === 'deployment' ? stored.slice(DEPLOYMENT_KEYED.length) : stored;
+  const dot = digests.indexOf('.');
   return dot < 0
-    ? { stored, record: stored }
-    : { stored, record: stored.slice(0, dot), line: stored.slice(dot + 1) };
+    ? { stored, keyedBy, record: digests }
+    : { stored, keyedBy, record: digests.slice(0, dot), line: digests.slice(dot + 1) };
 }
+
+/** Marks a fingerprint under the deployment's key (a base64url digest never holds a colon). */
+const DEPLOYMENT_KEYED = 'd1:';
+
+const deploymentFingerprint = (record: string, line: string | undefined): string =>
+  `${DEPLOYMENT_KEYED}${record}${line === undefined ? '' : `.${line}`}`;
 
 /** Keeps a line's digest apart from any record's (a record's canonical text is a JSON array). */
 const LINE_DIGEST_PREFIX = 'ndjson-line\n';
@@ -334,7 +394,8 @@ function readModelStatements(
   if (updated.length > 0)
     statements.push({
       text: `UPDATE ${schema}.accounts AS account
-          SET iban = imported.iban, updated_at = $3::timestamptz, import_fingerprint = imported.fp,
+          SET iban = imported.iban, updated_at = $3::timestamptz,
+              import_fingerprint = CASE WHEN account.holder_erased_at IS NULL THEN imported.fp END,
               sort_code = imported.sort_code, account_number = imported.account_number,
               status = imported.status, holder_type = imported.holder_type
          FROM ${imported}

@@ -22,7 +22,9 @@ import { findLiveAccountIdByIban, migrateAccountsReadModel } from '../read-model
 import { migrateAccountImports, startImport } from './import-read-model.js';
 import { accountImportRoutes, IMPORT_PATH } from './import-routes.js';
 import { type ImportRunOptions, runAccountImport } from './import-run.js';
-import { parseImportRecord } from './import-record.js';
+import { canonicalRecord, parseImportRecord } from './import-record.js';
+import { prepareImportChunk, writePreparedChunk } from './import-chunk.js';
+import { eraseAccountHolder } from '../erasure.js';
 import type { SourceRecord } from './record-sources.js';
 
 const SCHEMA = 'gateway';
@@ -147,10 +149,126 @@ export function accountImportSpec(
       const first = await imported(file);
       assert.equal(first.rows.created, 2);
       const before = await messageCount();
-      const again = await imported(file);
-      assert.deepEqual(again.rows, { read: 2, created: 0, updated: 0, unchanged: 2, failed: 0 });
+      const again = await holderKeysRead(() => imported(file));
+      assert.deepEqual(again.result.rows, {
+        read: 2,
+        created: 0,
+        updated: 0,
+        unchanged: 2,
+        failed: 0,
+      });
       assert.equal(await messageCount(), before);
-      assert.notEqual(again.importId, first.importId);
+      assert.notEqual(again.result.importId, first.importId);
+      // Told by the deployment's fingerprint alone: no holder's key is read.
+      assert.equal(again.subjects, 0);
+    });
+
+    /** What `work` returns, and how many holders' keys the import asked the key store for. */
+    async function holderKeysRead<T>(
+      work: () => Promise<T>,
+    ): Promise<{ result: T; subjects: number }> {
+      const keysFor = personal.keys.keysFor.bind(personal.keys);
+      let subjects = 0;
+      personal.keys.keysFor = (ids, ...rest) => {
+        subjects += [...ids].filter((id) => id.startsWith(accountSubject(''))).length;
+        return keysFor(ids, ...rest);
+      };
+      try {
+        return { result: await work(), subjects };
+      } finally {
+        personal.keys.keysFor = keysFor;
+      }
+    }
+
+    const fingerprintOf = async (iban: string) =>
+      (
+        await sql.query<{ fp: string | null }>(
+          `SELECT import_fingerprint AS fp FROM ${SCHEMA}.accounts WHERE iban = $1 AND deleted_at IS NULL`,
+          [iban],
+        )
+      ).rows[0]?.fp;
+
+    it("given fingerprints under the holders' keys (written before the deployment's key), then the same records are unchanged and their fingerprints move to the deployment's key", async () => {
+      const ibans = [1, 2, 3].map((n) => germanIban(721_000 + n));
+      const records = ibans.map((iban, index) => ({ iban, name: `Older Holder${index}` }));
+      await imported(ndjson(...records));
+      // Each row's fingerprint as an earlier release wrote it: the record's digest under the holder's
+      // key, with the NDJSON line's for the first two and without it for the third (a CSV import).
+      for (const [index, record] of records.entries()) {
+        const accountId = (await findLiveAccountIdByIban(sql, SCHEMA, record.iban)) as string;
+        const subject = accountSubject(accountId);
+        const sealer = await personal.cipher.sealerFor([subject]);
+        const parsed = parseImportRecord(record);
+        assert.ok(parsed.ok);
+        const recordDigest = sealer.digest(subject, canonicalRecord(parsed.record));
+        const lineDigest = sealer.digest(subject, `ndjson-line\n${JSON.stringify(record)}`);
+        await sql.query(`UPDATE ${SCHEMA}.accounts SET import_fingerprint = $2 WHERE id = $1`, [
+          accountId,
+          index < 2 ? `${recordDigest}.${lineDigest}` : recordDigest,
+        ]);
+      }
+      const before = await messageCount();
+      const changed = { ...records[1], name: 'Older Holder1 Jr' };
+      const migrating = await holderKeysRead(() =>
+        imported(ndjson(records[0], changed, records[2])),
+      );
+      assert.deepEqual(migrating.result.rows, {
+        read: 3,
+        created: 0,
+        updated: 1,
+        unchanged: 2,
+        failed: 0,
+      });
+      assert.equal(migrating.subjects, 3);
+      assert.equal(await messageCount(), before + 1);
+      for (const iban of ibans)
+        assert.match(String(await fingerprintOf(iban)), /^d1:[^.]+\.[^.]+$/);
+
+      const next = await holderKeysRead(() => imported(ndjson(records[0], changed, records[2])));
+      assert.deepEqual(next.result.rows, {
+        read: 3,
+        created: 0,
+        updated: 0,
+        unchanged: 3,
+        failed: 0,
+      });
+      assert.equal(next.subjects, 0);
+      assert.equal(await messageCount(), before + 1);
+    });
+
+    it("given an erasure between an import's reading and its writing, then no fingerprint is written to the erased holder's row", async () => {
+      const [kept, changed] = [1, 2].map((n) => germanIban(722_000 + n)) as [string, string];
+      // As CSV: the nightly NDJSON line of the same record then adds the line's digest (a rewrite).
+      await imported(`iban,name\n${kept},Kept Holder\n${changed},Changed Holder\n`, 'text/csv');
+      const ids = await Promise.all(
+        [kept, changed].map(
+          async (iban) => (await findLiveAccountIdByIban(sql, SCHEMA, iban)) as string,
+        ),
+      );
+      const line = (iban: string, name: string) => {
+        const text = JSON.stringify({ iban, name });
+        const validate = () => parseImportRecord(JSON.parse(text));
+        return { row: 1, iban, line: { text, validate } };
+      };
+      const writer = {
+        store,
+        cipher: personal.cipher,
+        metadata: {},
+        now: new Date().toISOString(),
+        newId: randomUUID,
+      };
+      const prepared = await prepareImportChunk(
+        writer,
+        [line(kept, 'Kept Holder'), line(changed, 'Changed Holder Jr')],
+        sql,
+      );
+      assert.deepEqual(prepared.counts, { created: 0, updated: 1, unchanged: 1 });
+      await sql.transaction(async (tx) => {
+        for (const accountId of ids) await eraseAccountHolder(tx, personal.keys, SCHEMA, accountId);
+      });
+      await sql.transaction((tx) => writePreparedChunk(writer, prepared, tx));
+      assert.equal(await fingerprintOf(kept), null);
+      assert.equal(await fingerprintOf(changed), null);
     });
 
     it('given a changed record, then the account is updated with the whole record; an API write in between makes the next import write again', async () => {
@@ -290,7 +408,7 @@ export function accountImportSpec(
       const file = ndjson(...ibans.map((iban, index) => ({ iban, name: `Erased Holder${index}` })));
       await imported(file);
       const erasedId = (await findLiveAccountIdByIban(sql, SCHEMA, ibans[0] as string)) as string;
-      await personal.keys.destroy(accountSubject(erasedId));
+      await sql.transaction((tx) => eraseAccountHolder(tx, personal.keys, SCHEMA, erasedId));
       const before = await messageCount();
       const again = await imported(file);
       assert.deepEqual(again.rows, { read: 2, created: 0, updated: 0, unchanged: 1, failed: 1 });
