@@ -128,27 +128,26 @@ export async function prepareImportChunk(
   const counts: ChunkCounts = { created: 0, updated: 0, unchanged: 0 };
   const prepared: PreparedChunk = { counts, errors: [], updated: [], readModel: [], planned: [] };
   if (rows.length === 0) return prepared;
-  const [{ rows: found }, digest] = await Promise.all([
-    sql.query<{ id: string; iban: string; fp: string | null }>(
-      `SELECT id, iban, import_fingerprint AS fp FROM ${schema}.accounts
-        WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
-      [rows.map(({ iban }) => iban)],
-    ),
-    writer.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT, sql),
-  ]);
-  const live = new Map<string, LiveRow>(
-    found.map((row) => [row.iban, { accountId: row.id, ...fingerprints(row.fp) }]),
-  );
-
   const { slice } = writer;
+  // The lines' digests are made while the database looks the accounts up (on PGlite, another thread).
+  const looked = liveAccounts(sql, schema, rows);
+  looked.catch(() => undefined);
+  const digest = await writer.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT, sql);
+  const lineDigests: (string | undefined)[] = [];
+  for (const row of rows) {
+    if (slice?.due()) await slice.pass();
+    lineDigests.push(row.line && digest(`${LINE_DIGEST_PREFIX}${row.line.text}`));
+  }
+  const live = await looked;
+
   const pending: Pending[] = [];
   /** Unchanged records whose stored fingerprint is not this one: this one is kept for next time. */
   const refreshed: { accountId: string; fingerprint: string }[] = [];
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
     if (slice?.due()) await slice.pass();
     const account = live.get(row.iban);
     const keyed = account?.keyedBy === 'deployment' ? account : undefined;
-    const lineDigest = row.line && digest(`${LINE_DIGEST_PREFIX}${row.line.text}`);
+    const lineDigest = lineDigests[index];
     // The very line last imported for this account: the same record, known valid, nothing to do.
     if (lineDigest !== undefined && keyed?.line === lineDigest) {
       counts.unchanged += 1;
@@ -318,6 +317,38 @@ export async function applyImportChunk(
   const prepared = await prepareImportChunk(writer, rows, tx);
   return { counts: await writePreparedChunk(writer, prepared, tx), errors: prepared.errors };
 }
+
+/**
+ * The live accounts of the chunk's IBANs with their fingerprints, read as one text value of a line per
+ * account rather than a row per account: on PGlite the rows' handling (parsing each, crossing to this
+ * thread) cost about three times the index look-ups (bench/RESULTS.md §5, the nightly file's look-up).
+ * An id (uuid) is fixed-length and a fingerprint (base64url, `d1:`, `.`) holds no space; the IBAN comes last.
+ */
+async function liveAccounts(
+  sql: SqlExecutor,
+  schema: string,
+  rows: readonly ImportRow[],
+): Promise<Map<string, LiveRow>> {
+  const { rows: found } = await sql.query<{ accounts: string | null }>(
+    `SELECT string_agg(id || ' ' || coalesce(import_fingerprint, '') || ' ' || iban, E'\\n') AS accounts
+       FROM ${schema}.accounts WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
+    [rows.map(({ iban }) => iban)],
+  );
+  const live = new Map<string, LiveRow>();
+  const accounts = found[0]?.accounts;
+  if (accounts === null || accounts === undefined) return live;
+  for (const line of accounts.split('\n')) {
+    const afterFingerprint = line.indexOf(' ', UUID_LENGTH + 1);
+    const stored = line.slice(UUID_LENGTH + 1, afterFingerprint);
+    live.set(line.slice(afterFingerprint + 1), {
+      accountId: line.slice(0, UUID_LENGTH),
+      ...fingerprints(stored === '' ? null : stored),
+    });
+  }
+  return live;
+}
+
+const UUID_LENGTH = 36;
 
 interface Fingerprints {
   stored: string | null;
