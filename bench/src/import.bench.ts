@@ -44,11 +44,18 @@ const withDistributed = args.includes('--distributed');
 /** `--import-gateway`: distributed, the imports go to a second gateway, the checks to the first. */
 const withImportGateway = args.includes('--import-gateway');
 const withEmbedded = !args.includes('--no-embedded');
-/** `--profile <dir>`: every service process writes a V8 CPU profile there when it stops. */
+/**
+ * `--profile <dir>`: every service process writes a V8 CPU profile there when it stops. Sampled every
+ * 10 ms: at V8's default (1 ms) the sampling of each thread kept an idle service above the quiet share
+ * the bench waits for before the checks (a wake-up costs ~80 µs on this machine), and the run never ended.
+ */
 const profileDir = args.includes('--profile')
   ? path.resolve(args[args.indexOf('--profile') + 1] as string)
   : undefined;
-const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
+const nodeArgs =
+  profileDir === undefined
+    ? []
+    : ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '10000'];
 /** Another path to the embedded entry point (e.g. a symlink), for a machine whose other users stop processes by name. */
 const embeddedScript = args.includes('--embedded-script')
   ? path.resolve(args[args.indexOf('--embedded-script') + 1] as string)
