@@ -84,8 +84,8 @@ export async function pacedLoad(options: {
     // A stop before the window opened found the runner still loading, before its SIGTERM handler, and
     // killed it without figures (a short import beside checks): the window then still gets a second.
     const stop = () => {
-      const windowHasRun = spawnedAt + (job.warmUpSeconds + 1) * 1000 - performance.now();
-      setTimeout(() => run.child.kill('SIGTERM'), Math.max(0, windowHasRun));
+      const untilWindowHasRun = spawnedAt + (job.warmUpSeconds + 1) * 1000 - performance.now();
+      setTimeout(() => run.child.kill('SIGTERM'), Math.max(0, untilWindowHasRun));
     };
     void options.until?.then(stop, stop);
     const { stdout, stderr } = await run;

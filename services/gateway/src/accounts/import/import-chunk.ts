@@ -335,8 +335,9 @@ async function liveAccounts(
     [rows.map(({ iban }) => iban)],
   );
   const live = new Map<string, LiveRow>();
+  // string_agg of no rows is NULL.
   const accounts = found[0]?.accounts;
-  if (accounts === null || accounts === undefined) return live;
+  if (!accounts) return live;
   for (const line of accounts.split('\n')) {
     const afterFingerprint = line.indexOf(' ', UUID_LENGTH + 1);
     const stored = line.slice(UUID_LENGTH + 1, afterFingerprint);
