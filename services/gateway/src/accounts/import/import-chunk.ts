@@ -7,7 +7,7 @@ import {
 } from '@vop/contracts';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import { type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
-import { ACCOUNT_FINGERPRINT_SUBJECT, accountSubject, type FieldCipher } from '@vop/personal-data';
+import { accountSubject, type FieldCipher } from '@vop/personal-data';
 import { accountStreamId } from '../command-handler.js';
 import {
   type AccountCommand,
@@ -61,6 +61,12 @@ export interface ChunkWriter {
   /** The copies of the accounts that decisions read, written in the chunk's transaction. */
   copy?: AccountCopyAtCommit;
   cipher: FieldCipher;
+  /**
+   * HMAC-SHA256 under the deployment's fingerprint key (`ACCOUNT_FINGERPRINT_SUBJECT`), the key read
+   * once per import outside any transaction: read with each chunk's executor it was never cached, two
+   * statements a chunk queued behind the chunk's look-up (bench/RESULTS.md §5, the key read once).
+   */
+  fingerprintDigest: (text: string) => string;
   metadata: Record<string, string>;
   now: string;
   newId: () => string;
@@ -111,33 +117,56 @@ interface Pending {
   fingerprint: string;
 }
 
+/** The live accounts of a chunk's IBANs, by IBAN. */
+export type LiveAccounts = Map<string, LiveRow>;
+
 /**
- * Decides rows with distinct IBANs: one query finds the live accounts. The deployment's fingerprint key
- * recognises unchanged records with no holder's key read; for the rest one query reads the keys (made
- * for new holders: a key whose chunk then fails stays unused, it holds no personal data), one the streams
- * to update; the same decide/evolve as the API; names encrypted; the statements built. `sql` is the
- * caller's transaction or, for a pipelined chunk, the store's client outside any.
+ * What deciding a chunk starts from, made ahead of it: its lines' digests and its live accounts. On
+ * PGlite a chunk is looked up once the chunk before has committed, while the next one is read (import-run.ts).
+ */
+export interface ChunkLookUp {
+  lineDigests: readonly (string | undefined)[];
+  live: Promise<LiveAccounts>;
+}
+
+/** Each row's line digest under the deployment's key (undefined for a row read as a record). */
+export async function digestLines(
+  writer: Pick<ChunkWriter, 'fingerprintDigest' | 'slice'>,
+  rows: readonly ImportRow[],
+): Promise<(string | undefined)[]> {
+  const { slice, fingerprintDigest: digest } = writer;
+  const lineDigests: (string | undefined)[] = [];
+  for (const row of rows) {
+    if (slice?.due()) await slice.pass();
+    lineDigests.push(row.line && digest(`${LINE_DIGEST_PREFIX}${row.line.text}`));
+  }
+  return lineDigests;
+}
+
+/**
+ * Decides rows with distinct IBANs: one query finds the live accounts (unless looked up `ahead`). The
+ * deployment's fingerprint key recognises unchanged records with no holder's key read; for the rest one
+ * query reads the keys (made for new holders: a key whose chunk then fails stays unused, it holds no
+ * personal data), one the streams to update; the same decide/evolve as the API; names encrypted; the
+ * statements built. `sql` is the caller's transaction or, for a pipelined chunk, the store's client
+ * outside any.
  */
 export async function prepareImportChunk(
   writer: ChunkWriter,
   rows: readonly ImportRow[],
   sql: SqlExecutor,
+  ahead?: ChunkLookUp,
 ): Promise<PreparedChunk> {
   const { store, now } = writer;
   const schema = store.schema;
   const counts: ChunkCounts = { created: 0, updated: 0, unchanged: 0 };
   const prepared: PreparedChunk = { counts, errors: [], updated: [], readModel: [], planned: [] };
   if (rows.length === 0) return prepared;
-  const { slice } = writer;
+  const { slice, fingerprintDigest: digest } = writer;
   // The lines' digests are made while the database looks the accounts up (on PGlite, another thread).
-  const looked = liveAccounts(sql, schema, rows);
+  const looked = ahead?.live ?? lookUpAccounts(sql, schema, rows);
   looked.catch(() => undefined);
-  const digest = await writer.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT, sql);
-  const lineDigests: (string | undefined)[] = [];
-  for (const row of rows) {
-    if (slice?.due()) await slice.pass();
-    lineDigests.push(row.line && digest(`${LINE_DIGEST_PREFIX}${row.line.text}`));
-  }
+  const lineDigests = ahead?.lineDigests ?? (await digestLines(writer, rows));
   const live = await looked;
 
   const pending: Pending[] = [];
@@ -324,17 +353,18 @@ export async function applyImportChunk(
  * thread) cost about three times the index look-ups (bench/RESULTS.md §5, the nightly file's look-up).
  * An id (uuid) is fixed-length and a fingerprint (base64url, `d1:`, `.`) holds no space; the IBAN comes last.
  */
-async function liveAccounts(
+export async function lookUpAccounts(
   sql: SqlExecutor,
   schema: string,
   rows: readonly ImportRow[],
-): Promise<Map<string, LiveRow>> {
+): Promise<LiveAccounts> {
+  const live: LiveAccounts = new Map();
+  if (rows.length === 0) return live;
   const { rows: found } = await sql.query<{ accounts: string | null }>(
     `SELECT string_agg(id || ' ' || coalesce(import_fingerprint, '') || ' ' || iban, E'\\n') AS accounts
        FROM ${schema}.accounts WHERE iban = ANY($1::text[]) AND deleted_at IS NULL`,
     [rows.map(({ iban }) => iban)],
   );
-  const live = new Map<string, LiveRow>();
   // string_agg of no rows is NULL.
   const accounts = found[0]?.accounts;
   if (!accounts) return live;

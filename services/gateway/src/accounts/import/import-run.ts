@@ -3,10 +3,17 @@ import type { PriorityGate } from '@vop/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
 import type { AccountCopyAtCommit } from '@vop/verifications';
-import { SubjectKeyDestroyedError, type FieldCipher } from '@vop/personal-data';
+import {
+  ACCOUNT_FINGERPRINT_SUBJECT,
+  SubjectKeyDestroyedError,
+  type FieldCipher,
+} from '@vop/personal-data';
 import {
   applyImportChunk,
   type ChunkCounts,
+  type ChunkLookUp,
+  digestLines,
+  lookUpAccounts,
   type ChunkWriter,
   type ImportRow,
   type PreparedChunk,
@@ -17,6 +24,7 @@ import { MAX_STORED_ROW_ERRORS, recordChunk } from './import-read-model.js';
 import type { SourceRecord } from './record-sources.js';
 import type { ImportPacer } from './import-pacer.js';
 import { TimeSlice } from './time-slice.js';
+import { whileWaiting } from './while-waiting.js';
 
 export interface ImportRunOptions {
   importId: string;
@@ -44,7 +52,9 @@ export interface ImportRunOptions {
   /**
    * Read and prepare the next chunk (decided, encrypted, its statements built) while the previous
    * one is written (PostgreSQL): the database writes one chunk while this thread makes the next. Not
-   * on PGlite: a chunk's transaction holds its one backend, and reads meanwhile wait for it.
+   * on PGlite: a chunk's transaction holds its one backend, and reads meanwhile wait for it. There a
+   * chunk's accounts are looked up while the next chunk is read (the look-ahead), after the chunk
+   * before committed.
    */
   overlap?: boolean;
   /**
@@ -79,7 +89,8 @@ const emptyChunk = (): Chunk => ({ rows: [], ibans: new Set(), errors: [], read:
  * Reads the upload's records, in the batches they come in, and applies them chunk by chunk, each
  * chunk one transaction with its counts and row errors; a row that fails is reported and the import
  * goes on. With `overlap` the next chunk is read, parsed and prepared while the previous one is
- * written (never two written at once, so chunks commit in the upload's order). Returns the totals.
+ * written; without, only its look-up runs while the next one is read. Never two are written at once,
+ * so chunks commit in the upload's order. Returns the totals.
  */
 export async function runAccountImport(
   options: ImportRunOptions,
@@ -98,6 +109,11 @@ export async function runAccountImport(
   let writing: Promise<void> = Promise.resolve();
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
+  // The deployment's key is never destroyed: read (or made) once, outside any chunk's transaction.
+  const fingerprintDigest = await options.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT);
+  const writer = (): ChunkWriter => chunkWriter(options, fingerprintDigest);
+  /** Without overlap: the chunk read last, its accounts being looked up while the next is read. */
+  let ahead: { chunk: Chunk; lookUp: ChunkLookUp } | undefined;
 
   /** Writes the chunk; how long its transaction took (ms). */
   async function write(current: Chunk, prepared: Promise<PreparedChunk>): Promise<number> {
@@ -107,7 +123,7 @@ export async function runAccountImport(
     const started = performance.now();
     let rows: AccountImportRows | undefined;
     // The chunk's counts and row errors are recorded in the chunk's own transaction.
-    await applyChunk(options, current, prepared, async (tx, counts, conflicts) => {
+    await applyChunk(options.store, writer, current, prepared, async (tx, counts, conflicts) => {
       const errors = [...current.errors, ...conflicts].sort((a, b) => a.row - b.row);
       rows = { read: current.read, ...counts, failed: errors.length };
       const kept = errors.slice(0, Math.max(0, MAX_STORED_ROW_ERRORS - storedErrors));
@@ -138,23 +154,8 @@ export async function runAccountImport(
     if (pause > 0) await sleep(pause);
   }
 
-  /**
-   * Prepares this chunk outside any transaction (its transaction only writes), waits for the chunk
-   * being written, then starts writing this one (a failure surfaces at the next wait). With `overlap`
-   * this one is prepared while the previous one is written, unless it holds an IBAN of that chunk: it
-   * is then prepared once that one committed, so it sees that chunk's accounts.
-   */
-  async function flush(): Promise<void> {
-    if (chunk.read === 0) return;
-    const current = chunk;
-    chunk = emptyChunk();
-    // With overlap the chunk being written may still be uncommitted: a chunk of its IBANs waits for it.
-    if ([...current.ibans].some((iban) => inFlight.has(iban))) await writing;
-    const prepared = prepareImportChunk(
-      { ...chunkWriter(options), ...(slice && { slice }) },
-      current.rows,
-      options.store.sql,
-    );
+  /** Starts writing a prepared chunk once the one before is written (a failure surfaces at the next wait). */
+  async function startWriting(current: Chunk, prepared: Promise<PreparedChunk>): Promise<void> {
     // Awaited in write(); a failure there sends the chunk row by row.
     prepared.catch(() => undefined);
     await writing;
@@ -166,11 +167,58 @@ export async function runAccountImport(
     );
     // Awaited by the next flush or at the end; until then a rejection is not unhandled.
     writing.catch(() => undefined);
-    if (options.overlap !== true) await writing;
+  }
+
+  /**
+   * Prepares this chunk outside any transaction (its transaction only writes), waits for the chunk
+   * being written, then starts writing this one. With `overlap` this one is prepared while the previous
+   * one is written, unless it holds an IBAN of that chunk: it is then prepared once that one committed,
+   * so it sees that chunk's accounts. Without, the chunk is looked up ahead (lookAhead).
+   */
+  async function flush(): Promise<void> {
+    if (chunk.read === 0) return;
+    const current = chunk;
+    chunk = emptyChunk();
+    if (options.overlap !== true) return lookAhead(current);
+    // The chunk being written may still be uncommitted: a chunk of its IBANs waits for it.
+    if ([...current.ibans].some((iban) => inFlight.has(iban))) await writing;
+    await startWriting(
+      current,
+      prepareImportChunk({ ...writer(), ...(slice && { slice }) }, current.rows, options.store.sql),
+    );
+  }
+
+  /**
+   * Without overlap (PGlite, one backend: a chunk's look-up would wait for the transaction before it),
+   * this chunk's lines are hashed while the chunk before is looked up; that one is then decided and
+   * written, and this one's look-up starts after that commit, to run while the next chunk is read (or
+   * it is written as soon as the upload has nothing more for now: whileWaiting).
+   */
+  async function lookAhead(current: Chunk): Promise<void> {
+    const lineDigests = await digestLines(writer(), current.rows);
+    await writeAhead();
+    const live = lookUpAccounts(options.store.sql, options.store.schema, current.rows);
+    live.catch(() => undefined);
+    ahead = { chunk: current, lookUp: { lineDigests, live } };
+    // Beside single checks a chunk is written at once, so the next one is sized by their pace (write()).
+    if (options.pacer?.checksActive() === true) await writeAhead();
+  }
+
+  /** Decides and writes the chunk looked up ahead, if any, and waits until it is written. */
+  async function writeAhead(): Promise<void> {
+    if (ahead === undefined) return;
+    const { chunk: current, lookUp } = ahead;
+    ahead = undefined;
+    await startWriting(
+      current,
+      prepareImportChunk(writer(), current.rows, options.store.sql, lookUp),
+    );
+    await writing;
   }
 
   try {
-    for await (const batch of batches)
+    const reading = whileWaiting(batches, () => (ahead === undefined ? undefined : writeAhead));
+    for await (const batch of reading)
       for (const record of batch) {
         const iban =
           record.ok === true ? record.record.iban : record.ok === false ? undefined : record.iban;
@@ -190,9 +238,11 @@ export async function runAccountImport(
         else if (slice?.due()) await slice.pass();
       }
     await flush();
+    await writeAhead();
   } finally {
-    // The chunk being written ends (commits or fails) before the import is answered.
-    await writing;
+    // A chunk read whole is written also when the upload fails after it (as each one before it), and
+    // the chunk being written ends (commits or fails) before the import is answered.
+    await writeAhead().finally(() => writing);
   }
   return totals;
 }
@@ -205,10 +255,14 @@ const isConflict = (error: unknown): boolean =>
   error instanceof ConcurrencyError ||
   ['23505', '40P01'].includes(String((error as { code?: unknown }).code));
 
-const chunkWriter = (options: ImportRunOptions): ChunkWriter => ({
+const chunkWriter = (
+  options: ImportRunOptions,
+  fingerprintDigest: ChunkWriter['fingerprintDigest'],
+): ChunkWriter => ({
   store: options.store,
   ...(options.copy && { copy: options.copy }),
   cipher: options.cipher,
+  fingerprintDigest,
   metadata: options.metadata,
   now: options.clock().toISOString(),
   newId: options.newId,
@@ -225,13 +279,12 @@ type RecordChunk = (
  * (a conflict), each row again in a transaction of its own, and a row still in conflict is reported.
  */
 async function applyChunk(
-  options: ImportRunOptions,
+  store: EventStore,
+  writer: () => ChunkWriter,
   chunk: Chunk,
   prepared: Promise<PreparedChunk>,
   record: RecordChunk,
 ): Promise<number> {
-  const { store } = options;
-  const writer = () => chunkWriter(options);
   try {
     const ready = await prepared;
     return await store.sql.transaction(async (tx) =>

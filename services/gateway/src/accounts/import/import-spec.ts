@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AccountImportResponse, MAX_IMPORT_RECORD_BYTES, parseAccountEvent } from '@vop/contracts';
 import { EventStore, type SqlClient } from '@vop/event-store';
 import {
+  ACCOUNT_FINGERPRINT_SUBJECT,
   accountEventProtector,
   accountSubject,
   createPersonalData,
@@ -253,6 +254,7 @@ export function accountImportSpec(
       const writer = {
         store,
         cipher: personal.cipher,
+        fingerprintDigest: await personal.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT),
         metadata: {},
         now: new Date().toISOString(),
         newId: randomUUID,
