@@ -195,7 +195,7 @@ export async function runAccountImport(
    * it is written as soon as the upload has nothing more for now: whileWaiting).
    */
   async function lookAhead(current: Chunk): Promise<void> {
-    const lineDigests = await digestLines(writer(), current.rows);
+    const lineDigests = await digestLines({ fingerprintDigest }, current.rows);
     await writeAhead();
     const live = lookUpAccounts(options.store.sql, options.store.schema, current.rows);
     live.catch(() => undefined);
@@ -238,10 +238,9 @@ export async function runAccountImport(
         else if (slice?.due()) await slice.pass();
       }
     await flush();
-    await writeAhead();
   } finally {
-    // A chunk read whole is written also when the upload fails after it (as each one before it), and
-    // the chunk being written ends (commits or fails) before the import is answered.
+    // The chunk looked up ahead is written here, the last one or (the upload failed after it) one read
+    // whole, as each one before it; the chunk being written ends before the import is answered.
     await writeAhead().finally(() => writing);
   }
   return totals;
