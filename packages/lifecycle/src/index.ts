@@ -9,3 +9,4 @@ export { kafkaValueCodec } from './kafka-value-codec.js';
 export { lowerProcessPriority } from './background-priority.js';
 export { brokerReadiness } from './broker-readiness.js';
 export { closeQuietly, startInOrder, type StartPart } from './start-in-order.js';
+export { startServiceTracing } from './service-tracing.js';

@@ -6,7 +6,6 @@ import {
   createLogger,
   createMetricsRegistry,
   metricsEndpoint,
-  startTracing,
   type Logger,
   type ServiceMetrics,
 } from '@vop/observability';
@@ -14,6 +13,7 @@ import { registerLagMetrics, serviceHealth } from '@vop/outbox';
 import type { Router } from 'express';
 import { brokerReadiness } from './broker-readiness.js';
 import { kafkaValueCodec } from './kafka-value-codec.js';
+import { startServiceTracing } from './service-tracing.js';
 import { startWithRetry } from './start-with-retry.js';
 
 /** What a service main hands to its service: the process's connections, settings and instruments. */
@@ -48,7 +48,7 @@ export async function runInternalService(
   create: (parts: ServiceParts) => RunnableService,
 ): Promise<void> {
   const config = loadConfig();
-  const tracing = startTracing({ service: name });
+  const tracing = startServiceTracing(name);
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   const { databaseUrl, kafkaBrokers } = requireDistributed(config);
   const metrics = createMetricsRegistry({ service: name });

@@ -22,6 +22,20 @@ function attributes(topic: string, operation: 'publish' | 'process') {
   };
 }
 
+/** Whether each message gets a span of its own; see spanEachMessage. */
+let spanPerMessage = true;
+
+/**
+ * Whether every message published or delivered gets a PRODUCER or CONSUMER span of its own (the
+ * default). A process whose spans are never recorded (no exporter: `startServiceTracing`,
+ * packages/lifecycle) turns it off: each message's `traceparent` then passes unchanged, so the trace
+ * and the log lines' trace ids still follow it, without a span's ids, attributes and a copy of the
+ * headers for every message of an import's thousands (`bench/RESULTS.md` §5).
+ */
+export function spanEachMessage(on: boolean): void {
+  spanPerMessage = on;
+}
+
 function endAll(spans: Span[], error: unknown): void {
   for (const span of spans) {
     if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR });
@@ -39,6 +53,7 @@ export async function publishTraced(
   messages: OutgoingMessage[],
   publish: (messages: OutgoingMessage[]) => Promise<void>,
 ): Promise<void> {
+  if (!spanPerMessage) return publish(messages);
   const spans: Span[] = [];
   const traced = messages.map((message) => {
     const parent = propagation.extract(ROOT_CONTEXT, message.headers ?? {});
@@ -72,6 +87,13 @@ export async function deliverTraced(
   deliver: BatchHandler,
   batch: IncomingMessage[],
 ): Promise<void> {
+  if (!spanPerMessage) {
+    // In the first message's trace, as with spans (log lines carry its ids).
+    const first = batch[0];
+    return first === undefined
+      ? deliver(batch)
+      : context.with(propagation.extract(ROOT_CONTEXT, first.headers), () => deliver(batch));
+  }
   const spans: Span[] = [];
   const traced = batch.map((message) => {
     const parent = propagation.extract(ROOT_CONTEXT, message.headers);

@@ -1,11 +1,12 @@
 import { loadConfig } from '@vop/config';
-import { createLogger, startTracing } from '@vop/observability';
+import { startServiceTracing } from '@vop/lifecycle';
+import { createLogger } from '@vop/observability';
 import { DEVELOPMENT_KEY_SCOPES, developmentKeyPath } from '@vop/gateway';
 import { DEV_PKCS12_PASSWORD } from '@vop/pki';
 import { startEmbedded } from './service.js';
 
 const config = loadConfig();
-const tracing = startTracing({ service: 'vop-embedded' });
+const tracing = startServiceTracing('vop-embedded');
 const logger = createLogger({ service: 'vop-embedded', level: config.LOG_LEVEL });
 const service = await startEmbedded({ config, logger });
 

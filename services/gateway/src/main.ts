@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startWithRetry } from '@vop/lifecycle';
+import { startServiceTracing, startWithRetry } from '@vop/lifecycle';
 import { ConfigError, loadConfig, requireDistributed, type ServiceConfig } from '@vop/config';
-import { createLogger, createMetricsRegistry, startTracing } from '@vop/observability';
+import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki } from '@vop/pki';
 import { gatewayConnections } from './connections.js';
 import { createGateway } from './service.js';
@@ -14,7 +14,7 @@ import type { AdminCertificateIdentity } from './security/client-certificate.js'
 
 /** Distributed run: one gateway process on real Postgres and Kafka. */
 const config = loadConfig();
-const tracing = startTracing({ service: 'gateway' });
+const tracing = startServiceTracing('gateway');
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 // Fails at once, before any work, when the distributed settings are missing.
 requireDistributed(config);

@@ -1,7 +1,8 @@
 import { workerData } from 'node:worker_threads';
 import { loadConfig } from '@vop/config';
 import { EventStore } from '@vop/event-store';
-import { createLogger, startTracing } from '@vop/observability';
+import { startServiceTracing } from '@vop/lifecycle';
+import { createLogger } from '@vop/observability';
 import { serveRelayThread } from '@vop/outbox';
 import { gatewayConnections } from '../connections.js';
 import { gatewayRelay } from './gateway-relay.js';
@@ -16,7 +17,7 @@ const RELAY_POOL_MAX = 2;
 
 const data = RelayThreadData.parse(workerData);
 const config = loadConfig();
-const tracing = startTracing({ service: 'gateway' });
+const tracing = startServiceTracing('gateway');
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL }).child({
   component: 'outbox-relay-thread',
 });
