@@ -7,38 +7,13 @@ import { createInProcessBus, type InProcessBus } from '@vop/messaging';
 import { createLogger, createMetricsRegistry } from '@vop/observability';
 import { toOutgoingMessage } from '@vop/outbox';
 import { germanIban } from '@vop/testing';
+import { accountOpened, countingTransactions } from './account-copy-spec-helpers.js';
 import { AccountProjection } from './account-projection-consumer.js';
 import { findAccountsByIbans } from './account-projection.js';
 import type { AccountEvent } from '@vop/contracts';
 
 const topics = topicNames();
 const SCHEMA = 'copy';
-
-/** An AccountOpened as the gateway's relay publishes it. */
-function accountOpened(iban: string, accountId: string = randomUUID()) {
-  return toOutgoingMessage(
-    {
-      eventId: randomUUID(),
-      streamId: `account-${accountId}`,
-      streamPosition: 1,
-      globalPosition: 1n,
-      transactionId: '1',
-      type: 'AccountOpened',
-      data: {
-        accountId,
-        iban,
-        name: 'Erika Mustermann',
-        holderType: 'person',
-        alternateNames: [],
-        status: 'active',
-        createdAt: '2026-03-01T00:00:00.000Z',
-      },
-      metadata: {},
-      occurredAt: new Date('2026-03-01T00:00:00.000Z'),
-    },
-    iban,
-  );
-}
 
 describe("a deciding service's copy of the accounts (AccountProjection)", () => {
   let sql: SqlClient;
@@ -131,21 +106,10 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
 
   it('given a copy written at commit, then a delivery of what it has is read once and never written, and a newer revision is applied', async () => {
     const bus = createInProcessBus({ redeliveryDelayMs: 10 });
-    let transactions = 0;
     // Counts the projection's transactions: a delivery it already had must not open one.
-    const counted = new Proxy(sql, {
-      get(target, property) {
-        const value: unknown = Reflect.get(target, property);
-        if (property === 'transaction')
-          return (...args: Parameters<SqlClient['transaction']>) => {
-            transactions += 1;
-            return target.transaction(...args);
-          };
-        return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-      },
-    });
+    const counted = countingTransactions(sql);
     const projection = new AccountProjection({
-      sql: counted,
+      sql: counted.sql,
       bus,
       logger: createLogger({ service: 'copy-test', level: 'silent' }),
       schema: 'copy_skipping',
@@ -164,10 +128,10 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     );
     copy.committed();
 
-    transactions = 0;
+    const before = counted.count();
     await bus.publish(topics.accountEvents, [opened]);
     await bus.settled();
-    assert.equal(transactions, 0, 'what the copy had at commit is not written again');
+    assert.equal(counted.count() - before, 0, 'what the copy had at commit is not written again');
 
     const renamed = toOutgoingMessage(
       {
@@ -190,7 +154,7 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     );
     await bus.publish(topics.accountEvents, [renamed]);
     await bus.settled();
-    assert.equal(transactions, 1);
+    assert.equal(counted.count() - before, 1);
     const row = (await findAccountsByIbans(sql, 'copy_skipping', [iban])).get(iban);
     assert.equal(row?.name, 'Erika Musterfrau');
     await subscription.close();

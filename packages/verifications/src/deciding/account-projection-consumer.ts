@@ -8,6 +8,13 @@ import { accountCopyLag } from './account-copy-lag.js';
 import type { AccountCopyAtCommit } from './account-copy-at-commit.js';
 import { migrateAccountProjection, projectAppendedAccounts } from './account-projection.js';
 
+/**
+ * Most account events in one delivery of a copy, applied in one statement: on Kafka the partitions
+ * fetched together are merged into it (an import's chunk comes as some hundred events on each
+ * partition, and each delivery costs the copy a transaction and its statements whatever its size).
+ */
+export const ACCOUNT_COPY_DELIVERY_MAX = 2_000;
+
 export interface AccountProjectionOptions {
   sql: SqlClient;
   bus: Bus;
@@ -117,6 +124,8 @@ export class AccountProjection {
       ...this.group,
       onHandlerError: logHandlerError(logger, 'account-projection'),
       partitionsConsumedConcurrently: 4,
+      mergePartitions: true,
+      maxBatchSize: ACCOUNT_COPY_DELIVERY_MAX,
       batchHandler: async (messages) => {
         const lateSince: string[] = [];
         let changed = true;

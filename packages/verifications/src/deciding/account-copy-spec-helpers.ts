@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { SqlClient } from '@vop/event-store';
+import type { OutgoingMessage } from '@vop/messaging';
+import { toOutgoingMessage } from '@vop/outbox';
+
+/** An AccountOpened as the gateway's relay publishes it, for the specs of the copies. */
+export function accountOpened(iban: string, accountId: string = randomUUID()): OutgoingMessage {
+  return toOutgoingMessage(
+    {
+      eventId: randomUUID(),
+      streamId: `account-${accountId}`,
+      streamPosition: 1,
+      globalPosition: 1n,
+      transactionId: '1',
+      type: 'AccountOpened',
+      data: {
+        accountId,
+        iban,
+        name: 'Erika Mustermann',
+        holderType: 'person',
+        alternateNames: [],
+        status: 'active',
+        createdAt: '2026-03-01T00:00:00.000Z',
+      },
+      metadata: {},
+      occurredAt: new Date('2026-03-01T00:00:00.000Z'),
+    },
+    iban,
+  );
+}
+
+/** `sql` with its transactions counted: what a copy pays for each delivery. */
+export function countingTransactions(sql: SqlClient): { sql: SqlClient; count(): number } {
+  let transactions = 0;
+  const counted = new Proxy(sql, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property);
+      if (property === 'transaction')
+        return (...args: Parameters<SqlClient['transaction']>) => {
+          transactions += 1;
+          return target.transaction(...args);
+        };
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  return { sql: counted, count: () => transactions };
+}
