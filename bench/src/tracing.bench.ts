@@ -6,15 +6,17 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createHttpApp, createRouter, requestMetadata } from '@vop/http';
 import { createInProcessBus } from '@vop/messaging';
-import { createLogger, startTracing } from '@vop/observability';
+import { startServiceTracing } from '@vop/lifecycle';
+import { createLogger } from '@vop/observability';
 import { runContext } from './run-context.js';
 
 /**
  * What tracing costs an HTTP edge that publishes one message per request and consumes it: the same
  * server (createHttpApp, a route that publishes on the in-process bus with the request's traceparent,
- * a subscriber) in three child processes: no SDK started, the SDK without an exporter (ids only, what a
- * deployment without OTEL_EXPORTER_OTLP_ENDPOINT runs), and the SDK exporting every span over OTLP/HTTP
- * to a receiver in this process. Measured by turns (none, ids, export; BENCH_TURNS times) with autocannon. The
+ * a subscriber) in three child processes, tracing started as a service starts it
+ * (`startServiceTracing`): no SDK started, the SDK without an exporter (ids only, what a deployment
+ * without OTEL_EXPORTER_OTLP_ENDPOINT runs: the message keeps the request's), and the SDK exporting
+ * every span over OTLP/HTTP to a receiver in this process. Measured by turns (none, ids, export; BENCH_TURNS times) with autocannon. The
  * figure to compare is the server's CPU time per request (process.cpuUsage of the server process over
  * its turn): on a shared machine throughput swings with the neighbours' load, CPU per request much less.
  * Ratios are to "none" in the same run.
@@ -26,7 +28,7 @@ const TURNS = Number(process.env['BENCH_TURNS'] ?? 4);
 const CONNECTIONS = 16;
 
 async function serve(mode: Mode): Promise<void> {
-  if (mode !== 'none') startTracing({ service: 'bench' });
+  if (mode !== 'none') startServiceTracing('bench');
   const bus = createInProcessBus();
   await bus.ensureTopics([{ name: 'bench', partitions: 1 }]);
   await bus.subscribe({ groupId: 'bench', topics: ['bench'], handler: async () => undefined });
