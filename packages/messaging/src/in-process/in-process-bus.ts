@@ -27,9 +27,10 @@ export interface InProcessBusOptions {
   partitionsPerTopic?: number;
   /**
    * Most messages in one delivery to a group, whatever the subscription's `maxBatchSize`; between two
-   * deliveries of a backlog the event loop turns. Embedded, a delivery's synchronous part (a span and a
-   * parse per message) runs on the thread that answers single checks: a relay's publication of ~260
-   * events held it 55–85 ms per group every ~1.3 s at 200 checks/s (bench/RESULTS.md §1).
+   * deliveries of a backlog the event loop turns. Embedded, a delivery's synchronous part (a parse per
+   * message, and a span while spans are exported) runs on the thread that answers single checks: a
+   * relay's publication of ~260 events held it 55–85 ms per group every ~1.3 s at 200 checks/s
+   * (bench/RESULTS.md §1).
    * Default: no cap. A function is asked at each delivery (embedded: larger while no single check
    * came in the last second, services/embedded/src/service.ts).
    */
