@@ -216,6 +216,7 @@ export async function runAccountImport(
     await writing;
   }
 
+  let failed = false;
   try {
     const reading = whileWaiting(batches, () => (ahead === undefined ? undefined : writeAhead));
     for await (const batch of reading)
@@ -238,10 +239,16 @@ export async function runAccountImport(
         else if (slice?.due()) await slice.pass();
       }
     await flush();
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     // The chunk looked up ahead is written here, the last one or (the upload failed after it) one read
     // whole, as each one before it; the chunk being written ends before the import is answered.
-    await writeAhead().finally(() => writing);
+    const written = writeAhead().finally(() => writing);
+    // After a failure (a cut upload, say) that failure is the import's: the totals hold only what
+    // committed, and a failure to write the chunk read before it must not replace the reason.
+    await (failed ? written.catch(() => undefined) : written);
   }
   return totals;
 }

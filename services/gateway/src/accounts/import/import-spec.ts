@@ -460,6 +460,56 @@ export function accountImportSpec(
       return { totals, chunks };
     }
 
+    it("given an upload that fails while the chunk read before it cannot be written, then the import fails for the upload's reason", async () => {
+      const importId = randomUUID();
+      await startImport(sql, SCHEMA, {
+        id: importId,
+        format: 'ndjson',
+        actor: 'spec',
+        startedAt: new Date().toISOString(),
+      });
+      // The database refuses every transaction from the moment the upload fails.
+      let refusing = false;
+      const refusingSql = new Proxy(sql, {
+        get(target, property) {
+          const value: unknown = Reflect.get(target, property);
+          if (property === 'transaction')
+            return (...args: Parameters<SqlClient['transaction']>) =>
+              refusing
+                ? Promise.reject(new Error('the database refused'))
+                : target.transaction(...args);
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        },
+      });
+      async function* records(): AsyncGenerator<SourceRecord[]> {
+        yield [1, 2].map((row) => ({
+          row,
+          ok: true as const,
+          record: { iban: germanIban(743_000 + row), name: `Refused ${row}` },
+        }));
+        refusing = true;
+        throw new Error('the upload was cut off');
+      }
+
+      await assert.rejects(
+        runAccountImport(
+          {
+            importId,
+            store: new EventStore(refusingSql, { schema: SCHEMA }),
+            cipher: personal.cipher,
+            clock: () => new Date(),
+            newId: randomUUID,
+            metadata: {},
+            chunkRows: 2,
+            overlap: name === 'PostgreSQL',
+          },
+          records(),
+        ),
+        /the upload was cut off/,
+      );
+      assert.equal(await findLiveAccountIdByIban(sql, SCHEMA, germanIban(743_001)), undefined);
+    });
+
     it('given chunks that take less than chunkMs, then each next chunk grows up to maxChunkRows', async () => {
       const { totals, chunks } = await chunkedImport(737_000, {
         chunkRows: 2,
