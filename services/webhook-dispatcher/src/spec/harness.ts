@@ -46,7 +46,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(settings: Partial<WebhookSettings> = {}): Promise<Harness> {
+export async function startHarness(
+  settings: Partial<WebhookSettings> = {},
+  clock?: () => Date,
+): Promise<Harness> {
   const sql = await createPgliteClient({});
   const bus = createInProcessBus({ redeliveryDelayMs: 20 });
   const logger = createLogger({ service: 'test', level: 'silent' });
@@ -55,6 +58,7 @@ export async function startHarness(settings: Partial<WebhookSettings> = {}): Pro
     bus,
     logger,
     settings: { ...TEST_SETTINGS, ...settings },
+    ...(clock && { clock }),
   });
   await dispatcher.start();
   const app = createHttpApp({
