@@ -26,3 +26,4 @@ export {
   type ScriptedResponder,
   type ScriptedResponderOptions,
 } from './scripted-responder.js';
+export { interceptTransactions } from './intercepted-transactions.js';

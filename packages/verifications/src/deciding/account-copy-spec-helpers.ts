@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlClient } from '@vop/event-store';
 import type { OutgoingMessage } from '@vop/messaging';
 import { toOutgoingMessage } from '@vop/outbox';
+import { interceptTransactions } from '@vop/testing';
 
 /** An AccountOpened as the gateway's relay publishes it, for the specs of the copies. */
 export function accountOpened(iban: string, accountId: string = randomUUID()): OutgoingMessage {
@@ -32,16 +33,5 @@ export function accountOpened(iban: string, accountId: string = randomUUID()): O
 /** `sql` with its transactions counted: what a copy pays for each delivery. */
 export function countingTransactions(sql: SqlClient): { sql: SqlClient; count(): number } {
   let transactions = 0;
-  const counted = new Proxy(sql, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property);
-      if (property === 'transaction')
-        return (...args: Parameters<SqlClient['transaction']>) => {
-          transactions += 1;
-          return target.transaction(...args);
-        };
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
-  return { sql: counted, count: () => transactions };
+  return { sql: interceptTransactions(sql, () => void transactions++), count: () => transactions };
 }

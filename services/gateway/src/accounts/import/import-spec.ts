@@ -15,7 +15,7 @@ import {
 import { PriorityGate } from '@vop/messaging';
 import { createLogger } from '@vop/observability';
 import type { Principal } from '@vop/http';
-import { eventually, germanIban } from '@vop/testing';
+import { eventually, germanIban, interceptTransactions } from '@vop/testing';
 import { AuditLog } from '../../audit/audit-log.js';
 import { appAs } from '../../spec/in-process-edge.js';
 import { handleAccountCommand } from '../command-handler.js';
@@ -470,16 +470,8 @@ export function accountImportSpec(
       });
       // The database refuses every transaction from the moment the upload fails.
       let refusing = false;
-      const refusingSql = new Proxy(sql, {
-        get(target, property) {
-          const value: unknown = Reflect.get(target, property);
-          if (property === 'transaction')
-            return (...args: Parameters<SqlClient['transaction']>) =>
-              refusing
-                ? Promise.reject(new Error('the database refused'))
-                : target.transaction(...args);
-          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-        },
+      const refusingSql = interceptTransactions(sql, () => {
+        if (refusing) throw new Error('the database refused');
       });
       async function* records(): AsyncGenerator<SourceRecord[]> {
         yield [1, 2].map((row) => ({
