@@ -14,7 +14,7 @@ import { clientTlsFrom, type ClientTls } from './client-tls.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** One gateway and one matching process on the shared PostgreSQL and Kafka. */
+/** One gateway and one matching process on the shared PostgreSQL and Kafka; with `rest`, every other service. */
 export interface DistributedPair {
   url: string;
   tls: { client: ClientTls; admin: ClientTls };
@@ -22,6 +22,8 @@ export interface DistributedPair {
   /** With `importGateway`: the second gateway and its URL. */
   importGateway?: { process: ServiceProcess; url: string };
   matching: ServiceProcess;
+  /** With `wholeDeployment`: batch, analytics and the webhook dispatcher, each on a database of its own. */
+  rest: { service: string; process: ServiceProcess; db: TestDatabase }[];
   gatewayDb: TestDatabase;
   matchingDb: TestDatabase;
   namespace: TestNamespace;
@@ -46,6 +48,8 @@ export async function startDistributedPair(options: {
   nodeArgs?: string[];
   /** A second gateway on the same database and topics (`importGateway`): for work kept apart from checks. */
   importGateway?: boolean;
+  /** Also batch, analytics and the webhook dispatcher: every process that reads the account events. */
+  wholeDeployment?: boolean;
   onMade: (undo: () => Promise<unknown>) => void;
 }): Promise<DistributedPair> {
   const { name, dataDir, brokers, onMade } = options;
@@ -62,6 +66,7 @@ export async function startDistributedPair(options: {
     VOP_DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     DATABASE_POOL_MAX: '20',
+    VOP_INTERNAL_SECRET: 'i'.repeat(32),
     ...BENCH_RATE_LIMITS,
   };
   const start = (service: string, env: Record<string, string>, label = service) =>
@@ -89,8 +94,23 @@ export async function startDistributedPair(options: {
     onMade(() => second.stop(30_000));
     importGateway = { process: second, url: `https://127.0.0.1:${port}` };
   }
+  const rest: DistributedPair['rest'] = [];
+  for (const service of options.wholeDeployment === true
+    ? ['batch', 'analytics', 'webhook-dispatcher']
+    : []) {
+    const db = await createTestDatabase(`${name}_${service.replace('-', '_')}`);
+    onMade(() => db.drop());
+    const started = start(service, {
+      DATABASE_URL: db.url,
+      VOP_KEYSTORE_DATABASE_URL: gatewayDb.url,
+      VOP_PORT: String(await freePort()),
+    });
+    onMade(() => started.stop(30_000));
+    rest.push({ service, process: started, db });
+  }
   return {
     url: `https://127.0.0.1:${gatewayPort}`,
+    rest,
     ...(importGateway && { importGateway }),
     tls: {
       client: await clientTlsFrom(pki.dir, 'client'),

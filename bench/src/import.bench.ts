@@ -13,6 +13,7 @@ import {
 } from '@vop/testing';
 import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
+import { accountReadModels, type AccountReadModels } from './account-read-models.js';
 import { BENCH_RATE_LIMITS, startDistributedPair } from './distributed-pair.js';
 import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { processCpuMs, untilQuiet } from './process-cpu.js';
@@ -21,15 +22,18 @@ import { schemeRequestBody } from './scheme-request.js';
 
 /**
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
- * POST /admin/accounts/import of the embedded run and (with --distributed) of a gateway and a matching
- * process on PostgreSQL and Kafka; beside it, single checks at a fixed rate, idle and during the
+ * POST /admin/accounts/import of the embedded run and (with --distributed) of the distributed deployment
+ * on PostgreSQL and Kafka (every service: the gateway, matching, batch, analytics and the webhook
+ * dispatcher; with --pair only the gateway and matching, as before 2026-12); beside it, single checks at a fixed rate, idle and during the
  * import, in the same run. The import's speed is measured alone (then the same file again, unchanged
  * and with 1 % changed); then single checks idle for --idle seconds, and --beside more new records
  * (default the lesser of --rows and 100,000) imported with the checks beside them, which the import
  * yields to (`import-pacer.ts`).
  * Prints rows/s, the peak RSS of the service processes, and p99 idle and beside that import.
+ * An import counts as done when every read model holds it: matching's (a check answers MTCH) and, in the
+ * whole deployment, batch's and analytics' (their tables, `account-read-models.ts`).
  * Usage: node bench/dist/import.bench.js [--rows 1000000] [--beside 100000] [--distributed
- *   [--import-gateway]] [--no-embedded] [--rate 100]
+ *   [--pair] [--import-gateway]] [--no-embedded] [--rate 100]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -43,6 +47,8 @@ const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
 /** `--import-gateway`: distributed, the imports go to a second gateway, the checks to the first. */
 const withImportGateway = args.includes('--import-gateway');
+/** `--pair`: distributed, only the gateway and matching (the layout of the figures before 2026-12). */
+const withPairOnly = args.includes('--pair');
 const withEmbedded = !args.includes('--no-embedded');
 /**
  * `--profile <dir>`: every service process writes a V8 CPU profile there when it stops. Sampled every
@@ -159,7 +165,8 @@ interface Figures {
   created: number;
   unchanged: number;
   failed: number;
-  matchingLagSeconds: number;
+  /** From the end of the upload until every read model held every record. */
+  caughtUpSeconds: number;
   /** CPU µs per record of each service process. */
   cpu: string;
   peakRss: string;
@@ -201,13 +208,17 @@ async function reimport(
   label: string,
   changedEvery: number,
   services: ServiceProcess[],
+  readModels: AccountReadModels | undefined,
 ) {
   const cpu = cpuPerRecord(services);
+  const startedAt = new Date();
   const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
   const { created, updated, unchanged } = summary.rows;
   if (created !== 0 || updated !== expected || unchanged !== ROWS - expected)
     throw new Error(`${label}: ${JSON.stringify(summary.rows)}, expected ${expected} updated`);
+  // Nothing else changed in the other read models either (an unchanged record appends nothing).
+  await readModels?.reach({ accounts: ROWS, changedSince: { at: startedAt, count: expected } });
   return {
     cpu: cpu(ROWS),
     seconds,
@@ -226,12 +237,15 @@ async function measure(
   services: ServiceProcess[],
   /** Where the imports go, when not to the gateway that answers the checks. */
   importUrl = url,
+  /** The whole deployment's other account read models. */
+  readModels?: AccountReadModels,
 ): Promise<Figures> {
   const target: ImportTarget = { url: importUrl, ...tls.admin };
   await waitReady(url, tls.client);
   if (importUrl !== url) await waitReady(importUrl, tls.client);
   await importRows(target, 0, SEED, `${label} seed`);
   await matchingSees(url, tls.client, SEED - 1, 120_000);
+  await readModels?.reach({ accounts: SEED });
   const rssBefore = await Promise.all(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
@@ -240,12 +254,13 @@ async function measure(
   const { summary, seconds } = await importRows(target, 0, ROWS, label);
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
-  const matchingLagSeconds = (Date.now() - lagStarted) / 1000;
+  await readModels?.reach({ accounts: ROWS });
+  const caughtUpSeconds = (Date.now() - lagStarted) / 1000;
   const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
-  const again = await reimport(target, `${label} unchanged`, 0, services);
+  const again = await reimport(target, `${label} unchanged`, 0, services, readModels);
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
-  const changed = await reimport(target, `${label} changed`, CHANGED_EVERY, services);
+  const changed = await reimport(target, `${label} changed`, CHANGED_EVERY, services, readModels);
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
   // Idle right before: the same store the import beside the checks writes to, and the gateway's quiet
@@ -268,6 +283,7 @@ async function measure(
   if (besideRows.summary.rows.created !== BESIDE_ROWS)
     throw new Error(`beside checks: ${JSON.stringify(besideRows.summary.rows)}`);
   await matchingSees(url, tls.client, ROWS + BESIDE_ROWS - 1, 600_000);
+  await readModels?.reach({ accounts: ROWS + BESIDE_ROWS });
   const memories = await Promise.all(
     services.map(async (service, index) => {
       const peak = (await memoryOf(service.child.pid as number)).peak ?? 0;
@@ -283,7 +299,7 @@ async function measure(
     created: summary.rows.created,
     unchanged: summary.rows.unchanged,
     failed: summary.rows.failed,
-    matchingLagSeconds,
+    caughtUpSeconds,
     cpu,
     peakRss: memories.join(', '),
     idle,
@@ -344,24 +360,36 @@ async function run(): Promise<void> {
       brokers,
       nodeArgs,
       importGateway: withImportGateway,
+      wholeDeployment: !withPairOnly,
       onMade: (step) => undo.push(step),
     });
-    const { gateway, matching, importGateway } = pair;
-    const services = [gateway, matching, ...(importGateway ? [importGateway.process] : [])];
+    const { gateway, matching, importGateway, rest } = pair;
+    const services = [
+      gateway,
+      matching,
+      ...(importGateway ? [importGateway.process] : []),
+      ...rest.map((service) => service.process),
+    ];
     processes.push(...services);
+    const readModels = withPairOnly
+      ? undefined
+      : accountReadModels(rest.map(({ service, db }) => ({ service, url: db.url })));
+    const gateways = importGateway ? '1 gateway for checks, 1 for imports' : '1 gateway';
     try {
       figures.push(
         await measure(
-          importGateway
-            ? 'distributed (checks at 1 gateway, imports at another, 1 matching, Kafka, PostgreSQL 15)'
-            : 'distributed (1 gateway, 1 matching, Kafka, PostgreSQL 15)',
+          withPairOnly
+            ? `distributed (${gateways}, 1 matching, Kafka, PostgreSQL 15)`
+            : `distributed (every service: ${gateways}, matching, batch, analytics, webhook-dispatcher; Kafka, PostgreSQL 15)`,
           pair.url,
           pair.tls,
           services,
           importGateway?.url,
+          readModels,
         ),
       );
     } finally {
+      await readModels?.close();
       processes.splice(0);
       for (const step of undo.reverse()) await step().catch(() => undefined);
     }
@@ -380,11 +408,11 @@ try {
 }
 
 const lines = [
-  `| target | rows | import s | rows/s | created / unchanged / failed | matching caught up after | CPU µs/record | peak RSS | single-check p99 idle | ${BESIDE_ROWS} more beside checks: rows/s | p99 beside | ratio |`,
+  `| target | rows | import s | rows/s | created / unchanged / failed | read models caught up after | CPU µs/record | peak RSS | single-check p99 idle | ${BESIDE_ROWS} more beside checks: rows/s | p99 beside | ratio |`,
   '|---|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|',
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.matchingLagSeconds.toFixed(0)} s | ${f.cpu} | ${f.peakRss} | ${f.idle.p99} ms | ${f.besideRowsPerSecond} | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
+      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.caughtUpSeconds.toFixed(0)} s | ${f.cpu} | ${f.peakRss} | ${f.idle.p99} ms | ${f.besideRowsPerSecond} | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
   ),
 ];
 const reimports = [
