@@ -37,6 +37,7 @@ export {
 export {
   AccountProjection,
   type AccountProjectionOptions,
+  type AccountsAlongside,
 } from './deciding/account-projection-consumer.js';
 export { decideOutcome, matchIdentification } from './deciding/decide.js';
 export {

@@ -25,6 +25,7 @@ import { progressGroupId, subscribeToBatchProgress } from './batches/progress-co
 import { batchRoutes } from './batches/routes.js';
 import { subscribeToDomesticAccounts } from './domestic-accounts/consumer.js';
 import { domesticAccountsAtCommit } from './domestic-accounts/copy-at-commit.js';
+import { projectDomesticAccounts } from './domestic-accounts/read-model.js';
 
 export const BATCH_SCHEMA = 'batch';
 const RELAY_NAME = 'batch-outbox';
@@ -126,6 +127,7 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
           group: `${namespace}batch-decision-accounts`,
           topic: topics.accountEvents,
           ...(options.metrics && { metrics: options.metrics }),
+          alongside: (tx, events) => projectDomesticAccounts(tx, schema, events),
         }))
       : undefined;
   // Only a copy of its own is migrated, written at commit and consumed here.
@@ -206,16 +208,20 @@ export function createBatchService(options: BatchServiceOptions): BatchService {
       await bus.ensureTopics(
         Object.values(topics).map((name) => ({ name, partitions: TOPIC_PARTITIONS })),
       );
+      // With a copy of its own, the domestic accounts come with the copy's deliveries (`alongside`).
+      if (!ownCopy)
+        subscriptions.push(
+          await subscribeToDomesticAccounts({
+            bus,
+            sql,
+            schema,
+            topic: topics.accountEvents,
+            groupPrefix: namespace,
+            logger,
+            ...(options.metrics && { metrics: options.metrics }),
+          }),
+        );
       subscriptions.push(
-        await subscribeToDomesticAccounts({
-          bus,
-          sql,
-          schema,
-          topic: topics.accountEvents,
-          groupPrefix: namespace,
-          logger,
-          ...(options.metrics && { metrics: options.metrics }),
-        }),
         await subscribeToBatchProgress({
           bus,
           sql,

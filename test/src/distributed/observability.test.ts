@@ -35,7 +35,8 @@ const LAG_SERIES = {
     groups: ['matching-accounts', 'matching-verifications', 'matching-batch-verifications'],
     relays: ['matching-outbox', 'matching-batch-outbox'],
   },
-  batch: { groups: ['batch-progress', 'batch-domestic-accounts'], relays: ['batch-outbox'] },
+  // Its domestic accounts come with its copy's deliveries (batch-decision-accounts).
+  batch: { groups: ['batch-progress', 'batch-decision-accounts'], relays: ['batch-outbox'] },
   'webhook-dispatcher': { groups: ['webhook-dispatcher'], relays: ['webhook-dead-letters'] },
   analytics: { groups: ['analytics-projections-g\\d+'], relays: [] },
 } as const satisfies Record<'gateway' | (typeof INTERNAL_SERVICES)[number], object>;

@@ -103,8 +103,8 @@ describe('read your writes, distributed: the gateway that took an account write 
       async () => {
         const batch = await internal('batch');
         const matching = await internal('matching');
-        return (batch.get(`${namespace}batch-domestic-accounts`) ?? 0) > 0 &&
-          (batch.get(`${namespace}batch-decision-accounts`) ?? 0) > 0 &&
+        // The batch copy's lag also covers its domestic accounts, kept from the same deliveries.
+        return (batch.get(`${namespace}batch-decision-accounts`) ?? 0) > 0 &&
           (matching.get(`${namespace}matching-accounts`) ?? 0) > 0
           ? true
           : undefined;

@@ -104,6 +104,53 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     await bus.close();
   });
 
+  it("given a read model alongside, then it is kept from the copy's deliveries in the copy's transaction", async () => {
+    const bus = createInProcessBus({ redeliveryDelayMs: 10 });
+    await sql.query('CREATE TABLE alongside_rows (account_id text NOT NULL)');
+    let calls = 0;
+    const projection = new AccountProjection({
+      sql,
+      bus,
+      logger: createLogger({ service: 'copy-test', level: 'silent' }),
+      schema: 'copy_alongside',
+      groupId: 'copy-alongside-accounts',
+      topic: topics.accountEvents,
+      alongside: async (tx, events) => {
+        calls++;
+        for (const event of events)
+          await tx.query('INSERT INTO alongside_rows (account_id) VALUES ($1)', [
+            event.data.accountId,
+          ]);
+        // The first delivery fails after both read models wrote: neither write may stay.
+        if (calls === 1) throw new Error('the read model alongside failed');
+        return new Set(events.map((event) => event.data.accountId));
+      },
+    });
+    await projection.migrate();
+    const subscription = await projection.subscribe();
+    const iban = germanIban(1_006);
+    const accountId = randomUUID();
+    await bus.publish(topics.accountEvents, [accountOpened(iban, accountId)]);
+    await bus.settled();
+
+    assert.equal(calls, 2, 'the failed delivery came again');
+    const { rows } = await sql.query<{ account_id: string }>(
+      'SELECT account_id FROM alongside_rows',
+    );
+    assert.deepEqual(
+      rows.map((row) => row.account_id),
+      [accountId],
+      "the failed delivery's write alongside was rolled back with the copy's",
+    );
+    assert.equal(
+      (await findAccountsByIbans(sql, 'copy_alongside', [iban])).get(iban)?.accountId,
+      accountId,
+    );
+    await subscription.close();
+    await projection.stop();
+    await bus.close();
+  });
+
   it('given a copy written at commit, then a delivery of what it has is read once and never written, and a newer revision is applied', async () => {
     const bus = createInProcessBus({ redeliveryDelayMs: 10 });
     // Counts the projection's transactions: a delivery it already had must not open one.

@@ -3,7 +3,7 @@ import type { Bus } from '@vop/messaging';
 import { createNameMatcher, type NameMatcher } from '@vop/name-matching';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import type { FieldCipher } from '@vop/personal-data';
-import { AccountProjection } from './account-projection-consumer.js';
+import { AccountProjection, type AccountsAlongside } from './account-projection-consumer.js';
 import { roundDecisions, type RoundDecisions } from './round-decisions.js';
 import { recordDecision } from './decision-metrics.js';
 
@@ -22,6 +22,8 @@ export function decisionAccountCopy(options: {
   /** The account events topic (namespaced). */
   topic: string;
   metrics?: ServiceMetrics;
+  /** Another read model kept from the copy's deliveries (`AccountProjectionOptions.alongside`). */
+  alongside?: AccountsAlongside;
 }): AccountProjection {
   return new AccountProjection({
     sql: options.store.sql,
@@ -31,6 +33,7 @@ export function decisionAccountCopy(options: {
     groupId: options.group,
     topic: options.topic,
     ...(options.metrics && { metrics: options.metrics }),
+    ...(options.alongside && { alongside: options.alongside }),
   });
 }
 
