@@ -27,3 +27,4 @@ export {
   type ScriptedResponderOptions,
 } from './scripted-responder.js';
 export { interceptTransactions } from './intercepted-transactions.js';
+export { recordedAccountOpened } from './recorded-account-opened.js';

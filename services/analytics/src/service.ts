@@ -49,6 +49,12 @@ export interface AnalyticsServiceOptions {
 }
 
 export const ANALYTICS_DELIVERY_LINGER_MS = 250;
+/**
+ * Most events in one delivery: on Kafka the partitions (and topics) fetched together are merged into it,
+ * one transaction for what a fetch brought (an import's account events come by the thousand on every
+ * partition, each delivery a transaction of its statements whatever its size).
+ */
+const ANALYTICS_DELIVERY_MAX = 2_000;
 
 export interface AnalyticsService {
   /** The routes of the families this service owns, served behind the gateway's edge. */
@@ -124,6 +130,8 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
           fromBeginning: true,
           topics: consumed,
           partitionsConsumedConcurrently: 4,
+          mergePartitions: true,
+          maxBatchSize: ANALYTICS_DELIVERY_MAX,
           lingerMs: options.deliveryLingerMs ?? ANALYTICS_DELIVERY_LINGER_MS,
           onHandlerError: logHandlerError(logger, PROJECTION_CONSUMER),
           batchHandler: idempotentBatchHandler({
