@@ -49,6 +49,7 @@ describe('loadConfig', () => {
     const config = loadConfig({});
     assert.deepEqual(config.VOP_MATCHING_ROLES, ['single', 'batch']);
     assert.equal(config.VOP_BATCH_NICE, 10);
+    assert.equal(config.VOP_ANALYTICS_NICE, 10);
     assert.equal(config.VOP_BATCH_PACING, false);
     assert.equal(config.VOP_SINGLE_CHECKS_DECIDED_BY, 'gateway');
     assert.equal(config.VOP_BATCH_ENTRIES_DECIDED_BY, 'batch');
@@ -87,16 +88,20 @@ describe('loadConfig', () => {
     const config = loadConfig({
       VOP_MATCHING_ROLES: 'batch',
       VOP_BATCH_NICE: '0',
+      VOP_ANALYTICS_NICE: '5',
       VOP_BATCH_PACING: 'true',
     });
     assert.deepEqual(config.VOP_MATCHING_ROLES, ['batch']);
     assert.equal(config.VOP_BATCH_NICE, 0);
+    assert.equal(config.VOP_ANALYTICS_NICE, 5);
     assert.equal(config.VOP_BATCH_PACING, true);
     for (const [name, value] of [
       ['VOP_MATCHING_ROLES', 'single,bulk'],
       ['VOP_MATCHING_ROLES', ''],
       ['VOP_BATCH_NICE', '20'],
       ['VOP_BATCH_NICE', '-5'],
+      ['VOP_ANALYTICS_NICE', '20'],
+      ['VOP_ANALYTICS_NICE', 'low'],
       ['VOP_BATCH_PACING', 'yes'],
       ['VOP_SINGLE_CHECKS_DECIDED_BY', 'batch'],
       ['VOP_BATCH_ENTRIES_DECIDED_BY', 'gateway'],

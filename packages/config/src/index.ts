@@ -244,6 +244,12 @@ export const ServiceConfig = z.object({
    */
   VOP_BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
+   * The OS scheduling priority (nice, 0–19) of the analytics process: its projection is read by people,
+   * so on a shared machine it takes the CPU single checks leave (bench/RESULTS.md §5, 2026-11-30
+   * 19:33); 0 turns it off.
+   */
+  VOP_ANALYTICS_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
    * Background batch units (the batch service's fan-out, matching's batch entries) rest while their
    * process waits for a CPU (AIMD on the kernel's run-queue wait). Off by default: on a loaded
    * 2-core box it made a 10,000-entry batch 4 times slower (bench/RESULTS.md §4, 14:38).

@@ -151,6 +151,16 @@ describe('distributed run: analytics behind the gateway, real Kafka and PostgreS
     return { usage: usage.body, rates: rates.body.totals, banks: rates.body.byRespondingBank };
   };
 
+  it('runs the analytics process at VOP_ANALYTICS_NICE (10 by default), below the gateway', () => {
+    const analytics = processes.find((service) => service.name === 'analytics');
+    const gateway = processes.find((service) => service.name === 'gateway');
+    const [analyticsPid, gatewayPid] = [analytics?.child.pid, gateway?.child.pid];
+    assert.ok(analyticsPid !== undefined && gatewayPid !== undefined, 'both processes started');
+    const parent = os.getPriority();
+    assert.equal(os.getPriority(analyticsPid), Math.max(parent, 10));
+    assert.equal(os.getPriority(gatewayPid), parent);
+  });
+
   it('projects verifications and batches from Kafka, serves them through the edge, and rebuilds from offset 0', async () => {
     const iban = germanIban(520_001);
     const created = await admin.post('/accounts', { iban, name: 'Jürgen Groß' });
