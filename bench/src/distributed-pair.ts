@@ -14,7 +14,10 @@ import { clientTlsFrom, type ClientTls } from './client-tls.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** One gateway and one matching process on the shared PostgreSQL and Kafka; with `rest`, every other service. */
+/**
+ * One gateway and one matching process on the shared PostgreSQL and Kafka; with `wholeDeployment`, every
+ * other service.
+ */
 export interface DistributedPair {
   url: string;
   tls: { client: ClientTls; admin: ClientTls };

@@ -24,9 +24,9 @@ import { schemeRequestBody } from './scheme-request.js';
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
  * POST /admin/accounts/import of the embedded run and (with --distributed) of the distributed deployment
  * on PostgreSQL and Kafka (every service: the gateway, matching, batch, analytics and the webhook
- * dispatcher; with --pair only the gateway and matching, as before 2026-12); beside it, single checks at a fixed rate, idle and during the
- * import, in the same run. The import's speed is measured alone (then the same file again, unchanged
- * and with 1 % changed); then single checks idle for --idle seconds, and --beside more new records
+ * dispatcher; with --pair only the gateway and matching); beside it, single checks at a fixed rate,
+ * idle and during the import, in the same run. The import's speed is measured alone (then the same file
+ * again, unchanged and with 1 % changed); then single checks idle for --idle seconds, and --beside more new records
  * (default the lesser of --rows and 100,000) imported with the checks beside them, which the import
  * yields to (`import-pacer.ts`).
  * Prints rows/s, the peak RSS of the service processes, and p99 idle and beside that import.
@@ -47,7 +47,7 @@ const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
 /** `--import-gateway`: distributed, the imports go to a second gateway, the checks to the first. */
 const withImportGateway = args.includes('--import-gateway');
-/** `--pair`: distributed, only the gateway and matching (the layout of the figures before 2026-12). */
+/** `--pair`: distributed, only the gateway and matching (the layout of the journal's older import figures). */
 const withPairOnly = args.includes('--pair');
 const withEmbedded = !args.includes('--no-embedded');
 /**

@@ -245,8 +245,8 @@ export const ServiceConfig = z.object({
   VOP_BATCH_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
    * The OS scheduling priority (nice, 0–19) of the analytics process: its projection is read by people,
-   * so on a shared machine it takes the CPU single checks leave (bench/RESULTS.md §5, 2026-11-30
-   * 19:33); 0 turns it off.
+   * so on a shared machine it takes the CPU single checks leave (at nice 0 it took the cores the checks
+   * needed: bench/RESULTS.md §5, "Analytics niced"); 0 turns it off.
    */
   VOP_ANALYTICS_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
