@@ -17,6 +17,9 @@ export const RunnerJob = z.object({
 });
 export type RunnerJob = z.infer<typeof RunnerJob>;
 
+/** The line `paced-load-runner.ts` writes to stderr as its window opens (after the warm-up). */
+export const WINDOW_OPEN = 'paced-load: window open';
+
 /** The line `paced-load-runner.ts` prints and `paced-load.ts` reads. */
 export const RunnerFigures = z.object({
   /** Sent in the window. */

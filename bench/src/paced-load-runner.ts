@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { z } from '@vop/contracts';
-import { RunnerJob, type RunnerFigures } from './paced-load-contract.js';
+import { RunnerJob, WINDOW_OPEN, type RunnerFigures } from './paced-load-contract.js';
 
 /**
  * The child process of `paced-load.ts`: sends POSTs at an even pace (request n is due n/rate s after
@@ -40,7 +40,11 @@ const windowStart = start + job.warmUpSeconds * 1000;
 // reported beside the latencies they inflate. Its samples are the gaps between turns of a 10 ms timer.
 const LOOP_TIMER_MS = 10;
 const clientLoop = monitorEventLoopDelay({ resolution: LOOP_TIMER_MS });
-setTimeout(() => clientLoop.enable(), job.warmUpSeconds * 1000).unref();
+setTimeout(() => {
+  clientLoop.enable();
+  // The parent may start what the window is to measure only now (paced-load.ts `onWindowOpen`).
+  process.stderr.write(`${WINDOW_OPEN}\n`);
+}, job.warmUpSeconds * 1000).unref();
 let windowEnd = Number.POSITIVE_INFINITY;
 let sent = 0;
 let sentInWindow = 0;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { ClientTls } from './client-tls.js';
-import { RunnerFigures, type RunnerJob } from './paced-load-contract.js';
+import { RunnerFigures, WINDOW_OPEN, type RunnerJob } from './paced-load-contract.js';
 
 /**
  * Requests at an even pace (an open loop: one every 1/rate s, whether or not earlier ones were answered).
@@ -54,6 +54,8 @@ export async function pacedLoad(options: {
   until?: Promise<unknown>;
   /** Per-second p50/p90/max of the window on this process's stderr. */
   timeline?: boolean;
+  /** Called once the warm-up is over and the window opens: to start what the window is to measure. */
+  onWindowOpen?: () => void;
 }): Promise<PacedLoad> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'vop-paced-'));
   try {
@@ -81,6 +83,17 @@ export async function pacedLoad(options: {
       maxBuffer: 1 << 24,
     });
     const spawnedAt = performance.now();
+    const onWindowOpen = options.onWindowOpen;
+    if (onWindowOpen) {
+      let seen = '';
+      const watch = (chunk: Buffer | string): void => {
+        seen += chunk.toString();
+        if (!seen.includes(WINDOW_OPEN)) return;
+        run.child.stderr?.off('data', watch);
+        onWindowOpen();
+      };
+      run.child.stderr?.on('data', watch);
+    }
     // A stop before the window opened found the runner still loading, before its SIGTERM handler, and
     // killed it without figures (a short import beside checks): the window then still gets a second.
     const stop = () => {
@@ -89,7 +102,13 @@ export async function pacedLoad(options: {
     };
     void options.until?.then(stop, stop);
     const { stdout, stderr } = await run;
-    if (options.timeline) process.stderr.write(stderr);
+    if (options.timeline)
+      process.stderr.write(
+        stderr
+          .split('\n')
+          .filter((line) => line !== WINDOW_OPEN)
+          .join('\n'),
+      );
     const figures = RunnerFigures.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? ''));
     return {
       sent: figures.sent,

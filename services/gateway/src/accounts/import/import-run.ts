@@ -109,6 +109,21 @@ export async function runAccountImport(
   let writing: Promise<void> = Promise.resolve();
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
+  /** Whether chunkRows was last sized beside single checks (by a chunk's time while they came). */
+  let sizedBesideChecks = false;
+  /**
+   * Whether the chunk being read is full. Once single checks come, a chunk sized without them (the
+   * first, or one of a quiet spell's) is cut at the least rows: the first chunks beside checks are the
+   * ones that size the rest. Cut at the quiet size (1,000 rows on PostgreSQL), the two chunks an import
+   * began with, one written and one prepared, held the checks of its first two seconds at p50 63-107 ms
+   * (bench/RESULTS.md §5, "Checks first, then the import").
+   */
+  const chunkFull = (): boolean =>
+    chunk.read >= chunkRows ||
+    (chunkMs !== undefined &&
+      !sizedBesideChecks &&
+      chunk.read >= LEAST_ROWS_BESIDE_CHECKS &&
+      options.pacer?.checksActive() === true);
   // The deployment's key is never destroyed: read (or made) once, outside any chunk's transaction.
   const fingerprintDigest = await options.cipher.digesterFor(ACCOUNT_FINGERPRINT_SUBJECT);
   const writer = (): ChunkWriter => chunkWriter(options, fingerprintDigest);
@@ -144,6 +159,7 @@ export async function runAccountImport(
       const least = besideChecks ? LEAST_ROWS_BESIDE_CHECKS : options.chunkRows;
       const fitting = Math.round((current.read * target) / Math.max(took, 1));
       chunkRows = Math.min(maxChunkRows, Math.max(least, fitting));
+      sizedBesideChecks = besideChecks;
     }
     return took;
   }
@@ -235,7 +251,7 @@ export async function runAccountImport(
           );
           chunk.ibans.add(record.ok === true ? record.record.iban : record.iban);
         }
-        if (chunk.read >= chunkRows) await flush();
+        if (chunkFull()) await flush();
         else if (slice?.due()) await slice.pass();
       }
     await flush();

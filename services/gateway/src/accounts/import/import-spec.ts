@@ -418,19 +418,20 @@ export function accountImportSpec(
       assert.equal(await messageCount(), before);
     });
 
-    /** A hundred new records, one a batch, run with `options`: the totals and each chunk's rows. */
+    /** `count` new records (a hundred), one a batch, run with `options`: the totals and each chunk's rows. */
     async function chunkedImport(
       firstIban: number,
       options: Pick<
         ImportRunOptions,
         'chunkRows' | 'chunkMs' | 'maxChunkRows' | 'pacer' | 'checksChunkMs'
       >,
+      count = 100,
     ) {
       const importId = randomUUID();
       const startedAt = new Date().toISOString();
       await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
       async function* records(): AsyncGenerator<SourceRecord[]> {
-        for (let row = 1; row <= 100; row++)
+        for (let row = 1; row <= count; row++)
           yield [
             {
               row,
@@ -533,9 +534,64 @@ export function accountImportSpec(
         checksChunkMs: 0,
       });
       assert.equal(totals.created, 100);
-      assert.deepEqual(chunks, [50, 10, 10, 10, 10, 10]);
+      // The first chunk too: it is cut at the least rows, not at chunkRows.
+      assert.deepEqual(chunks, Array<number>(10).fill(10));
       assert.equal(restedAfter.length, chunks.length);
       assert.ok(restedAfter.every((took) => took > 0));
+    });
+
+    it('given single checks that start after a chunk of the quiet size, then the next chunk is cut at the least rows', async () => {
+      const importId = randomUUID();
+      await startImport(sql, SCHEMA, {
+        id: importId,
+        format: 'ndjson',
+        actor: 'spec',
+        startedAt: new Date().toISOString(),
+      });
+      let checksCome = false;
+      let firstWritten = (): void => undefined;
+      const firstChunkWritten = new Promise<void>((resolve) => (firstWritten = resolve));
+      const record = (row: number): SourceRecord => ({
+        row,
+        ok: true,
+        record: { iban: germanIban(745_000 + row), name: `Beside ${row}` },
+      });
+      async function* records(): AsyncGenerator<SourceRecord[]> {
+        for (let row = 1; row <= 50; row++) yield [record(row)];
+        // The first chunk is written (and the next one sized) before any check comes.
+        await firstChunkWritten;
+        checksCome = true;
+        for (let row = 51; row <= 150; row++) yield [record(row)];
+      }
+      const chunks: number[] = [];
+      let readBefore = 0;
+      const totals = await runAccountImport(
+        {
+          importId,
+          store,
+          cipher: personal.cipher,
+          clock: () => new Date(),
+          newId: randomUUID,
+          metadata: {},
+          chunkRows: 50,
+          // Every chunk is "fast": without checks each stays at 50 rows.
+          chunkMs: 600_000,
+          maxChunkRows: 50,
+          overlap: name === 'PostgreSQL',
+          pacer: { checksActive: () => checksCome, restAfter: () => 0 },
+          checksChunkMs: 0,
+          onProgress: (rows) => {
+            chunks.push(rows.read - readBefore);
+            readBefore = rows.read;
+            firstWritten();
+          },
+        },
+        records(),
+      );
+      assert.equal(totals.created, 150);
+      // Cut at the quiet size, the second chunk would be of 50 rows, written before any chunk beside
+      // the checks had sized the next.
+      assert.deepEqual(chunks, [50, ...Array<number>(10).fill(10)]);
     });
 
     it('given a single check in flight, then no chunk is written until it ends (the import yields to it)', async () => {
