@@ -418,20 +418,32 @@ export function accountImportSpec(
       assert.equal(await messageCount(), before);
     });
 
-    /** `count` new records (a hundred), one a batch, run with `options`: the totals and each chunk's rows. */
+    /**
+     * `count` new records (a hundred), one a batch, run with `options`: the totals and each chunk's rows.
+     * With `afterFirstChunk`, the record of that row is read only once a chunk was written, after `then`.
+     */
     async function chunkedImport(
       firstIban: number,
       options: Pick<
         ImportRunOptions,
-        'chunkRows' | 'chunkMs' | 'maxChunkRows' | 'pacer' | 'checksChunkMs'
+        'chunkRows' | 'chunkMs' | 'maxChunkRows' | 'pacer' | 'checksChunkMs' | 'overlap'
       >,
-      count = 100,
+      {
+        count = 100,
+        afterFirstChunk,
+      }: { count?: number; afterFirstChunk?: { row: number; then: () => void } } = {},
     ) {
       const importId = randomUUID();
       const startedAt = new Date().toISOString();
       await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
+      let chunkWritten = (): void => undefined;
+      const firstChunkWritten = new Promise<void>((resolve) => (chunkWritten = resolve));
       async function* records(): AsyncGenerator<SourceRecord[]> {
-        for (let row = 1; row <= count; row++)
+        for (let row = 1; row <= count; row++) {
+          if (row === afterFirstChunk?.row) {
+            await firstChunkWritten;
+            afterFirstChunk.then();
+          }
           yield [
             {
               row,
@@ -439,6 +451,7 @@ export function accountImportSpec(
               record: { iban: germanIban(firstIban + row), name: `Chunked ${row}` },
             },
           ];
+        }
       }
       const chunks: number[] = [];
       let readBefore = 0;
@@ -454,6 +467,7 @@ export function accountImportSpec(
           onProgress: (rows) => {
             chunks.push(rows.read - readBefore);
             readBefore = rows.read;
+            chunkWritten();
           },
         },
         records(),
@@ -541,38 +555,10 @@ export function accountImportSpec(
     });
 
     it('given single checks that start after a chunk of the quiet size, then the next chunk is cut at the least rows', async () => {
-      const importId = randomUUID();
-      await startImport(sql, SCHEMA, {
-        id: importId,
-        format: 'ndjson',
-        actor: 'spec',
-        startedAt: new Date().toISOString(),
-      });
       let checksCome = false;
-      let firstWritten = (): void => undefined;
-      const firstChunkWritten = new Promise<void>((resolve) => (firstWritten = resolve));
-      const record = (row: number): SourceRecord => ({
-        row,
-        ok: true,
-        record: { iban: germanIban(745_000 + row), name: `Beside ${row}` },
-      });
-      async function* records(): AsyncGenerator<SourceRecord[]> {
-        for (let row = 1; row <= 50; row++) yield [record(row)];
-        // The first chunk is written (and the next one sized) before any check comes.
-        await firstChunkWritten;
-        checksCome = true;
-        for (let row = 51; row <= 150; row++) yield [record(row)];
-      }
-      const chunks: number[] = [];
-      let readBefore = 0;
-      const totals = await runAccountImport(
+      const { totals, chunks } = await chunkedImport(
+        745_000,
         {
-          importId,
-          store,
-          cipher: personal.cipher,
-          clock: () => new Date(),
-          newId: randomUUID,
-          metadata: {},
           chunkRows: 50,
           // Every chunk is "fast": without checks each stays at 50 rows.
           chunkMs: 600_000,
@@ -580,13 +566,9 @@ export function accountImportSpec(
           overlap: name === 'PostgreSQL',
           pacer: { checksActive: () => checksCome, restAfter: () => 0 },
           checksChunkMs: 0,
-          onProgress: (rows) => {
-            chunks.push(rows.read - readBefore);
-            readBefore = rows.read;
-            firstWritten();
-          },
         },
-        records(),
+        // The first chunk is written (and the next one sized) before any check comes.
+        { count: 150, afterFirstChunk: { row: 51, then: () => (checksCome = true) } },
       );
       assert.equal(totals.created, 150);
       // Cut at the quiet size, the second chunk would be of 50 rows, written before any chunk beside
