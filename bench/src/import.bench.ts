@@ -443,7 +443,7 @@ const reimports = [
   ),
 ];
 const answers = (load: PacedLoad) =>
-  `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}; p50 ${load.p50} ms, p99 ${load.p99} ms, the service's own p99 (X-Processing-Time-Ms) ${load.serviceP99 ?? '?'} ms`;
+  `${load.answered} of ${load.sent} answered, ${load.answeredPerSecond} req/s, ${load.errors} not 2xx or failed ${JSON.stringify(load.errorCodes)}; p50 ${load.p50} ms, p99 ${load.p99} ms, the service's own p99 (X-Processing-Time-Ms) ${load.serviceP99 ?? '?'} ms, the client stalled up to ${load.clientStallMs} ms`;
 const checks = figures.map(
   (f) => `${f.target}: idle ${answers(f.idle)}; beside the import ${answers(f.during)}`,
 );
