@@ -420,7 +420,7 @@ export function accountImportSpec(
 
     /**
      * `count` new records (a hundred), one a batch, run with `options`: the totals and each chunk's rows.
-     * With `afterFirstChunk`, the record of that row is read only once a chunk was written, after `then`.
+     * With `afterFirstChunk`, the record of that row is read only once a chunk was written, after `run`.
      */
     async function chunkedImport(
       firstIban: number,
@@ -431,7 +431,7 @@ export function accountImportSpec(
       {
         count = 100,
         afterFirstChunk,
-      }: { count?: number; afterFirstChunk?: { row: number; then: () => void } } = {},
+      }: { count?: number; afterFirstChunk?: { row: number; run: () => void } } = {},
     ) {
       const importId = randomUUID();
       const startedAt = new Date().toISOString();
@@ -442,7 +442,7 @@ export function accountImportSpec(
         for (let row = 1; row <= count; row++) {
           if (row === afterFirstChunk?.row) {
             await firstChunkWritten;
-            afterFirstChunk.then();
+            afterFirstChunk.run();
           }
           yield [
             {
@@ -568,7 +568,7 @@ export function accountImportSpec(
           checksChunkMs: 0,
         },
         // The first chunk is written (and the next one sized) before any check comes.
-        { count: 150, afterFirstChunk: { row: 51, then: () => (checksCome = true) } },
+        { count: 150, afterFirstChunk: { row: 51, run: () => (checksCome = true) } },
       );
       assert.equal(totals.created, 150);
       // Cut at the quiet size, the second chunk would be of 50 rows, written before any chunk beside
