@@ -8,6 +8,11 @@ import {
   migrateCoreBankingFeed,
   subscribeToCoreBankingFeed,
 } from './core-banking/feed-consumer.js';
+import {
+  ChecksAtOtherGateways,
+  migrateCheckTimesOfGateways,
+  reportCheckTimes,
+} from './import/checks-at-other-gateways.js';
 import { migrateAccountImports } from './import/import-read-model.js';
 import { accountImportRoutes } from './import/import-routes.js';
 import { migrateAccountsReadModel } from './read-model.js';
@@ -45,6 +50,18 @@ export function accountsModule(
         now: clock,
       })
     : undefined;
+  // Several gateways share PostgreSQL, and an import at one yields to the checks at all; PGlite is
+  // one process, whose gate sees every check.
+  const shared = sql.kind === 'postgres';
+  const checkTimes = shared
+    ? reportCheckTimes({
+        sql,
+        schema,
+        instanceId: context.instanceId,
+        gate: context.priorityGate,
+        logger: logger.child({ component: 'single-check-times' }),
+      })
+    : undefined;
   const importRoutes = accountImportRoutes({
     store,
     copy,
@@ -56,6 +73,14 @@ export function accountsModule(
     ...(options.importChunkRows !== undefined && { chunkRows: options.importChunkRows }),
     ...(options.importLeastShare !== undefined && { leastShare: options.importLeastShare }),
     gate: context.priorityGate,
+    ...(shared && {
+      otherGateways: new ChecksAtOtherGateways({
+        sql,
+        schema,
+        instanceId: context.instanceId,
+        logger: logger.child({ component: 'account-import' }),
+      }),
+    }),
   });
   return {
     writes,
@@ -70,6 +95,7 @@ export function accountsModule(
       await migrateAccountsReadModel(sql, schema);
       await migrateCoreBankingFeed(sql, schema);
       await migrateAccountImports(sql, schema);
+      if (shared) await migrateCheckTimesOfGateways(sql, schema);
     },
     async subscribe(opened) {
       opened.push(
@@ -82,7 +108,13 @@ export function accountsModule(
         }),
       );
     },
-    run: () => sweeper?.start(),
-    stop: () => sweeper?.stop(),
+    run: () => {
+      sweeper?.start();
+      checkTimes?.start();
+    },
+    stop: async () => {
+      await checkTimes?.stop();
+      await sweeper?.stop();
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { HighTimes } from '@vop/messaging';
 import {
   ASSUMED_QUIET_MS,
   CHECK_SLOWDOWN_ALLOWED,
+  type ChecksElsewhereReading,
   ImportPacer,
   type SingleCheckTimes,
 } from './import-pacer.js';
@@ -119,6 +120,41 @@ describe('the import pacer', () => {
     const pacer = new ImportPacer(times, { leastShare: 1 });
     assert.equal(pacer.checksActive(), false);
     assert.deepEqual([pacer.restAfter(10), nextWindow(pacer, state)], [0, 0]);
+  });
+
+  it('given checks at another gateway only, then chunks are kept short and rest, and the rest doubles while those checks are slow', () => {
+    const { state, times } = checks({ active: false, recent: 0, count: 0 });
+    let reading: ChecksElsewhereReading | undefined;
+    const pacer = new ImportPacer(times, { elsewhere: { latest: () => reading } });
+    assert.equal(pacer.checksActive(), false);
+    assert.equal(pacer.restAfter(10), 0);
+    reading = { seq: 1, active: true };
+    assert.equal(pacer.checksActive(), true);
+    assert.equal(pacer.restAfter(10), 10);
+    reading = { seq: 2, active: true, slowdown: 4 };
+    assert.equal(nextWindow(pacer, state), 20);
+    reading = { seq: 3, active: true, slowdown: 4 };
+    assert.equal(nextWindow(pacer, state), 40);
+    reading = undefined;
+    assert.equal(nextWindow(pacer, state), 0);
+  });
+
+  it('given this gateway quiet and another slow, then the slowest counts; a reading counts once', () => {
+    const { state, times } = checks({ active: true, recent: 5, quiet: 5 });
+    const reading: ChecksElsewhereReading = {
+      seq: 1,
+      active: true,
+      slowdown: CHECK_SLOWDOWN_ALLOWED + 1,
+    };
+    const pacer = new ImportPacer(times, { elsewhere: { latest: () => reading } });
+    pacer.restAfter(10);
+    assert.equal(nextWindow(pacer, state), 20);
+    // The same reading again: only this gateway's quiet checks are new, and the rest shrinks.
+    assert.equal(nextWindow(pacer, state), 16);
+    reading.seq = 2;
+    reading.slowdown = 0.5;
+    state.recent = 50;
+    assert.equal(nextWindow(pacer, state), 32);
   });
 
   it('refuses a least share outside (0, 1]', () => {

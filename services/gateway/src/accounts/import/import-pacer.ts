@@ -6,6 +6,22 @@ export type SingleCheckTimes = Pick<
   'highActive' | 'highTimesSince' | 'quietHighTime' | 'clock'
 >;
 
+/** What the other gateways of the deployment last reported of their single checks. */
+export interface ChecksElsewhereReading {
+  /** Counts the readings: each is taken into account once. */
+  seq: number;
+  /** Whether checks come at another gateway. */
+  active: boolean;
+  /** The worst of their times at WATCHED_QUANTILE over their quiet time, when enough checks told it. */
+  slowdown?: number;
+}
+
+/** Single checks at the other gateways, which this gateway's priority gate does not see. */
+export interface ChecksElsewhere {
+  /** The latest reading, or undefined when none is recent. */
+  latest(): ChecksElsewhereReading | undefined;
+}
+
 export interface ImportPacerOptions {
   /**
    * The least share of its own time the import keeps while single checks come: it slows, it never
@@ -17,6 +33,8 @@ export interface ImportPacerOptions {
    * their times (PGlite: 1, so they keep at least half its one thread). Default 0.
    */
   leastRest?: number;
+  /** The other gateways' checks (checks-at-other-gateways.ts): the import yields to them too. */
+  elsewhere?: ChecksElsewhere;
 }
 
 /** The share of single checks whose time the pacer watches: all but their slowest tenth. */
@@ -45,6 +63,7 @@ const LEAST_RATIO = 0.05;
  * (relay, Kafka, both copies of the accounts); a fixed share cannot know how much this machine can
  * spare, the checks' own times can. The p90 is watched, not the p99: at the least share the p99 stayed
  * where it was at a faster pace, so pacing on it would only stop the import (bench/RESULTS.md §5).
+ * With several gateways the slowest of them counts: this one's checks, or another's as reported.
  */
 export class ImportPacer {
   /** Rest per unit of chunk time; undefined while no checks come. */
@@ -52,6 +71,9 @@ export class ImportPacer {
   private windowStart: number;
   private readonly maxRatio: number;
   private readonly leastRest: number;
+  private readonly elsewhere: ChecksElsewhere | undefined;
+  /** The reading from the other gateways last taken into account. */
+  private seenElsewhere = 0;
 
   constructor(
     private readonly checks: SingleCheckTimes,
@@ -61,12 +83,15 @@ export class ImportPacer {
     if (!(share > 0 && share <= 1)) throw new RangeError('leastShare must be in (0, 1]');
     this.maxRatio = (1 - share) / share;
     this.leastRest = options.leastRest ?? 0;
+    this.elsewhere = options.elsewhere;
     this.windowStart = checks.clock();
   }
 
   /** Whether single checks come (and may slow the import): its chunks are then kept short. */
   checksActive(): boolean {
-    return this.maxRatio > 0 && this.checks.highActive();
+    return (
+      this.maxRatio > 0 && (this.checks.highActive() || this.elsewhere?.latest()?.active === true)
+    );
   }
 
   /** The rest (ms) after a chunk that took `took` ms. */
@@ -79,17 +104,35 @@ export class ImportPacer {
     }
     let ratio = this.ratio ?? Math.min(FIRST_RATIO, this.maxRatio);
     if (now - this.windowStart >= WINDOW_MS) {
-      const recent = this.checks.highTimesSince(this.windowStart, WATCHED_QUANTILE);
-      if (recent.count >= LEAST_CHECKS) {
-        const quiet = this.checks.quietHighTime(WATCHED_QUANTILE) ?? ASSUMED_QUIET_MS;
-        const allowed = CHECK_SLOWDOWN_ALLOWED * quiet;
-        if (recent.quantile > allowed) ratio *= 2;
-        else if (recent.quantile < 0.8 * allowed) ratio = Math.max(LEAST_RATIO, ratio * 0.8);
+      const slowdown = this.slowdownSince(this.windowStart);
+      if (slowdown !== undefined) {
+        if (slowdown > CHECK_SLOWDOWN_ALLOWED) ratio *= 2;
+        else if (slowdown < 0.8 * CHECK_SLOWDOWN_ALLOWED)
+          ratio = Math.max(LEAST_RATIO, ratio * 0.8);
         ratio = Math.min(this.maxRatio, ratio);
         this.windowStart = now;
       }
     }
     this.ratio = ratio;
     return took * (this.leastRest + ratio);
+  }
+
+  /**
+   * The checks' time at WATCHED_QUANTILE since `since` over their quiet time, the worst of this
+   * gateway's and a new reading of the others'; undefined when neither told enough.
+   */
+  private slowdownSince(since: number): number | undefined {
+    const slowdowns: number[] = [];
+    const recent = this.checks.highTimesSince(since, WATCHED_QUANTILE);
+    if (recent.count >= LEAST_CHECKS) {
+      const quiet = this.checks.quietHighTime(WATCHED_QUANTILE) ?? ASSUMED_QUIET_MS;
+      slowdowns.push(recent.quantile / quiet);
+    }
+    const reading = this.elsewhere?.latest();
+    if (reading?.slowdown !== undefined && reading.seq !== this.seenElsewhere) {
+      this.seenElsewhere = reading.seq;
+      slowdowns.push(reading.slowdown);
+    }
+    return slowdowns.length === 0 ? undefined : Math.max(...slowdowns);
   }
 }

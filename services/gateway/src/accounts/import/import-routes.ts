@@ -12,7 +12,8 @@ import { auditActorOf } from '../../audit/actor.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import { markAudited } from '../../audit/audit-writes.js';
 import { findImport, finishImport, startImport } from './import-read-model.js';
-import { ImportPacer } from './import-pacer.js';
+import type { ChecksAtOtherGateways } from './checks-at-other-gateways.js';
+import { ImportPacer, type ChecksElsewhere } from './import-pacer.js';
 import { runAccountImport } from './import-run.js';
 import { ImportSourceError, importRecords, type ImportFormat } from './record-sources.js';
 
@@ -50,6 +51,8 @@ export interface AccountImportRoutesOptions {
   gate?: PriorityGate;
   /** The least share of its pace an import keeps while single checks slow it (import-pacer.ts). */
   leastShare?: number;
+  /** The single checks at the deployment's other gateways, which an import yields to as well. */
+  otherGateways?: Pick<ChecksAtOtherGateways, 'watch'>;
 }
 
 const ImportId = z.uuid();
@@ -125,7 +128,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
     const log = logger.child({ importId, format });
     let failure: string | undefined;
     try {
-      const run = () =>
+      const run = (elsewhere?: ChecksElsewhere) =>
         runAccountImport(
           {
             importId,
@@ -137,7 +140,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
             chunkRows,
             ...(chunkMs !== undefined && { chunkMs, maxChunkRows }),
             ...(gate && {
-              pacer: new ImportPacer(gate, { leastShare, leastRest }),
+              pacer: new ImportPacer(gate, { leastShare, leastRest, elsewhere }),
               checksChunkMs,
             }),
             overlap: !onPglite,
@@ -148,8 +151,9 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
           },
           importRecords(req, format),
         );
+      const watched = () => (options.otherGateways ? options.otherGateways.watch(run) : run());
       // Checks beside the import are not counted among the gate's quiet ones.
-      const rows = await (gate ? gate.background(run) : run());
+      const rows = await (gate ? gate.background(watched) : watched());
       log.info({ rows }, 'account import completed');
     } catch (error) {
       failure =
