@@ -42,6 +42,9 @@ describe('single checks at other gateways (PostgreSQL)', () => {
     await database.drop();
   });
 
+  const reportsOf = (instanceId: string, checks: { count: number; ms: number }) =>
+    reportCheckTimes({ sql, schema, instanceId, gate: gateOf(checks), logger });
+
   const rowOf = async (instanceId: string) =>
     (
       await sql.query<{ checks: number; watched_ms: number; quiet_ms: number | null }>(
@@ -52,13 +55,7 @@ describe('single checks at other gateways (PostgreSQL)', () => {
 
   it('given checks at gateway A slowed by an import at gateway B, then B reads how much slower than quiet they are', async () => {
     const checksAtA = { count: 40, ms: 5 };
-    const reports = reportCheckTimes({
-      sql,
-      schema,
-      instanceId: 'a',
-      gate: gateOf(checksAtA),
-      logger,
-    });
+    const reports = reportsOf('a', checksAtA);
     reports.start();
     try {
       // A's quiet time is learnt from its reports while no import runs anywhere.
@@ -82,13 +79,7 @@ describe('single checks at other gateways (PostgreSQL)', () => {
   });
 
   it('given a gateway that serves no checks, then it writes nothing', async () => {
-    const reports = reportCheckTimes({
-      sql,
-      schema,
-      instanceId: 'idle',
-      gate: gateOf({ count: 0, ms: 0 }),
-      logger,
-    });
+    const reports = reportsOf('idle', { count: 0, ms: 0 });
     reports.start();
     await sleep(3 * REPORT_MS);
     await reports.stop();
@@ -97,13 +88,7 @@ describe('single checks at other gateways (PostgreSQL)', () => {
 
   it('given checks that stopped at the other gateway, then the importing gateway reads none after a while', async () => {
     const checksAtC = { count: 40, ms: 5 };
-    const reports = reportCheckTimes({
-      sql,
-      schema,
-      instanceId: 'c',
-      gate: gateOf(checksAtC),
-      logger,
-    });
+    const reports = reportsOf('c', checksAtC);
     reports.start();
     const atD = new ChecksAtOtherGateways({ sql, schema, instanceId: 'd', logger });
     try {
