@@ -1,4 +1,5 @@
 import { schemaMigration, type SqlExecutor } from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { periodicJob, type PeriodicJob } from '../../periodic-job.js';
 import {
@@ -61,7 +62,8 @@ export function reportCheckTimes(options: {
   let forgotten = false;
   const job = periodicJob({
     intervalMs: REPORT_MS,
-    onError: (error) => options.logger.warn({ err: error }, 'single-check times not reported'),
+    // A database away is told once in a while, not twice a second (dependency-outage.ts).
+    onError: loopFailureLog(options.logger, 'single-check times not reported; retrying'),
     run: async () => {
       if (!forgotten) {
         await sql.query(
@@ -129,8 +131,10 @@ export class ChecksAtOtherGateways {
       seq += 1;
       reading = { seq, ...read, at: now() };
     };
-    const notRead = (error: unknown) =>
-      this.options.logger.warn({ err: error }, 'other gateways’ single checks not read');
+    const notRead = loopFailureLog(
+      this.options.logger,
+      'other gateways’ single checks not read; the import is paced by its own',
+    );
     const job = periodicJob({ intervalMs: REPORT_MS, onError: notRead, run: readNow });
     // Read at once: the import's first chunks are cut and paced by it, and the mark is set.
     await readNow().catch(notRead);
