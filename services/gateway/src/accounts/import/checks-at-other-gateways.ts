@@ -116,14 +116,12 @@ export class ChecksAtOtherGateways {
       schema: string;
       instanceId: string;
       logger: Logger;
-      /** The clock readings are timed on (ms). Default `performance.now`. */
-      now?: () => number;
     },
   ) {}
 
   /** Runs `work` (an import) with the other gateways' checks read beside it. */
   async watch<T>(work: (elsewhere: ChecksElsewhere) => Promise<T>): Promise<T> {
-    const now = this.options.now ?? (() => performance.now());
+    const now = () => performance.now();
     let reading: (ChecksElsewhereReading & { at: number }) | undefined;
     let seq = 0;
     const readNow = async () => {
