@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { Writable } from 'node:stream';
 import type { RequestHandler } from 'express';
 import { createLogger } from '@vop/observability';
+import { logLines } from '@vop/testing';
 import { createHttpApp } from './app.js';
 import { createRouter } from './router.js';
 import { loopFailureLog, unreachableDependency } from './dependency-outage.js';
@@ -32,16 +32,9 @@ describe('a request whose database is unreachable', () => {
   let server: Server;
   let base: string;
   let dependencyPort: number;
-  const lines: Array<Record<string, unknown>> = [];
+  const { lines, destination } = logLines();
 
   before(async () => {
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString('utf8').split('\n'))
-          if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        callback();
-      },
-    });
     const logger = createLogger({ service: 'spec', level: 'info', destination });
     dependencyPort = await closedPort();
     const routes = createRouter();
@@ -157,14 +150,7 @@ describe('which dependency an error says is unreachable', () => {
 
 describe('a background loop failing while its database is down', () => {
   it('says so in one line without a stack, again only every 30 s, and logs any other failure in full', () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString('utf8').split('\n'))
-          if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        callback();
-      },
-    });
+    const { lines, destination } = logLines();
     let now = 0;
     const failed = loopFailureLog(
       createLogger({ service: 'spec', level: 'info', destination }),

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createLogger, startTracing, type Tracing } from '@vop/observability';
+import { logLines } from '@vop/testing';
 import { createHttpApp } from './app.js';
 import { requestMetadata } from './request-context.js';
 import { createRouter } from './router.js';
@@ -13,18 +13,11 @@ describe('a request in its trace (tracing started, no exporter)', () => {
   let server: Server;
   let base: string;
   let tracing: Tracing;
-  const lines: Array<Record<string, unknown>> = [];
+  const { lines, destination } = logLines();
   const metadataSeen: Array<Record<string, string>> = [];
 
   before(async () => {
     tracing = startTracing({ service: 'spec', env: {} });
-    const destination = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString('utf8').split('\n'))
-          if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-        callback();
-      },
-    });
     const logger = createLogger({ service: 'spec', level: 'debug', destination });
     const routes = createRouter();
     routes.post('/verify', async (req, res) => {

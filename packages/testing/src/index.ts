@@ -28,3 +28,4 @@ export {
 } from './scripted-responder.js';
 export { interceptTransactions } from './intercepted-transactions.js';
 export { recordedAccountOpened } from './recorded-account-opened.js';
+export { logLines } from './log-lines.js';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SqlExecutor } from '@vop/event-store';
 import { createLogger } from '@vop/observability';
+import { logLines } from '@vop/testing';
 import { ChecksAtOtherGateways, REPORT_MS, reportCheckTimes } from './checks-at-other-gateways.js';
 
 /** A database that is away: every statement fails as a stopped PostgreSQL's connection does. */
@@ -13,14 +13,7 @@ const away: SqlExecutor = {
 };
 
 function loggedLines() {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n'))
-        if (line !== '') lines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
+  const { lines, destination } = logLines();
   return { lines, logger: createLogger({ service: 'spec', level: 'info', destination }) };
 }
 
