@@ -3,11 +3,11 @@ import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
 import { periodicJob, type PeriodicJob } from '../../periodic-job.js';
 import {
-  ASSUMED_QUIET_MS,
   WATCHED_QUANTILE,
   type ChecksElsewhere,
   type ChecksElsewhereReading,
   type SingleCheckTimes,
+  slowdownOf,
 } from './import-pacer.js';
 
 /**
@@ -173,7 +173,7 @@ export class ChecksAtOtherGateways {
       [instanceId, `${IMPORTING_MARK_MS} milliseconds`, `${FRESH_MS} milliseconds`],
     );
     const told = rows.filter((row) => row.checks >= LEAST_REPORTED_CHECKS);
-    const slowdowns = told.map((row) => row.watched_ms / (row.quiet_ms ?? ASSUMED_QUIET_MS));
+    const slowdowns = told.map((row) => slowdownOf(row.watched_ms, row.quiet_ms));
     return {
       active: rows.length > 0,
       ...(slowdowns.length > 0 && { slowdown: Math.max(...slowdowns) }),

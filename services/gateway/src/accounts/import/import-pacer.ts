@@ -46,6 +46,9 @@ export const WATCHED_QUANTILE = 0.9;
 export const CHECK_SLOWDOWN_ALLOWED = 1.5;
 /** A quiet check's time at WATCHED_QUANTILE assumed until enough checks ran without an import. */
 export const ASSUMED_QUIET_MS = 10;
+/** How many times their quiet time checks took (the quiet time assumed while none is known). */
+export const slowdownOf = (watchedMs: number, quietMs: number | null | undefined): number =>
+  watchedMs / (quietMs ?? ASSUMED_QUIET_MS);
 /** The least time and checks the pacer looks at before it changes the import's pace. */
 const WINDOW_MS = 500;
 const LEAST_CHECKS = 20;
@@ -125,8 +128,7 @@ export class ImportPacer {
     const slowdowns: number[] = [];
     const recent = this.checks.highTimesSince(since, WATCHED_QUANTILE);
     if (recent.count >= LEAST_CHECKS) {
-      const quiet = this.checks.quietHighTime(WATCHED_QUANTILE) ?? ASSUMED_QUIET_MS;
-      slowdowns.push(recent.quantile / quiet);
+      slowdowns.push(slowdownOf(recent.quantile, this.checks.quietHighTime(WATCHED_QUANTILE)));
     }
     const reading = this.elsewhere?.latest();
     if (reading?.slowdown !== undefined && reading.seq !== this.seenElsewhere) {
