@@ -10,3 +10,4 @@ export { lowerProcessPriority } from './background-priority.js';
 export { brokerReadiness } from './broker-readiness.js';
 export { closeQuietly, startInOrder, type StartPart } from './start-in-order.js';
 export { startServiceTracing } from './service-tracing.js';
+export { periodicJob, type PeriodicJob } from './periodic-job.js';

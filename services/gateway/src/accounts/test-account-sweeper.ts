@@ -1,7 +1,7 @@
 import type { AccountCopyAtCommit } from '@vop/verifications';
 import type { EventStore } from '@vop/event-store';
 import type { Logger } from '@vop/observability';
-import { periodicJob } from '../periodic-job.js';
+import { periodicJob } from '@vop/lifecycle';
 import { handleAccountCommand } from './command-handler.js';
 import { AccountNotFoundError } from './decider.js';
 import { findExpiredTestAccounts } from './read-model.js';

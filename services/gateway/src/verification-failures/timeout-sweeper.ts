@@ -1,7 +1,7 @@
 import type { EventStore, SqlExecutor } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
-import { periodicJob } from '../periodic-job.js';
+import { periodicJob } from '@vop/lifecycle';
 import { failVerification } from './fail-verification.js';
 
 export interface VerificationFailureLimits {

@@ -1,7 +1,7 @@
 import { schemaMigration, type SqlExecutor } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Logger } from '@vop/observability';
-import { periodicJob, type PeriodicJob } from '../../periodic-job.js';
+import { periodicJob, type PeriodicJob } from '@vop/lifecycle';
 import {
   WATCHED_QUANTILE,
   type ChecksElsewhere,
