@@ -26,3 +26,15 @@ export {
 export { writeTogether, type WriteStatement } from './write-together.js';
 export { pipelined } from './pipelined.js';
 export { SerialQueue } from './serial-queue.js';
+export {
+  AUTOVACUUM_DEFAULTS,
+  LEAST_PAGES_OWED,
+  oldestTransactionIdAge,
+  readTableActivity,
+  type TableActivity,
+  upkeepDue,
+  type UpkeepPolicy,
+  type UpkeepReason,
+  upkeepStatement,
+  type UpkeepStep,
+} from './pglite-upkeep.js';

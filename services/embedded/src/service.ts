@@ -21,6 +21,7 @@ import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
 import { backgroundConsumersYield } from './background-consumers-yield.js';
+import { storeUpkeep } from './store-upkeep.js';
 
 export interface EmbeddedOptions {
   config: ServiceConfig;
@@ -201,6 +202,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   await analytics.start();
   await batch.start();
   await gateway.start();
+  const upkeep = storeUpkeep({
+    sql,
+    gate: priorityGate,
+    metrics,
+    logger: logger.child({ component: 'store-upkeep' }),
+  });
+  upkeep.start();
   const server = await startHttpsServer({
     handler: singleChecksFirst(priorityGate, gateway.app),
     app: gateway.app,
@@ -217,6 +225,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     sql,
     routes: mountedRoutes(gateway.app),
     async stop() {
+      await upkeep.stop();
       await server.close();
       await gateway.stop();
       await webhooks.stop();

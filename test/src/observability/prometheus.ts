@@ -22,8 +22,9 @@ export function prometheusPath(): string {
 /**
  * Every metric family name the services serve (with the _bucket/_count/_sum series of histograms),
  * as registered in code: packages/observability, the lag gauges, the decisions' counters
- * (packages/verifications/src/deciding/decision-metrics.ts), matching, batch, webhooks and the
- * requester (packages/requester/src/requester-metrics.ts).
+ * (packages/verifications/src/deciding/decision-metrics.ts), matching, batch, webhooks, the
+ * requester (packages/requester/src/requester-metrics.ts) and the embedded store's upkeep
+ * (services/embedded/src/store-upkeep.ts).
  */
 export function servedMetricNames(): Set<string> {
   const histograms = [
@@ -31,6 +32,7 @@ export function servedMetricNames(): Set<string> {
     'matching_duration_seconds',
     'webhook_attempt_duration_seconds',
     'requester_request_duration_seconds',
+    'store_upkeep_duration_seconds',
   ];
   return new Set([
     'up',
@@ -49,6 +51,8 @@ export function servedMetricNames(): Set<string> {
     'requester_requests_total',
     'requester_breaker_state',
     'requester_in_flight',
+    'store_upkeep_total',
+    'store_transaction_id_age',
     ...histograms.flatMap((name) => [name, `${name}_bucket`, `${name}_count`, `${name}_sum`]),
   ]);
 }

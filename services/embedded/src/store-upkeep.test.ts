@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createPgliteThreadClient, type SqlClient } from '@vop/event-store';
+import { PriorityGate } from '@vop/messaging';
+import { createLogger, createMetricsRegistry, type ServiceMetrics } from '@vop/observability';
+import { eventually } from '@vop/testing';
+import { storeUpkeep } from './store-upkeep.js';
+
+const logger = createLogger({ service: 'store-upkeep-test', level: 'silent' });
+
+/** The statistics reach pg_stat_user_tables at a transaction's end once a second has passed. */
+async function flushedStatistics(sql: SqlClient): Promise<void> {
+  await sql.query('SELECT pg_stat_force_next_flush()');
+  await sql.query('SELECT 1');
+}
+
+async function deadRowsOf(sql: SqlClient, table: string): Promise<number> {
+  await flushedStatistics(sql);
+  const { rows } = await sql.query<{ dead: string }>(
+    `SELECT n_dead_tup::text AS dead FROM pg_stat_user_tables WHERE relid = $1::regclass`,
+    [table],
+  );
+  return Number(rows[0]?.dead);
+}
+
+const vacuums = async (metrics: ServiceMetrics): Promise<number> => {
+  const metric = await metrics.registry.getSingleMetric('store_upkeep_total')?.get();
+  return metric?.values.find((value) => value.labels.action === 'vacuum')?.value ?? 0;
+};
+
+describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
+  let dir: string;
+  let sql: SqlClient;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vop-store-upkeep-'));
+    sql = await createPgliteThreadClient({ dataDir: join(dir, 'pglite') });
+    await sql.query('CREATE SCHEMA app');
+    await sql.query('CREATE TABLE app.rows (id int PRIMARY KEY, doc text NOT NULL)');
+    // About 2 MiB: above the size owed a vacuum after a restart.
+    await sql.query(
+      `INSERT INTO app.rows SELECT g, repeat('d', 200) FROM generate_series(1, 8000) g`,
+    );
+    await flushedStatistics(sql);
+    await sql.query('VACUUM (ANALYZE)');
+  });
+  after(async () => {
+    await sql.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('given a table rewritten and no single check, when the job looks, then it is vacuumed and counted, and the age is exported', async () => {
+    const metrics = createMetricsRegistry({
+      service: 'vop-embedded',
+      collectDefaultMetrics: false,
+    });
+    const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger });
+    await sql.query(`UPDATE app.rows SET doc = doc || 'x'`);
+    assert.equal(await deadRowsOf(sql, 'app.rows'), 8000);
+
+    const ran = await upkeep.runOnce();
+    assert.deepEqual(
+      ran.map((step) => [step.table, step.reason]),
+      [['app.rows', 'dead rows']],
+    );
+    assert.equal(await deadRowsOf(sql, 'app.rows'), 0);
+    assert.equal(await vacuums(metrics), 1);
+    const text = await metrics.registry.metrics();
+    assert.match(text, /^store_transaction_id_age\{service="vop-embedded"\} [1-9]\d*$/m);
+    assert.match(
+      text,
+      /^store_upkeep_duration_seconds_count\{service="vop-embedded",action="vacuum"\} 1$/m,
+    );
+    assert.deepEqual(await upkeep.runOnce(), [], 'nothing left to do');
+  });
+
+  it('given single checks coming, when a table is due, then it waits for a quiet moment, at most maxDeferMs', async () => {
+    let now = 1_000_000;
+    const gate = new PriorityGate();
+    const metrics = createMetricsRegistry({
+      service: 'vop-embedded',
+      collectDefaultMetrics: false,
+    });
+    const upkeep = storeUpkeep({ sql, gate, metrics, logger, maxDeferMs: 60_000, now: () => now });
+    await sql.query(`UPDATE app.rows SET doc = doc || 'y'`);
+    await flushedStatistics(sql);
+
+    await gate.high(async () => undefined);
+    assert.deepEqual(await upkeep.runOnce(), [], 'deferred while checks come');
+    now += 59_000;
+    await gate.high(async () => undefined);
+    assert.deepEqual(await upkeep.runOnce(), [], 'still deferred');
+    assert.equal(await deadRowsOf(sql, 'app.rows'), 8000);
+
+    now += 1_000;
+    await gate.high(async () => undefined);
+    assert.equal(
+      (await upkeep.runOnce()).length,
+      1,
+      'run among the checks once due for maxDeferMs',
+    );
+    assert.equal(await deadRowsOf(sql, 'app.rows'), 0);
+  });
+
+  it('given the store reopened (the counts of the run before are gone), then each table of 1 MiB or more is vacuumed once', async () => {
+    await sql.query(`UPDATE app.rows SET doc = doc || 'z'`);
+    await flushedStatistics(sql);
+    await sql.close();
+    sql = await createPgliteThreadClient({ dataDir: join(dir, 'pglite') });
+    assert.equal(
+      await deadRowsOf(sql, 'app.rows'),
+      0,
+      'the counts are gone, the dead rows are not',
+    );
+
+    const metrics = createMetricsRegistry({
+      service: 'vop-embedded',
+      collectDefaultMetrics: false,
+    });
+    const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger });
+    const first = await upkeep.runOnce();
+    assert.deepEqual(
+      first.map((step) => [step.table, step.reason]),
+      [['app.rows', 'counts lost at start']],
+    );
+    assert.deepEqual(await upkeep.runOnce(), [], 'once');
+  });
+
+  it('given the job started, then it looks on its own at each interval until stopped', async () => {
+    const metrics = createMetricsRegistry({
+      service: 'vop-embedded',
+      collectDefaultMetrics: false,
+    });
+    const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger, intervalMs: 50 });
+    await sql.query(`UPDATE app.rows SET doc = doc || 'w'`);
+    await flushedStatistics(sql);
+    upkeep.start();
+    try {
+      await eventually(async () => ((await vacuums(metrics)) === 1 ? true : undefined), {
+        what: "a vacuum by the job's own timer",
+      });
+    } finally {
+      await upkeep.stop();
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import {
+  AUTOVACUUM_DEFAULTS,
+  oldestTransactionIdAge,
+  readTableActivity,
+  type SqlExecutor,
+  upkeepDue,
+  type UpkeepPolicy,
+  upkeepStatement,
+  type UpkeepStep,
+} from '@vop/event-store';
+import { loopFailureLog } from '@vop/http';
+import { periodicJob, type PeriodicJob } from '@vop/lifecycle';
+import type { PriorityGate } from '@vop/messaging';
+import type { Logger, ServiceMetrics } from '@vop/observability';
+
+export interface StoreUpkeepOptions {
+  sql: SqlExecutor;
+  /** Each statement runs as one low-priority unit: single checks go first. */
+  gate: PriorityGate;
+  metrics: ServiceMetrics;
+  logger: Logger;
+  /** How often the tables' counts are looked at. Default 60 s. */
+  intervalMs?: number;
+  /**
+   * The longest a due table waits for a moment without single checks (the gate's active window)
+   * before it is vacuumed among them. Default 10 minutes.
+   */
+  maxDeferMs?: number;
+  policy?: UpkeepPolicy;
+  /** ms; default Date.now. */
+  now?: () => number;
+}
+
+export interface StoreUpkeep extends PeriodicJob {
+  /** One look at the tables, and the steps run (the job's timer calls the same). */
+  runOnce(): Promise<UpkeepStep[]>;
+}
+
+const DEFAULT_INTERVAL_MS = 60_000;
+const DEFAULT_MAX_DEFER_MS = 10 * 60_000;
+
+/**
+ * What autovacuum does for a PostgreSQL server, for PGlite, which runs none: without it an embedded
+ * store's updated tables only grew (their dead rows never reclaimed), no table had statistics, and its
+ * transaction ids would reach wraparound, where PostgreSQL stops writing. Every `intervalMs` the tables'
+ * counts are read and each due table (`upkeepDue`, autovacuum's rule) vacuumed or analysed, one
+ * statement at a time. On PGlite's one backend a statement holds every other one, and a million
+ * accounts' table takes up to about a second (bench/RESULTS.md §5, "The embedded store's upkeep"), so a
+ * due table waits for a second without single checks, up to `maxDeferMs`.
+ */
+export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
+  const { sql, gate, logger } = options;
+  const now = options.now ?? Date.now;
+  const policy = options.policy ?? AUTOVACUUM_DEFAULTS;
+  const maxDeferMs = options.maxDeferMs ?? DEFAULT_MAX_DEFER_MS;
+  /** Tables vacuumed since the process started: the others' counts of the run before are gone. */
+  const vacuumedSinceStart = new Set<string>();
+  /** When each table waiting for a quiet moment was first found due. */
+  const dueSince = new Map<string, number>();
+  const runs = options.metrics.counter<'action'>({
+    name: 'store_upkeep_total',
+    help: 'Vacuums and analyses of the embedded store (PGlite runs no autovacuum)',
+    labelNames: ['action'],
+  });
+  const seconds = options.metrics.histogram<'action'>({
+    name: 'store_upkeep_duration_seconds',
+    help: 'How long one vacuum or analyse of the embedded store held its one backend',
+    labelNames: ['action'],
+    buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  });
+  options.metrics.gauge({
+    name: 'store_transaction_id_age',
+    help: 'Transactions since the oldest unfrozen one of any database (writes stop near 2^31)',
+    collect: async (gauge) => gauge.set(await oldestTransactionIdAge(sql)),
+  });
+
+  async function runOnce(): Promise<UpkeepStep[]> {
+    const tables = await gate.low(() => readTableActivity(sql));
+    const due = upkeepDue(tables, policy, (table) => !vacuumedSinceStart.has(table));
+    const dueNow = new Set(due.map((step) => step.table));
+    for (const table of dueSince.keys()) if (!dueNow.has(table)) dueSince.delete(table);
+    const ran: UpkeepStep[] = [];
+    for (const step of due) {
+      const since = dueSince.get(step.table) ?? now();
+      dueSince.set(step.table, since);
+      if (gate.highActive() && now() - since < maxDeferMs) continue;
+      const action = step.vacuum ? 'vacuum' : 'analyze';
+      const took = await gate.low(async () => {
+        const started = performance.now();
+        await sql.query(upkeepStatement(step));
+        return (performance.now() - started) / 1000;
+      });
+      runs.inc({ action });
+      seconds.observe({ action }, took);
+      dueSince.delete(step.table);
+      if (step.vacuum) vacuumedSinceStart.add(step.table);
+      logger.debug(
+        { table: step.table, reason: step.reason, action, seconds: took },
+        'store upkeep',
+      );
+      ran.push(step);
+    }
+    return ran;
+  }
+
+  const job = periodicJob({
+    intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+    run: async () => {
+      await runOnce();
+    },
+    onError: loopFailureLog(logger, 'the embedded store upkeep failed; trying again'),
+  });
+  return { ...job, runOnce };
+}
