@@ -38,3 +38,4 @@ export {
   upkeepStatement,
   type UpkeepStep,
 } from './pglite-upkeep.js';
+export { freezeIdleDatabases, IDLE_DATABASE_FREEZE_AGE } from './pglite-idle-databases.js';

@@ -23,6 +23,10 @@ export interface PgliteThreadClientOptions extends PgliteClientOptions {
   onThreadEnded?: (error: Error) => void;
   /** A thread is open and serving: the first one, and each one started after another ended. */
   onThreadStarted?: (thread: Worker) => void;
+  /** Default IDLE_DATABASE_FREEZE_AGE (pglite-idle-databases.ts). */
+  freezeIdleDatabasesOlderThan?: number;
+  /** Other databases of the folder (template0, template1) were frozen as it was opened. */
+  onIdleDatabasesFrozen?: (databases: string[]) => void;
 }
 
 const MAX_RESTART_DELAY_MS = 5000;
@@ -61,7 +65,12 @@ export async function createPgliteThreadClient(
     const thread = new Worker(new URL('./pglite-thread.js', import.meta.url), {
       workerData: (options.dataDir === undefined
         ? {}
-        : { dataDir: options.dataDir }) satisfies PgliteThreadData,
+        : {
+            dataDir: options.dataDir,
+            ...(options.freezeIdleDatabasesOlderThan !== undefined && {
+              freezeIdleDatabasesOlderThan: options.freezeIdleDatabasesOlderThan,
+            }),
+          }) satisfies PgliteThreadData,
     });
     await new Promise<void>((resolve, reject) => {
       const onExit = (code: number) =>
@@ -71,8 +80,9 @@ export async function createPgliteThreadClient(
       thread.once('message', (startup: PgliteStartup) => {
         thread.off('error', reject);
         thread.off('exit', onExit);
-        if (startup.ready) resolve();
-        else reject(deserializeError(startup.error));
+        if (!startup.ready) return reject(deserializeError(startup.error));
+        if (startup.frozen.length > 0) options.onIdleDatabasesFrozen?.(startup.frozen);
+        resolve();
       });
     }).catch(async (error: unknown) => {
       await thread.terminate();

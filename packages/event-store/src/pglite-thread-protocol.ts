@@ -3,6 +3,8 @@
 export interface PgliteThreadData {
   /** A directory on disk; undefined keeps the database in memory. */
   dataDir?: string;
+  /** The other databases of the folder older than this are frozen when it is opened (pglite-idle-databases.ts). */
+  freezeIdleDatabasesOlderThan?: number;
 }
 
 /**
@@ -26,7 +28,8 @@ export type PgliteReply =
   | { id: number; ok: false; error: SerializedError };
 
 /** Sent once, when PGlite is open (or could not be opened). */
-export type PgliteStartup = { ready: true } | { ready: false; error: SerializedError };
+export type PgliteStartup =
+  { ready: true; frozen: string[] } | { ready: false; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { freezeIdleDatabases } from './pglite-idle-databases.js';
 import { PreparedStatements } from './pglite-prepared.js';
 import {
   serializeError,
@@ -21,7 +22,7 @@ type Unit =
 
 const port = parentPort;
 if (port === null) throw new Error('pglite-thread.js runs as a worker thread');
-const { dataDir } = workerData as PgliteThreadData;
+const { dataDir, freezeIdleDatabasesOlderThan } = workerData as PgliteThreadData;
 
 const units: Unit[] = [];
 const transactions = new Map<number, Extract<Unit, { kind: 'transaction' }>>();
@@ -114,10 +115,17 @@ function receive(request: PgliteRequest): void {
 }
 
 try {
-  db = await PGlite.create(dataDir === undefined ? {} : { dataDir });
+  const open = () => PGlite.create(dataDir === undefined ? {} : { dataDir });
+  db = await open();
+  // Closes db when it freezes any.
+  const frozen =
+    dataDir === undefined
+      ? []
+      : await freezeIdleDatabases(db, dataDir, freezeIdleDatabasesOlderThan);
+  if (frozen.length > 0) db = await open();
   prepared = new PreparedStatements(db);
   port.on('message', receive);
-  port.postMessage({ ready: true } satisfies PgliteStartup);
+  port.postMessage({ ready: true, frozen } satisfies PgliteStartup);
 } catch (error) {
   port.postMessage({ ready: false, error: serializeError(error) } satisfies PgliteStartup);
 }

@@ -77,6 +77,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     // Statements fail (and /readyz says not ready) until a new thread has reopened the data folder.
     onThreadEnded: (error) =>
       logger.error({ err: error }, 'the PGlite thread ended; starting a new one'),
+    onIdleDatabasesFrozen: (databases) =>
+      logger.info(
+        { databases },
+        'froze the other databases of the data folder (their transaction id age)',
+      ),
     onThreadStarted: (thread) => {
       if (pgliteThreads++ > 0) logger.warn('a new PGlite thread reopened the data folder');
       options.onPgliteThread?.(thread);

@@ -1,0 +1,62 @@
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Half of autovacuum_freeze_max_age: a database other than the one in use (template0, template1) is
+ * frozen when a data folder is opened once it is this old. Past it a restart is the remedy the
+ * VopStoreTransactionIdAgeHigh alert names (docs/operations.md), long before it.
+ */
+export const IDLE_DATABASE_FREEZE_AGE = 100_000_000;
+
+/**
+ * Freezes the databases of the data folder other than the one `db` uses that are older than
+ * `olderThan` transactions. They hold no rows that change, but a database's age grows with every
+ * transaction of the cluster, and PostgreSQL stops writing near 2^31 after the oldest one's: a server's
+ * autovacuum freezes them, PGlite runs none, and it opens one database at a time. So `db` is closed,
+ * each one opened and frozen in turn (template0 allowed connections for that while, as autovacuum may
+ * enter it), and the caller opens its own again. Returns those frozen; with none, `db` stays open.
+ */
+export async function freezeIdleDatabases(
+  db: PGlite,
+  dataDir: string,
+  olderThan = IDLE_DATABASE_FREEZE_AGE,
+): Promise<string[]> {
+  const { rows } = await db.query<{ name: string; closed: boolean; home: string }>(
+    `SELECT datname AS name, NOT datallowconn AS closed, current_database() AS home
+       FROM pg_database WHERE datname <> current_database() AND age(datfrozenxid) > $1 ORDER BY datname`,
+    [olderThan],
+  );
+  if (rows.length === 0) return [];
+  const home = rows[0]!.home;
+  const closed = rows.filter((row) => row.closed).map((row) => row.name);
+  const allowConnections = async (target: PGlite, allow: boolean) => {
+    for (const name of closed)
+      await target.query(
+        (
+          await target.query<{ text: string }>(
+            `SELECT format('ALTER DATABASE %I ALLOW_CONNECTIONS ${allow}', $1::text) AS text`,
+            [name],
+          )
+        ).rows[0]!.text,
+      );
+  };
+  await allowConnections(db, true);
+  await db.close();
+  try {
+    for (const { name } of rows) {
+      const idle = await PGlite.create({ dataDir, database: name });
+      try {
+        await idle.exec('VACUUM (FREEZE)');
+      } finally {
+        await idle.close();
+      }
+    }
+  } finally {
+    const again = await PGlite.create({ dataDir, database: home });
+    try {
+      await allowConnections(again, false);
+    } finally {
+      await again.close();
+    }
+  }
+  return rows.map((row) => row.name);
+}
