@@ -1,14 +1,11 @@
-import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { eventually, freePort, germanIban, httpsClient, startServiceProcess } from '@vop/testing';
-import { clientTlsFrom } from './client-tls.js';
 import { pacedLoad } from './paced-load.js';
 import { processCpuMs } from './process-cpu.js';
 import { runContext } from './run-context.js';
-import { schemeRequestBody } from './scheme-request.js';
+import { SEEDED_ACCOUNTS, startSeededEmbedded } from './seeded-embedded.js';
 
 /**
  * CPU per verification of the embedded service: starts services/embedded/dist/main.js of --root (default
@@ -34,67 +31,17 @@ const dataDir = path.resolve(flags.data);
 const duration = Number(flags.duration);
 const rate = flags.rate === undefined ? undefined : Number(flags.rate);
 if (flags.paced && rate === undefined) throw new Error('--paced needs --rate');
-const ACCOUNTS = 1000;
 const context = runContext();
 process.stdout.write(`${context.header}\n`);
 
-const port = await freePort();
-const service = startServiceProcess(
-  'embedded',
-  path.join(root, 'services/embedded/dist/main.js'),
-  {
-    VOP_DATA_DIR: dataDir,
-    VOP_PORT: String(port),
-    LOG_LEVEL: 'warn',
-    VOP_RATE_LIMIT_TEST_PER_HOUR: '1000000',
-    // The load is one participant's: lift its verification budget (6,000 a minute by default).
-    VOP_TEST_RATE_LIMITS: '{"default":100000000}',
-  },
-  [],
-  flags['cpu-prof'] === undefined
-    ? []
-    : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`],
-);
-const url = `https://127.0.0.1:${port}`;
-const pkiDir = path.join(dataDir, 'pki');
-const tls = await eventually(async () => clientTlsFrom(pkiDir).catch(() => undefined), {
-  timeoutMs: 60_000,
+const { service, url, tls, body } = await startSeededEmbedded({
+  root,
+  dataDir,
+  nodeArgs:
+    flags['cpu-prof'] === undefined
+      ? []
+      : ['--cpu-prof', `--cpu-prof-dir=${path.resolve(flags['cpu-prof'])}`],
 });
-const client = httpsClient({ baseUrl: url, ...tls });
-await eventually(
-  async () =>
-    (await client.get('/readyz').catch(() => undefined))?.status === 200 ? true : undefined,
-  { timeoutMs: 60_000, intervalMs: 200, what: 'readiness' },
-);
-const body = (index: number): string =>
-  schemeRequestBody(`Holder ${index} Nilsson`, germanIban(500_000 + index));
-const seededMark = path.join(dataDir, 'seeded');
-if (!existsSync(seededMark)) {
-  const admin = httpsClient({ baseUrl: url, ...(await clientTlsFrom(pkiDir, 'admin')) });
-  for (let index = 0; index < ACCOUNTS; index++) {
-    const response = await admin.post('/accounts', {
-      iban: germanIban(500_000 + index),
-      name: `Holder ${index} Nilsson`,
-    });
-    if (response.status !== 201 && response.status !== 409)
-      throw new Error(`seeding failed: ${response.status}`);
-  }
-  await eventually(
-    async () => {
-      const response = await client.request('POST', '/vop/verify', {
-        rawBody: body(ACCOUNTS - 1),
-        headers: { 'content-type': 'application/json' },
-      });
-      return (response.body as { partyNameMatch?: string }).partyNameMatch === 'MTCH'
-        ? true
-        : undefined;
-    },
-    { timeoutMs: 60_000, what: 'seeded accounts' },
-  );
-  writeFileSync(seededMark, 'seeded\n');
-  admin.close();
-}
-client.close();
 
 let counter = 0;
 const load = (seconds: number) =>
@@ -105,7 +52,7 @@ const load = (seconds: number) =>
     duration: seconds,
     ...(rate !== undefined && { overallRate: rate }),
     headers: { 'content-type': 'application/json' },
-    requests: [{ setupRequest: (request) => ({ ...request, body: body(counter++ % ACCOUNTS) }) }],
+    requests: [{ setupRequest: (request) => ({ ...request, body: body(counter++) }) }],
     tlsOptions: { ca: tls.caPem, cert: tls.certPem, key: tls.keyPem },
   });
 const cpuMs = (): number => processCpuMs(service.child.pid ?? 0);
@@ -117,7 +64,7 @@ const result = flags.paced
       rate: rate ?? 0,
       seconds: duration,
       tls,
-      bodies: Array.from({ length: ACCOUNTS }, (_, index) => body(index)),
+      bodies: Array.from({ length: SEEDED_ACCOUNTS }, (_, index) => body(index)),
       warmUpSeconds: 1,
     }).then((paced) => ({
       // The window's CPU covers the paced client's second of warm-up too: every request it sent counts.

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPgliteThreadClient } from './pglite-thread-client.js';
 import {
   AUTOVACUUM_DEFAULTS,
+  LEAST_PAGES_OWED,
   readTableActivity,
   upkeepDue,
   upkeepStatement,
@@ -99,6 +100,20 @@ describe('store upkeep on PGlite (on its own thread, as the embedded service run
     const quietGrowth = (await sizeOf(sql, 'app.quiet')) / quietBefore;
     assert.ok(quietGrowth >= 4, `without upkeep the table grew ${quietGrowth.toFixed(2)}×`);
     assert.ok(churnedGrowth <= 2.5, `with upkeep the table grew ${churnedGrowth.toFixed(2)}×`);
+  });
+
+  it('given a table of about 2 MiB never vacuumed nor analysed (pg_class says 0 pages), then its size is read from its file and it is owed a vacuum', async () => {
+    await sql.query('CREATE TABLE app.fresh (id int PRIMARY KEY, doc text NOT NULL)');
+    await sql.query(
+      `INSERT INTO app.fresh SELECT g, repeat('f', 200) FROM generate_series(1, 8000) g`,
+    );
+    const fresh = (await readTableActivity(sql)).find((activity) => activity.table === 'app.fresh');
+    assert.equal(fresh?.estimatedRows, -1);
+    assert.ok((fresh?.pages ?? 0) >= LEAST_PAGES_OWED, `pages ${fresh?.pages}`);
+    const owed = upkeepDue([fresh!], AUTOVACUUM_DEFAULTS, () => true);
+    assert.deepEqual(owed, [
+      { table: 'app.fresh', vacuum: true, analyze: true, reason: 'counts lost at start' },
+    ]);
   });
 
   it('given every table older than the freeze age, when vacuumed, then the database’s oldest unfrozen transaction id moves up', async () => {

@@ -11,6 +11,10 @@ export interface TableActivity {
   catalog: boolean;
   /** pg_class.reltuples: -1 until the table was first vacuumed or analysed. */
   estimatedRows: number;
+  /**
+   * Its heap's size in pages, from the file (pg_class.relpages, like reltuples, is 0 until the first
+   * vacuum or analyse); a catalog's, pg_class.relpages (a file's size costs a look at the file).
+   */
   pages: number;
   deadRows: number;
   modifiedSinceAnalyze: number;
@@ -133,14 +137,17 @@ export async function readTableActivity(sql: SqlExecutor): Promise<TableActivity
     table: string;
     catalog: boolean;
     reltuples: number;
-    relpages: number;
+    pages: string;
     dead: string | null;
     modified: string | null;
     inserted: string | null;
     age: number;
   }>(
     `SELECT format('%I.%I', n.nspname, c.relname) AS table, n.nspname = 'pg_catalog' AS catalog,
-            c.reltuples::float8 AS reltuples, c.relpages, s.n_dead_tup::text AS dead,
+            c.reltuples::float8 AS reltuples,
+            CASE WHEN n.nspname = 'pg_catalog' THEN c.relpages
+                 ELSE pg_relation_size(c.oid) / current_setting('block_size')::int END AS pages,
+            s.n_dead_tup::text AS dead,
             s.n_mod_since_analyze::text AS modified, s.n_ins_since_vacuum::text AS inserted,
             age(c.relfrozenxid) AS age
        FROM pg_class c
@@ -152,7 +159,7 @@ export async function readTableActivity(sql: SqlExecutor): Promise<TableActivity
     table: row.table,
     catalog: row.catalog,
     estimatedRows: Number(row.reltuples),
-    pages: Number(row.relpages),
+    pages: Number(row.pages),
     deadRows: Number(row.dead ?? 0),
     modifiedSinceAnalyze: Number(row.modified ?? 0),
     insertedSinceVacuum: Number(row.inserted ?? 0),
