@@ -104,6 +104,31 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
     assert.equal(await deadRowsOf(sql, 'app.rows'), 0);
   });
 
+  it('given rows changed by an eighth of a table, then no analyse (autovacuum would: each held PGlite up to seconds); once as many as its rows, then one', async () => {
+    await sql.query('CREATE TABLE app.analysed (id int PRIMARY KEY, doc text NOT NULL)');
+    await sql.query(`INSERT INTO app.analysed SELECT g, 'a' FROM generate_series(1, 8000) g`);
+    await flushedStatistics(sql);
+    await sql.query('VACUUM (ANALYZE) app.analysed');
+    const metrics = createMetricsRegistry({
+      service: 'vop-embedded',
+      collectDefaultMetrics: false,
+    });
+    const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger });
+
+    // A new job owes app.rows its first vacuum: only app.analysed is looked at here.
+    const analysed = async () =>
+      (await upkeep.runOnce())
+        .filter((step) => step.table === 'app.analysed')
+        .map((step) => [step.vacuum, step.analyze]);
+    await sql.query(`UPDATE app.analysed SET doc = 'b' WHERE id <= 1000`);
+    await flushedStatistics(sql);
+    assert.deepEqual(await analysed(), []);
+
+    await sql.query(`UPDATE app.analysed SET doc = 'c' WHERE id <= 7100`);
+    await flushedStatistics(sql);
+    assert.deepEqual(await analysed(), [[true, true]]);
+  });
+
   it('given the store reopened (the counts of the run before are gone), then each table of 1 MiB or more is vacuumed once', async () => {
     await sql.query(`UPDATE app.rows SET doc = doc || 'z'`);
     await flushedStatistics(sql);

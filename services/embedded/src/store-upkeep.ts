@@ -45,6 +45,18 @@ const DEFAULT_INTERVAL_MS = 5 * 60_000;
 const DEFAULT_MAX_DEFER_MS = 10 * 60_000;
 
 /**
+ * Autovacuum's rule but for analyses: once a table's changed rows reach its rows (it doubled), not a
+ * tenth. An analyse samples 30,000 rows whatever the table's size, and on PGlite's one backend it held
+ * every check: 0.8-2.2 s for the events of 240,000 checks (their jsonb documents). The planner scales a
+ * table's last row count by its pages now, so an append-only table's estimates keep up between analyses
+ * (bench/RESULTS.md §5, "The embedded store's upkeep").
+ */
+export const EMBEDDED_UPKEEP_POLICY: UpkeepPolicy = {
+  ...AUTOVACUUM_DEFAULTS,
+  analyzeScaleFactor: 1,
+};
+
+/**
  * What autovacuum does for a PostgreSQL server, for PGlite, which runs none: without it an embedded
  * store's updated tables only grew (their dead rows never reclaimed), no table had statistics, and its
  * transaction ids would reach wraparound, where PostgreSQL stops writing. Every `intervalMs` the tables'
@@ -56,7 +68,7 @@ const DEFAULT_MAX_DEFER_MS = 10 * 60_000;
 export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
   const { sql, gate, logger } = options;
   const now = options.now ?? Date.now;
-  const policy = options.policy ?? AUTOVACUUM_DEFAULTS;
+  const policy = options.policy ?? EMBEDDED_UPKEEP_POLICY;
   const maxDeferMs = options.maxDeferMs ?? DEFAULT_MAX_DEFER_MS;
   /** Tables vacuumed since the process started: the others' counts of the run before are gone. */
   const vacuumedSinceStart = new Set<string>();
