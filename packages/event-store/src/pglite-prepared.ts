@@ -45,8 +45,9 @@ let statementsNamed = 0;
  *
  * A statement is prepared again once it has been kept for REPLAN_AFTER_MS. Why: after five runs PostgreSQL
  * keeps one generic plan for a statement until its tables' statistics change, and PGlite runs no
- * autovacuum, so they never do. A plan made while a table was small scans the whole table, and kept, it
- * went on scanning it as the table grew: the copies' read of 1,000 account ids by `= ANY` took 80 ms at
+ * autovacuum: the embedded store's upkeep analyses a table only once it doubled
+ * (services/embedded/src/store-upkeep.ts), and a store it never ran on has none. A plan made while a
+ * table was small scans the whole table, and kept, it went on scanning it as the table grew: the copies' read of 1,000 account ids by `= ANY` took 80 ms at
  * 200,000 accounts, and an embedded import slowed as its store grew (bench/RESULTS.md §5). Planning
  * every run instead (`plan_cache_mode = force_custom_plan`) cost a check ~0.2 ms more CPU (also §5).
  */

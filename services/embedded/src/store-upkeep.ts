@@ -38,7 +38,7 @@ export interface StoreUpkeep extends PeriodicJob {
 
 /**
  * Autovacuum looks every minute; here the look itself holds PGlite's one backend for 50-100 ms on a
- * store of 100,000 accounts (bench/RESULTS.md §5, "The embedded store's upkeep"), and a table's
+ * store of 100,000 accounts (bench/RESULTS.md §5, "the embedded store's upkeep"), and a table's
  * threshold is a fifth of its rows, so a few minutes more before a vacuum cost nothing.
  */
 const DEFAULT_INTERVAL_MS = 5 * 60_000;
@@ -49,7 +49,7 @@ const DEFAULT_MAX_DEFER_MS = 10 * 60_000;
  * tenth. An analyse samples 30,000 rows whatever the table's size, and on PGlite's one backend it held
  * every check: 0.8-2.2 s for the events of 240,000 checks (their jsonb documents). The planner scales a
  * table's last row count by its pages now, so an append-only table's estimates keep up between analyses
- * (bench/RESULTS.md §5, "The embedded store's upkeep").
+ * (bench/RESULTS.md §5, "the embedded store's upkeep").
  */
 export const EMBEDDED_UPKEEP_POLICY: UpkeepPolicy = {
   ...AUTOVACUUM_DEFAULTS,
@@ -61,9 +61,9 @@ export const EMBEDDED_UPKEEP_POLICY: UpkeepPolicy = {
  * store's updated tables only grew (their dead rows never reclaimed), no table had statistics, and its
  * transaction ids would reach wraparound, where PostgreSQL stops writing. Every `intervalMs` the tables'
  * counts are read and each due table (`upkeepDue`, autovacuum's rule) vacuumed or analysed, one
- * statement at a time. On PGlite's one backend a statement holds every other one, and a million
- * accounts' table takes up to about a second (bench/RESULTS.md §5, "The embedded store's upkeep"), so a
- * due table waits for a second without single checks, up to `maxDeferMs`.
+ * statement at a time. On PGlite's one backend a statement holds every other one, and the events of
+ * 100,000 accounts took 1.4 s at their first vacuum (bench/RESULTS.md §5, "the embedded store's upkeep"),
+ * so a due table waits for a second without single checks, up to `maxDeferMs`.
  */
 export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
   const { sql, gate, logger } = options;
