@@ -83,4 +83,38 @@ describe('the data folder’s other databases frozen at open (PGlite reaches one
       await sql.close();
     }
   });
+
+  it('given another database that cannot be opened, when the thread client opens the folder, then it serves all the same and says the freeze failed', async () => {
+    const broken = await mkdtemp(join(tmpdir(), 'vop-idle-databases-broken-'));
+    try {
+      const db = await PGlite.create({ dataDir: broken });
+      await db.exec('CREATE DATABASE lost');
+      const { rows } = await db.query<{ oid: number }>(
+        `SELECT oid FROM pg_database WHERE datname = 'lost'`,
+      );
+      await age(db, 25);
+      await db.close();
+      // Its files gone, as a disk fault would leave it.
+      await rm(join(broken, 'base', String(rows[0]!.oid)), { recursive: true });
+      const failures: Error[] = [];
+      const sql = await createPgliteThreadClient({
+        dataDir: broken,
+        freezeIdleDatabasesOlderThan: 20,
+        onIdleDatabasesFreezeFailed: (error) => failures.push(error),
+      });
+      try {
+        assert.equal(failures.length, 1);
+        assert.equal(
+          (await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM ticks')).rows[0]?.n,
+          25,
+        );
+        const after = await databases(sql);
+        assert.equal(after.template0!.open, false, 'template0 closed again after the failure');
+      } finally {
+        await sql.close();
+      }
+    } finally {
+      await rm(broken, { recursive: true, force: true });
+    }
+  });
 });

@@ -27,6 +27,8 @@ export interface PgliteThreadClientOptions extends PgliteClientOptions {
   freezeIdleDatabasesOlderThan?: number;
   /** Other databases of the folder (template0, template1) were frozen as it was opened. */
   onIdleDatabasesFrozen?: (databases: string[]) => void;
+  /** Freezing them failed; the folder was opened all the same. */
+  onIdleDatabasesFreezeFailed?: (error: Error) => void;
 }
 
 const MAX_RESTART_DELAY_MS = 5000;
@@ -82,6 +84,8 @@ export async function createPgliteThreadClient(
         thread.off('exit', onExit);
         if (!startup.ready) return reject(deserializeError(startup.error));
         if (startup.frozen.length > 0) options.onIdleDatabasesFrozen?.(startup.frozen);
+        if (startup.freezeFailed)
+          options.onIdleDatabasesFreezeFailed?.(deserializeError(startup.freezeFailed));
         resolve();
       });
     }).catch(async (error: unknown) => {

@@ -29,7 +29,8 @@ export type PgliteReply =
 
 /** Sent once, when PGlite is open (or could not be opened). */
 export type PgliteStartup =
-  { ready: true; frozen: string[] } | { ready: false; error: SerializedError };
+  | { ready: true; frozen: string[]; freezeFailed?: SerializedError }
+  | { ready: false; error: SerializedError };
 
 export function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };

@@ -4,6 +4,7 @@ import { freezeIdleDatabases } from './pglite-idle-databases.js';
 import { PreparedStatements } from './pglite-prepared.js';
 import {
   serializeError,
+  type SerializedError,
   type PgliteReply,
   type PgliteRequest,
   type PgliteStartup,
@@ -117,15 +118,25 @@ function receive(request: PgliteRequest): void {
 try {
   const open = () => PGlite.create(dataDir === undefined ? {} : { dataDir });
   db = await open();
-  // Closes db when it freezes any.
-  const frozen =
-    dataDir === undefined
-      ? []
-      : await freezeIdleDatabases(db, dataDir, freezeIdleDatabasesOlderThan);
-  if (frozen.length > 0) db = await open();
+  let frozen: string[] = [];
+  let freezeFailed: SerializedError | undefined;
+  // Upkeep, not a condition of serving: a failure is reported and the folder opened all the same.
+  if (dataDir !== undefined) {
+    try {
+      frozen = await freezeIdleDatabases(db, dataDir, freezeIdleDatabasesOlderThan);
+    } catch (error) {
+      freezeFailed = serializeError(error);
+    }
+  }
+  // Closed once it froze any (or failed on the way).
+  if (db.closed) db = await open();
   prepared = new PreparedStatements(db);
   port.on('message', receive);
-  port.postMessage({ ready: true, frozen } satisfies PgliteStartup);
+  port.postMessage({
+    ready: true,
+    frozen,
+    ...(freezeFailed && { freezeFailed }),
+  } satisfies PgliteStartup);
 } catch (error) {
   port.postMessage({ ready: false, error: serializeError(error) } satisfies PgliteStartup);
 }

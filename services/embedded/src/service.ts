@@ -82,6 +82,8 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
         { databases },
         'froze the other databases of the data folder (their transaction id age)',
       ),
+    onIdleDatabasesFreezeFailed: (error) =>
+      logger.warn({ err: error }, 'could not freeze the other databases of the data folder'),
     onThreadStarted: (thread) => {
       if (pgliteThreads++ > 0) logger.warn('a new PGlite thread reopened the data folder');
       options.onPgliteThread?.(thread);
