@@ -1,4 +1,4 @@
-import { createPostgresClient } from '@vop/event-store';
+import { createPostgresClient, type SqlExecutor } from '@vop/event-store';
 
 /** What a table holds, for disk per million accounts: events, read models, keys, or anything else. */
 export type DiskKind = 'events' | 'read models' | 'keys' | 'other';
@@ -24,31 +24,39 @@ export function diskKind(table: string): DiskKind {
   return 'other';
 }
 
-/** Every table of the database at `url` with its total size, and the whole database's size. */
+/** Every table of the database `sql` reaches with its total size, and the whole database's size. */
+export async function tableDisk(
+  label: string,
+  sql: SqlExecutor,
+): Promise<{ tables: TableDisk[]; databaseBytes: number }> {
+  const { rows } = await sql.query<{ schema: string; name: string; bytes: string }>(
+    `SELECT n.nspname AS schema, c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+        AND n.nspname NOT LIKE 'pg_toast%'`,
+  );
+  const { rows: size } = await sql.query<{ bytes: string }>(
+    'SELECT pg_database_size(current_database())::text AS bytes',
+  );
+  return {
+    tables: rows.map((row) => ({
+      database: label,
+      table: `${row.schema}.${row.name}`,
+      kind: diskKind(row.name),
+      bytes: Number(row.bytes),
+    })),
+    databaseBytes: Number(size[0]?.bytes ?? 0),
+  };
+}
+
+/** The same for the PostgreSQL database at `url`. */
 export async function diskByTable(
   label: string,
   url: string,
 ): Promise<{ tables: TableDisk[]; databaseBytes: number }> {
   const sql = createPostgresClient({ connectionString: url, max: 1, applicationName: 'vop-bench' });
   try {
-    const { rows } = await sql.query<{ schema: string; name: string; bytes: string }>(
-      `SELECT n.nspname AS schema, c.relname AS name, pg_total_relation_size(c.oid)::text AS bytes
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-          AND n.nspname NOT LIKE 'pg_toast%'`,
-    );
-    const { rows: size } = await sql.query<{ bytes: string }>(
-      'SELECT pg_database_size(current_database())::text AS bytes',
-    );
-    return {
-      tables: rows.map((row) => ({
-        database: label,
-        table: `${row.schema}.${row.name}`,
-        kind: diskKind(row.name),
-        bytes: Number(row.bytes),
-      })),
-      databaseBytes: Number(size[0]?.bytes ?? 0),
-    };
+    return await tableDisk(label, sql);
   } finally {
     await sql.close();
   }

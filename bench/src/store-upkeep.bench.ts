@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPgliteClient } from '@vop/event-store';
 import { httpsClient } from '@vop/testing';
+import { tableDisk } from './disk-by-table.js';
 import { pacedLoad } from './paced-load.js';
 import { runContext } from './run-context.js';
 import { SEEDED_ACCOUNTS, startSeededEmbedded } from './seeded-embedded.js';
@@ -68,16 +69,11 @@ const upkeep = {
 await service.stop(60_000);
 
 const sql = await createPgliteClient({ dataDir: path.join(dataDir, 'pglite') });
-const { rows: tables } = await sql.query<{ name: string; size: string }>(
-  `SELECT c.oid::regclass::text AS name, pg_total_relation_size(c.oid)::text AS size
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-    ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 5`,
-);
-const { rows: ended } = await sql.query<{ rows: string; size: string }>(
-  `SELECT count(*)::text AS rows,
-          pg_total_relation_size('webhooks.ended_verifications')::text AS size
-     FROM webhooks.ended_verifications`,
+const { tables } = await tableDisk('embedded', sql);
+const largest = tables.sort((a, b) => b.bytes - a.bytes).slice(0, 5);
+const endedBytes = tables.find((table) => table.table === 'webhooks.ended_verifications')?.bytes;
+const { rows: ended } = await sql.query<{ rows: string }>(
+  'SELECT count(*)::text AS rows FROM webhooks.ended_verifications',
 );
 await sql.close();
 const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1);
@@ -91,7 +87,7 @@ process.stdout.write(
     `|---:|---:|---:|---:|---|---|---:|\n` +
     `| ${load.answered} of ${load.sent} | ${load.p50} | ${load.p99} | ${load.max} | ` +
     `${upkeep.vacuums} / ${upkeep.analyses}, ${upkeep.seconds.toFixed(2)} | ` +
-    `${ended[0]?.rows}, ${mib(Number(ended[0]?.size))} | ${mib(folder)} |\n` +
-    `largest tables (MiB, with indexes): ${tables.map((table) => `${table.name} ${mib(Number(table.size))}`).join(', ')}\n` +
+    `${ended[0]?.rows}, ${mib(endedBytes ?? 0)} | ${mib(folder)} |\n` +
+    `largest tables (MiB, with indexes): ${largest.map((table) => `${table.table} ${mib(table.bytes)}`).join(', ')}\n` +
     `${context.footer()}\n`,
 );

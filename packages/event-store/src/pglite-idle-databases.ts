@@ -20,26 +20,16 @@ export async function freezeIdleDatabases(
   dataDir: string,
   olderThan = IDLE_DATABASE_FREEZE_AGE,
 ): Promise<string[]> {
-  const { rows } = await db.query<{ name: string; closed: boolean; home: string }>(
-    `SELECT datname AS name, NOT datallowconn AS closed, current_database() AS home
+  // For template0, which allows no connections: the statements that open it for the while and close it.
+  const { rows } = await db.query<{ name: string; home: string; open?: string; close?: string }>(
+    `SELECT datname AS name, current_database() AS home,
+            CASE WHEN NOT datallowconn THEN format('ALTER DATABASE %I ALLOW_CONNECTIONS true', datname) END AS open,
+            CASE WHEN NOT datallowconn THEN format('ALTER DATABASE %I ALLOW_CONNECTIONS false', datname) END AS close
        FROM pg_database WHERE datname <> current_database() AND age(datfrozenxid) > $1 ORDER BY datname`,
     [olderThan],
   );
   if (rows.length === 0) return [];
-  const home = rows[0]!.home;
-  const closed = rows.filter((row) => row.closed).map((row) => row.name);
-  const allowConnections = async (target: PGlite, allow: boolean) => {
-    for (const name of closed)
-      await target.query(
-        (
-          await target.query<{ text: string }>(
-            `SELECT format('ALTER DATABASE %I ALLOW_CONNECTIONS ${allow}', $1::text) AS text`,
-            [name],
-          )
-        ).rows[0]!.text,
-      );
-  };
-  await allowConnections(db, true);
+  for (const { open } of rows) if (open) await db.exec(open);
   await db.close();
   try {
     for (const { name } of rows) {
@@ -51,9 +41,9 @@ export async function freezeIdleDatabases(
       }
     }
   } finally {
-    const again = await PGlite.create({ dataDir, database: home });
+    const again = await PGlite.create({ dataDir, database: rows[0]!.home });
     try {
-      await allowConnections(again, false);
+      for (const { close } of rows) if (close) await again.exec(close);
     } finally {
       await again.close();
     }

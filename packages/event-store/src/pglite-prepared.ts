@@ -47,9 +47,10 @@ let statementsNamed = 0;
  * keeps one generic plan for a statement until its tables' statistics change, and PGlite runs no
  * autovacuum: the embedded store's upkeep analyses a table only once it doubled
  * (services/embedded/src/store-upkeep.ts), and a store it never ran on has none. A plan made while a
- * table was small scans the whole table, and kept, it went on scanning it as the table grew: the copies' read of 1,000 account ids by `= ANY` took 80 ms at
- * 200,000 accounts, and an embedded import slowed as its store grew (bench/RESULTS.md §5). Planning
- * every run instead (`plan_cache_mode = force_custom_plan`) cost a check ~0.2 ms more CPU (also §5).
+ * table was small scans the whole table, and kept, it went on scanning it as the table grew: the
+ * copies' read of 1,000 account ids by `= ANY` took 80 ms at 200,000 accounts, and an embedded import
+ * slowed as its store grew (bench/RESULTS.md §5). Planning every run instead
+ * (`plan_cache_mode = force_custom_plan`) cost a check ~0.2 ms more CPU (also §5).
  */
 export class PreparedStatements {
   private readonly statements: LRUCache<string, PreparedStatement>;

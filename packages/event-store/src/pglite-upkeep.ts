@@ -81,34 +81,34 @@ export function upkeepDue(
   const steps: (UpkeepStep & { pages: number })[] = [];
   for (const activity of tables) {
     const rows = Math.max(activity.estimatedRows, 0);
-    const neverAnalysed = activity.estimatedRows < 0 && activity.pages > 0;
     const old = activity.transactionIdAge > policy.freezeMaxAge;
-    if (activity.catalog) {
-      if (old) steps.push({ ...step(activity, 'transaction id age'), analyze: false });
-      continue;
-    }
-    const dead = activity.deadRows > policy.vacuumThreshold + policy.vacuumScaleFactor * rows;
+    // A catalog's counts are not kept: only its age counts.
+    const counted = !activity.catalog;
+    const dead =
+      counted && activity.deadRows > policy.vacuumThreshold + policy.vacuumScaleFactor * rows;
     const inserted =
+      counted &&
       activity.insertedSinceVacuum > policy.insertThreshold + policy.insertScaleFactor * rows;
     const modified =
+      counted &&
       activity.modifiedSinceAnalyze > policy.analyzeThreshold + policy.analyzeScaleFactor * rows;
-    const unknown = activity.pages >= LEAST_PAGES_OWED && owedSinceStart(activity.table);
-    const reason: UpkeepReason | undefined = old
-      ? 'transaction id age'
-      : dead
-        ? 'dead rows'
-        : inserted
-          ? 'inserted rows'
-          : modified
-            ? 'modified rows'
-            : unknown
-              ? 'counts lost at start'
-              : undefined;
+    const owed = counted && activity.pages >= LEAST_PAGES_OWED && owedSinceStart(activity.table);
+    const reasons: [UpkeepReason, boolean][] = [
+      ['transaction id age', old],
+      ['dead rows', dead],
+      ['inserted rows', inserted],
+      ['modified rows', modified],
+      ['counts lost at start', owed],
+    ];
+    const reason = reasons.find(([, due]) => due)?.[0];
     if (reason === undefined) continue;
+    const neverAnalysed = counted && activity.estimatedRows < 0 && activity.pages > 0;
     steps.push({
-      ...step(activity, reason),
-      vacuum: old || dead || inserted || unknown,
+      table: activity.table,
+      pages: activity.pages,
+      vacuum: old || dead || inserted || owed,
       analyze: modified || neverAnalysed,
+      reason,
     });
   }
   return steps
@@ -119,14 +119,6 @@ export function upkeepDue(
     )
     .map(({ pages: _pages, ...upkeep }) => upkeep);
 }
-
-const step = (activity: TableActivity, reason: UpkeepReason) => ({
-  table: activity.table,
-  pages: activity.pages,
-  vacuum: true,
-  analyze: false,
-  reason,
-});
 
 /**
  * Every table of the database with its size and activity, system catalogs included (shared ones too:
