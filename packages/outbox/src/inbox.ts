@@ -71,7 +71,7 @@ export function idempotentBatchHandler(
                   SELECT $1, id::uuid FROM jsonb_array_elements_text($2::jsonb) AS ids(id)
                   ON CONFLICT DO NOTHING RETURNING event_id::text AS event_id`;
   return async (messages) => {
-    const parsed = uniqueById(messages.map(parseEnvelope));
+    const parsed = envelopesOf(messages);
     const envelopes = relevant === undefined ? parsed : parsed.filter(relevant);
     if (envelopes.length === 0) return;
     const recorded = envelopes.filter((envelope) => !repeatSafe(envelope));
@@ -110,8 +110,13 @@ export async function markProcessed(
   );
 }
 
-/** A batch can hold one event twice (published twice before a checkpoint); keep the first. */
-function uniqueById(envelopes: IntegrationEnvelope[]): IntegrationEnvelope[] {
+/**
+ * A delivered batch's envelopes, each event once: a batch can hold one event twice (published twice
+ * before a checkpoint); the first is kept.
+ */
+export function envelopesOf(messages: readonly IncomingMessage[]): IntegrationEnvelope[] {
   const seen = new Set<string>();
-  return envelopes.filter((envelope) => !seen.has(envelope.eventId) && seen.add(envelope.eventId));
+  return messages
+    .map(parseEnvelope)
+    .filter((envelope) => !seen.has(envelope.eventId) && seen.add(envelope.eventId));
 }

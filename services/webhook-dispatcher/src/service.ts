@@ -11,16 +11,10 @@ import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import {
-  OutboxRelay,
-  idempotentBatchHandler,
-  logHandlerError,
-  migrateInbox,
-  registerLagMetrics,
-} from '@vop/outbox';
+import { OutboxRelay, envelopesOf, logHandlerError, registerLagMetrics } from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
-import { webhookNoticeFor } from './deliveries/payload.js';
+import { webhookNoticeFor, type WebhookNotice } from './deliveries/payload.js';
 import { firstEndsOf, pruneEndedVerifications } from './deliveries/first-end.js';
 import {
   enqueueDeliveries,
@@ -31,7 +25,7 @@ import {
 import { deliveryRoutes } from './deliveries/routes.js';
 import { createSender } from './deliveries/sender.js';
 import { createDeliveryWorker, type DeliveryHandoff } from './deliveries/worker.js';
-import { migrateRegistrations } from './registrations/read-model.js';
+import { eventsWantedBy, migrateRegistrations } from './registrations/read-model.js';
 import { registrationRoutes } from './registrations/routes.js';
 import { encryptPlainSecrets, secretProtection } from './registrations/secret-protection.js';
 import type { WebhookSettings } from './settings.js';
@@ -95,10 +89,15 @@ async function lockedSubscriptionsOf(
   return byParticipant;
 }
 
+/** An event a webhook may be sent for, with what it means for webhooks. */
+interface Noticed {
+  envelope: IntegrationEnvelope;
+  notice: WebhookNotice;
+}
+
 /**
  * Consumes verification completions and batch completions, queues one delivery per matching
- * registration of the event's participant (in the transaction that records the event as
- * processed), and delivers them with signed, retried attempts. Dead letters go out on the
+ * registration of the event's participant, and delivers them with signed, retried attempts. Dead letters go out on the
  * webhook dead-letter topic through this service's outbox.
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
@@ -185,16 +184,37 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       });
   }
 
-  async function queueDeliveries(
-    envelopes: IntegrationEnvelope[],
-    tx: SqlExecutor,
-    handoff: DeliveryHandoff,
-  ): Promise<void> {
+  /**
+   * The notices of a delivered batch that need the queue's transaction: an end that may meet another
+   * (its first end is remembered), and any notice an enabled registration of its participant asked
+   * for. The rest (every check's end, where nobody registered a webhook) cost one unlocked read.
+   */
+  async function noticesToQueue(envelopes: IntegrationEnvelope[]): Promise<Noticed[]> {
     const all = envelopes.flatMap((envelope) => {
       const notice = webhookNoticeFor(envelope);
       return notice ? [{ envelope, notice }] : [];
     });
-    if (all.length === 0) return;
+    if (all.length === 0) return [];
+    const wanted = await eventsWantedBy(sql, schema, [
+      ...new Set(all.map(({ notice }) => notice.participant)),
+    ]);
+    return all.filter(
+      ({ notice }) =>
+        notice.endsVerification !== undefined ||
+        wanted.get(notice.participant)?.has(notice.event) === true,
+    );
+  }
+
+  /**
+   * Queues the notices' deliveries in one transaction. No processed ids are kept: a repeat changes
+   * nothing, since an end already remembered is not first again and a registration holds one
+   * delivery per source event (deliveries/queue.ts).
+   */
+  async function queueDeliveries(
+    all: Noticed[],
+    tx: SqlExecutor,
+    handoff: DeliveryHandoff,
+  ): Promise<void> {
     const now = clock();
     const firsts = await firstEndsOf(
       tx,
@@ -280,7 +300,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     ],
     async start() {
       await store.migrate();
-      await migrateInbox(sql, schema);
       await migrateRegistrations(sql, schema);
       await personalData.keys.migrate();
       const encrypted = await encryptPlainSecrets(store, secrets);
@@ -302,14 +321,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           partitionsConsumedConcurrently: TOPIC_PARTITIONS,
           mergePartitions: true,
           batchHandler: async (messages) => {
+            const noticed = await noticesToQueue(envelopesOf(messages));
+            if (noticed.length === 0) return;
             const handoff = worker.handoff();
             try {
-              await idempotentBatchHandler({
-                sql,
-                schema,
-                consumer: 'webhook-deliveries',
-                applyBatch: (envelopes, tx) => queueDeliveries(envelopes, tx, handoff),
-              })(messages);
+              await sql.transaction((tx) => queueDeliveries(noticed, tx, handoff));
             } catch (error) {
               handoff.abort();
               throw error;

@@ -76,6 +76,27 @@ describe('what a webhook carries', () => {
     assert.equal(webhookNoticeFor(envelope('VerificationFailed', anonymous)), undefined);
   });
 
+  it('an end decided where it was recorded is that verification’s only end: no first-end rule, the same payload', () => {
+    const undecided = webhookNoticeFor(envelope('VerificationCompleted', completion));
+    const decided = webhookNoticeFor(
+      envelope('VerificationCompleted', { ...completion, decidedAtRecording: true }),
+    );
+    assert.equal(decided?.endsVerification, undefined);
+    const { endsVerification: _e, ...rest } = undecided ?? {};
+    assert.deepEqual(decided, rest);
+    const failed = {
+      verificationId: completion.verificationId,
+      family: 'simple',
+      reason: 'ERROR',
+      participant: 'PSDDE-BAFIN-123456',
+      failedAt: '2026-01-01T00:00:01.000Z',
+      decidedAtRecording: true,
+    };
+    const notice = webhookNoticeFor(envelope('VerificationFailed', failed));
+    assert.equal(notice?.event, 'verification.failure');
+    assert.equal(notice?.endsVerification, undefined);
+  });
+
   it('a completion without a participant is nobody’s: no webhook', () => {
     const { participant: _p, ...anonymous } = completion;
     assert.equal(webhookNoticeFor(envelope('VerificationCompleted', anonymous)), undefined);

@@ -12,7 +12,11 @@ export interface WebhookNotice {
   participant: string;
   event: WebhookEventName;
   payload: WebhookPayload;
-  /** The verification a success or failure ends: only its first end is sent. */
+  /**
+   * The verification a success or failure ends, when it may end twice: only its first end is sent
+   * (first-end.ts). Absent for an end decided where its request was recorded: that verification has
+   * this one end (packages/contracts/src/events/topics.ts), and its notice is repeat-safe without it.
+   */
   endsVerification?: string;
 }
 
@@ -29,7 +33,7 @@ export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice |
       if (completed.participant === undefined) return undefined;
       return {
         participant: completed.participant,
-        endsVerification: completed.verificationId,
+        ...mayEndTwice(completed),
         event: 'verification.success',
         payload: {
           type: 'verification.success',
@@ -52,7 +56,7 @@ export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice |
       if (failed.participant === undefined) return undefined;
       return {
         participant: failed.participant,
-        endsVerification: failed.verificationId,
+        ...mayEndTwice(failed),
         event: 'verification.failure',
         payload: {
           type: 'verification.failure',
@@ -91,3 +95,10 @@ export function webhookNoticeFor(envelope: IntegrationEnvelope): WebhookNotice |
       return undefined;
   }
 }
+
+/** An end not decided at recording can meet another (a TIMEOUT failure and matching's late answer). */
+const mayEndTwice = (end: {
+  verificationId: string;
+  decidedAtRecording?: true | undefined;
+}): Pick<WebhookNotice, 'endsVerification'> =>
+  end.decidedAtRecording === true ? {} : { endsVerification: end.verificationId };

@@ -37,11 +37,13 @@ export interface Harness {
   ): Promise<{ status: number; body: any }>;
   /** Publishes a VerificationCompleted for `participant`; returns its verification id. */
   complete(participant: string, extra?: Record<string, unknown>): Promise<string>;
+  /** Publishes an event (again, when given its `eventId`: a redelivery); returns its id. */
   publish(
-    topic: 'verificationCompleted' | 'batchEvents',
+    topic: 'verificationCompleted' | 'verificationCompletedDecided' | 'batchEvents',
     key: string,
     type: string,
     data: unknown,
+    eventId?: string,
   ): Promise<string>;
   close(): Promise<void>;
 }
@@ -85,12 +87,12 @@ export async function startHarness(
   const topics = topicNames('');
 
   async function publish(
-    topic: 'verificationCompleted' | 'batchEvents',
+    topic: 'verificationCompleted' | 'verificationCompletedDecided' | 'batchEvents',
     key: string,
     type: string,
     data: unknown,
+    eventId = randomUUID(),
   ): Promise<string> {
-    const eventId = randomUUID();
     const envelope: IntegrationEnvelope = {
       eventId,
       type,
