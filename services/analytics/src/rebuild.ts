@@ -1,6 +1,5 @@
 import { loadConfig, requireDistributed } from '@vop/config';
 import { createPostgresClient } from '@vop/event-store';
-import { migrateInbox } from '@vop/outbox';
 import { ANALYTICS_SCHEMA } from './service.js';
 import { migrateAnalyticsReadModels } from './activity/projection.js';
 import { migrateGeneration, projectionGroupId, startNewGeneration } from './activity/generation.js';
@@ -15,7 +14,6 @@ const config = loadConfig();
 const { databaseUrl } = requireDistributed(config);
 const sql = createPostgresClient({ connectionString: databaseUrl, max: 1 });
 try {
-  await migrateInbox(sql, ANALYTICS_SCHEMA);
   await migrateAnalyticsReadModels(sql, ANALYTICS_SCHEMA);
   await migrateGeneration(sql, ANALYTICS_SCHEMA);
   const generation = await startNewGeneration(sql, ANALYTICS_SCHEMA);

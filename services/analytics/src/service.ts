@@ -1,10 +1,9 @@
-import { isAccountEventType, TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
+import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import {
-  idempotentBatchHandler,
+  envelopesOf,
   logHandlerError,
-  migrateInbox,
   registerLagMetrics,
   serviceHealth,
   type ServiceHealth,
@@ -119,7 +118,6 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
         outboxes: [],
       }),
     async start() {
-      await migrateInbox(sql, schema);
       await migrateAnalyticsReadModels(sql, schema);
       await migrateGeneration(sql, schema);
       await bus.ensureTopics(consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
@@ -134,14 +132,14 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
           maxBatchSize: ANALYTICS_DELIVERY_MAX,
           lingerMs: options.deliveryLingerMs ?? ANALYTICS_DELIVERY_LINGER_MS,
           onHandlerError: logHandlerError(logger, PROJECTION_CONSUMER),
-          batchHandler: idempotentBatchHandler({
-            sql,
-            schema,
-            consumer: PROJECTION_CONSUMER,
-            // A row of the accounts read model keeps the revision it reflects (accounts/read-model.ts).
-            repeatSafe: (envelope) => isAccountEventType(envelope.type),
-            applyBatch: (envelopes, tx) => projectAnalyticsEvents(tx, schema, envelopes),
-          }),
+          // No processed ids: every event analytics reads is one a repeat cannot change (a verification's
+          // row takes its first end, an account's row keeps its revision; activity/projection.test.ts),
+          // and they grew by two rows a check, never pruned.
+          batchHandler: async (messages) => {
+            const envelopes = envelopesOf(messages);
+            if (envelopes.length > 0)
+              await sql.transaction((tx) => projectAnalyticsEvents(tx, schema, envelopes));
+          },
         }),
       );
       logger.info({ groupId }, 'analytics service started');

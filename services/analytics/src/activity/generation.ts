@@ -1,7 +1,7 @@
 import { schemaMigration, type SqlClient } from '@vop/event-store';
 import { ANALYTICS_TABLES } from './projection.js';
 
-/** The inbox name of the analytics projections (processed event ids). */
+/** The name the analytics projections' handler failures are logged under. */
 export const PROJECTION_CONSUMER = 'analytics-projections';
 
 /**
@@ -32,9 +32,6 @@ export function projectionGroupId(namespace: string, generation: number): string
 export async function startNewGeneration(sql: SqlClient, schema: string): Promise<number> {
   return sql.transaction(async (tx) => {
     for (const table of ANALYTICS_TABLES) await tx.query(`DELETE FROM ${schema}.${table}`);
-    await tx.query(`DELETE FROM ${schema}.processed_events WHERE consumer = $1`, [
-      PROJECTION_CONSUMER,
-    ]);
     const { rows } = await tx.query<{ generation: number }>(
       `UPDATE ${schema}.projection_generation SET generation = generation + 1, rebuilt_at = now()
        RETURNING generation`,

@@ -1,5 +1,5 @@
 import { describe, it } from 'node:test';
-import type { SqlExecutor } from '@vop/event-store';
+import { createPgliteClient, type SqlExecutor } from '@vop/event-store';
 import { germanIban, projectionSpec } from '@vop/testing';
 import { findAccountStatus } from '../accounts/read-model.js';
 import { accountHistory } from '../accounts/history.js';
@@ -7,6 +7,7 @@ import { requestFigures } from '../admin-figures/stats.js';
 import { matchRatesReport } from '../match-rates/query.js';
 import { usageReport } from '../usage/query.js';
 import {
+  ANALYTICS_TABLES,
   migrateAnalyticsReadModels,
   projectAnalyticsEvents,
   type AnalyticsEvent,
@@ -339,4 +340,60 @@ describe('analytics projections', () => {
         { completed: 1, entries: 3 },
       );
   });
+
+  it('given every kind of event, when each is delivered again after all the others, then every table is as after once (no processed ids are kept)', async () => {
+    const batch: AnalyticsEvent = {
+      type: 'BatchCompleted',
+      data: {
+        batchId: 'b-2',
+        participant: 'PSDDE-BAFIN-1',
+        status: 'COMPLETED',
+        total: 1,
+        successful: 1,
+        failed: 0,
+        submittedAt: at('10:00:00'),
+        completedAt: at('10:00:04'),
+      },
+    };
+    const events = [
+      completed(1, 'MTCH', '09:00:01'),
+      requested(1, '09:00:00'),
+      requested(2, '09:30:00'),
+      failed(2, '09:30:30'),
+      completed(2, 'NMTC', '09:30:40'),
+      requested(3, '10:00:00', { batch: { batchId: 'b-2', entryId: 'e-1' } }),
+      completed(3, 'CMTC', '10:00:02', 'batch'),
+      batch,
+      opened(1),
+      updated(2, 'blocked'),
+    ];
+    const once = await tablesAfter(events);
+    await spec
+      .given(events)
+      .when([...events].reverse())
+      .then(everyTable, once);
+  });
 });
+
+/** Every analytics table's rows, each as JSON, sorted: what a read of any report is made from. */
+async function everyTable(sql: SqlExecutor): Promise<Record<string, string[]>> {
+  const tables: Record<string, string[]> = {};
+  for (const table of ANALYTICS_TABLES) {
+    const { rows } = await sql.query<{ row: string }>(
+      `SELECT to_jsonb(t)::text AS row FROM ${SCHEMA}.${table} t`,
+    );
+    tables[table] = rows.map(({ row }) => row).sort();
+  }
+  return tables;
+}
+
+async function tablesAfter(events: AnalyticsEvent[]): Promise<Record<string, string[]>> {
+  const sql = await createPgliteClient({});
+  try {
+    await migrateAnalyticsReadModels(sql, SCHEMA);
+    await sql.transaction((tx) => projectAnalyticsEvents(tx, SCHEMA, events));
+    return await everyTable(sql);
+  } finally {
+    await sql.close();
+  }
+}

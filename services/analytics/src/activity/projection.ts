@@ -84,5 +84,5 @@ export async function projectAnalyticsEvents(
   await flush();
 }
 
-/** The tables a rebuild empties (with the processed ids of their consumer). */
+/** The tables a rebuild empties. */
 export const ANALYTICS_TABLES = ['verifications', 'accounts', 'account_ibans', 'batches'] as const;

@@ -120,7 +120,10 @@ export async function projectVerificationsCompleted(
   );
 }
 
-/** A failure ends the verification without an outcome, unless it ended already. */
+/**
+ * A failure ends the verification without an outcome, unless it ended already. Its time to fail is kept
+ * as a request arriving after it would keep it: a row is the same in any order and with any repeat.
+ */
 export async function projectVerificationFailed(
   tx: SqlExecutor,
   schema: string,
@@ -132,7 +135,8 @@ export async function projectVerificationFailed(
      ON CONFLICT (verification_id) DO UPDATE SET failure_reason = EXCLUDED.failure_reason,
        completed_at = EXCLUDED.completed_at,
        participant = coalesce(v.participant, EXCLUDED.participant),
-       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id)
+       batch_id = coalesce(v.batch_id, EXCLUDED.batch_id),
+       response_ms = ${responseMs('v.requested_at', 'EXCLUDED.completed_at')}
      WHERE v.outcome IS NULL AND v.failure_reason IS NULL`,
     [
       failed.verificationId,
