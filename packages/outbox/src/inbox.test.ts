@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
 import type { IncomingMessage } from '@vop/messaging';
 import {
+  dropRetiredInbox,
   idempotentBatchHandler,
   type IdempotentBatchHandlerOptions,
   migrateInbox,
@@ -84,5 +85,23 @@ describe('idempotent batch handler', () => {
     assert.deepEqual(applied, [{ revision: 3 }]);
     assert.equal(await processedCount(sql), 1);
     await sql.close();
+  });
+});
+
+describe('a retired inbox', () => {
+  it('given a PGlite store holding processed ids, when retired, then the table is gone, and retiring again finds none', async () => {
+    const { sql, handle } = await handlerWith({ consumer: 'retired' });
+    try {
+      await handle([message({ n: 1 })]);
+      assert.equal(await processedCount(sql), 1);
+      assert.equal(await dropRetiredInbox(sql, 'inbox_test'), true);
+      const { rows } = await sql.query<{ table: string | null }>(
+        `SELECT to_regclass('inbox_test.processed_events')::text AS table`,
+      );
+      assert.equal(rows[0]?.table, null);
+      assert.equal(await dropRetiredInbox(sql, 'inbox_test'), false);
+    } finally {
+      await sql.close();
+    }
   });
 });

@@ -15,6 +15,22 @@ export async function migrateInbox(sql: SqlClient, schema: string): Promise<void
   ]);
 }
 
+/**
+ * Drops the processed ids of a consumer that keeps none any more, where no process of an older release
+ * can still be writing them: a PGlite store is one process's. A PostgreSQL one keeps the table until the
+ * operator drops it (docs/webhooks.md, docs/analytics-and-management.md). True when there was one.
+ */
+export async function dropRetiredInbox(sql: SqlClient, schema: string): Promise<boolean> {
+  if (sql.kind !== 'pglite') return false;
+  const { rows } = await sql.query<{ held: boolean }>(
+    `SELECT to_regclass($1) IS NOT NULL AS held`,
+    [`${schema}.processed_events`],
+  );
+  if (rows[0]?.held !== true) return false;
+  await sql.query(`DROP TABLE ${schema}.processed_events`);
+  return true;
+}
+
 export interface IdempotentHandlerOptions {
   sql: SqlClient;
   schema: string;

@@ -2,6 +2,7 @@ import { TOPIC_PARTITIONS, topicNames } from '@vop/contracts';
 import type { SqlClient } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import {
+  dropRetiredInbox,
   envelopesOf,
   logHandlerError,
   registerLagMetrics,
@@ -119,6 +120,8 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
       }),
     async start() {
       await migrateAnalyticsReadModels(sql, schema);
+      // Kept by releases before: two rows a check, never pruned.
+      if (await dropRetiredInbox(sql, schema)) logger.info('retired processed ids dropped');
       await migrateGeneration(sql, schema);
       await bus.ensureTopics(consumed.map((name) => ({ name, partitions: TOPIC_PARTITIONS })));
       groupId = projectionGroupId(namespace, await currentGeneration(sql, schema));

@@ -11,7 +11,13 @@ import { EventStore, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import type { Bus, Subscription } from '@vop/messaging';
 import { loopFailureLog } from '@vop/http';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { OutboxRelay, envelopesOf, logHandlerError, registerLagMetrics } from '@vop/outbox';
+import {
+  OutboxRelay,
+  dropRetiredInbox,
+  envelopesOf,
+  logHandlerError,
+  registerLagMetrics,
+} from '@vop/outbox';
 import { createPersonalData } from '@vop/personal-data';
 import type { Router } from 'express';
 import { webhookNoticeFor, type WebhookNotice } from './deliveries/payload.js';
@@ -301,6 +307,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     async start() {
       await store.migrate();
       await migrateRegistrations(sql, schema);
+      // Kept by releases before: a row for every check's end, never pruned.
+      if (await dropRetiredInbox(sql, schema)) logger.info('retired processed ids dropped');
       await personalData.keys.migrate();
       const encrypted = await encryptPlainSecrets(store, secrets);
       if (encrypted > 0) logger.info({ encrypted }, 'plain-text webhook secrets encrypted');

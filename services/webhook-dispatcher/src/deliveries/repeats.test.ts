@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { migrateInbox, markProcessed } from '@vop/outbox';
 import { eventually } from '@vop/testing';
 import { startHarness, startReceiver, type Harness, type Receiver } from '../spec/harness.js';
 
@@ -173,5 +174,22 @@ describe('webhook deliveries: what is kept, and an event delivered twice', () =>
     await harness.publish('batchEvents', 'b-twice', 'BatchCompleted', batch, eventId);
     await harness.bus.settled();
     assert.equal(receiver.received.length, 1);
+  });
+});
+
+describe('a store an older release wrote', () => {
+  it('given the processed ids it kept, when the dispatcher starts on PGlite, then they are dropped', async () => {
+    const harness = await startHarness({}, undefined, async (sql) => {
+      await migrateInbox(sql, 'webhooks');
+      await markProcessed(sql, 'webhooks', 'webhook-deliveries', [randomUUID()]);
+    });
+    try {
+      const { rows } = await harness.sql.query<{ table: string | null }>(
+        `SELECT to_regclass('webhooks.processed_events')::text AS table`,
+      );
+      assert.equal(rows[0]?.table, null);
+    } finally {
+      await harness.close();
+    }
   });
 });

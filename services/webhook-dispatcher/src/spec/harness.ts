@@ -51,8 +51,11 @@ export interface Harness {
 export async function startHarness(
   settings: Partial<WebhookSettings> = {},
   clock?: () => Date,
+  /** Writes what an older release left in the store before the dispatcher starts. */
+  beforeStart?: (sql: SqlClient) => Promise<void>,
 ): Promise<Harness> {
   const sql = await createPgliteClient({});
+  await beforeStart?.(sql);
   const bus = createInProcessBus({ redeliveryDelayMs: 20 });
   const logger = createLogger({ service: 'test', level: 'silent' });
   const dispatcher = createWebhookDispatcher({
