@@ -25,19 +25,8 @@ describe('webhook deliveries to real receivers on 127.0.0.1', () => {
     await harness.close();
   });
 
-  async function register(
-    participant: string,
-    receiver: Receiver,
-    events = ['verification.success'],
-  ): Promise<string> {
-    const created = await harness.api('POST', '/webhooks', participant, {
-      url: receiver.url,
-      events,
-      secret: SECRET,
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
-    return created.body.id as string;
-  }
+  const register = (participant: string, receiver: Receiver, events?: string[]) =>
+    harness.register(participant, receiver.url, events, SECRET);
   const deliveriesOf = async (participant: string, webhookId: string) =>
     (await harness.api('GET', `/webhooks/${webhookId}/deliveries`, participant)).body
       .deliveries as any[];

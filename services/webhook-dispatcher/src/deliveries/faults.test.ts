@@ -13,15 +13,8 @@ describe('webhook faults with real receivers on 127.0.0.1', () => {
     for (const harness of harnesses) await harness.close();
   });
 
-  async function register(harness: Harness, participant: string, url: string): Promise<string> {
-    const created = await harness.api('POST', '/webhooks', participant, {
-      url,
-      events: ['verification.success'],
-      secret: SECRET,
-    });
-    assert.equal(created.status, 201);
-    return created.body.id as string;
-  }
+  const register = (harness: Harness, participant: string, url: string) =>
+    harness.register(participant, url, undefined, SECRET);
 
   it('a receiver down for a while, then back: every event delivered, none lost, duplicates counted', async (t) => {
     const harness = await startHarness({ retryDelaysMs: [50, 100, 200, 400, 800, 1_600, 3_200] });

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { migrateInbox, markProcessed } from '@vop/outbox';
 import { eventually } from '@vop/testing';
-import { startHarness, startReceiver, type Harness, type Receiver } from '../spec/harness.js';
+import {
+  completion,
+  startHarness,
+  startReceiver,
+  type Harness,
+  type Receiver,
+} from '../spec/harness.js';
 
 /**
  * The dispatcher keeps no processed ids: what it writes for an event is the same written twice. And a
@@ -24,12 +30,7 @@ describe('webhook deliveries: what is kept, and an event delivered twice', () =>
   async function register(participant: string, events: string[]): Promise<Receiver> {
     const receiver = await startReceiver();
     receivers.push(receiver);
-    const created = await harness.api('POST', '/webhooks', participant, {
-      url: receiver.url,
-      events,
-      secret: 'a-receiver-secret-0123456789',
-    });
-    assert.equal(created.status, 201, JSON.stringify(created.body));
+    await harness.register(participant, receiver.url, events);
     return receiver;
   }
   const count = async (table: string): Promise<number> => {
@@ -38,17 +39,7 @@ describe('webhook deliveries: what is kept, and an event delivered twice', () =>
     );
     return Number(rows[0]?.count);
   };
-  const decidedEnd = (participant: string, verificationId = randomUUID()) => ({
-    verificationId,
-    family: 'scheme',
-    outcome: 'MTCH',
-    score: 1,
-    matchedName: 'Anna Schmidt',
-    reasons: [],
-    participant,
-    completedAt: new Date().toISOString(),
-    decidedAtRecording: true,
-  });
+  const decidedEnd = (participant: string) => completion(participant, { decidedAtRecording: true });
   const timeout = (participant: string, verificationId: string) => ({
     verificationId,
     family: 'request-result',

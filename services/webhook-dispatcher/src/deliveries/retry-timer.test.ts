@@ -12,22 +12,13 @@ async function retrySentAtItsTime(harness: Harness, receivers: Receiver[], parti
     status: index === 0 ? 500 : 200,
   }));
   receivers.push(receiver);
-  const created = await harness.api('POST', '/webhooks', participant, {
-    url: receiver.url,
-    events: ['verification.success'],
-    secret: 'a-receiver-secret-0123456789',
-  });
-  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const webhookId = await harness.register(participant, receiver.url);
 
   await harness.complete(participant);
 
   const deliveries = await eventually(
     async () => {
-      const listed = await harness.api(
-        'GET',
-        `/webhooks/${created.body.id}/deliveries`,
-        participant,
-      );
+      const listed = await harness.api('GET', `/webhooks/${webhookId}/deliveries`, participant);
       const [delivery] = listed.body.deliveries as { status: string }[];
       return delivery?.status === 'delivered' ? listed.body.deliveries : undefined;
     },

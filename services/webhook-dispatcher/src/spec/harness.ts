@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +23,27 @@ export const TEST_SETTINGS: WebhookSettings = {
   pruneIntervalMs: 600_000,
 };
 
+/** The secret `register` gives a webhook unless told another. */
+export const TEST_SECRET = 'a-receiver-secret-0123456789';
+
+/** A VerificationCompleted's data for `participant` (`extra` overrides, e.g. `decidedAtRecording`). */
+export function completion(
+  participant: string,
+  extra: Record<string, unknown> = {},
+): { verificationId: string } & Record<string, unknown> {
+  return {
+    verificationId: randomUUID(),
+    family: 'scheme',
+    outcome: 'MTCH',
+    score: 1,
+    matchedName: 'Anna Schmidt',
+    reasons: [],
+    participant,
+    completedAt: new Date().toISOString(),
+    ...extra,
+  };
+}
+
 export interface Harness {
   sql: SqlClient;
   bus: Bus;
@@ -35,6 +57,8 @@ export interface Harness {
     // Specs read parsed JSON bodies freely, as with @vop/testing's JsonResponse.
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
   ): Promise<{ status: number; body: any }>;
+  /** Registers a webhook of `participant` (201 asserted); returns its id. */
+  register(participant: string, url: string, events?: string[], secret?: string): Promise<string>;
   /** Publishes a VerificationCompleted for `participant`; returns its verification id. */
   complete(participant: string, extra?: Record<string, unknown>): Promise<string>;
   /** Publishes an event (again, when given its `eventId`: a redelivery); returns its id. */
@@ -108,7 +132,7 @@ export async function startHarness(
     return eventId;
   }
 
-  return {
+  const harness: Harness = {
     sql,
     bus,
     dispatcher,
@@ -122,20 +146,15 @@ export async function startHarness(
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
     publish,
+    async register(participant, url, events = ['verification.success'], secret = TEST_SECRET) {
+      const created = await harness.api('POST', '/webhooks', participant, { url, events, secret });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      return created.body.id as string;
+    },
     async complete(participant, extra = {}) {
-      const verificationId = randomUUID();
-      await publish('verificationCompleted', verificationId, 'VerificationCompleted', {
-        verificationId,
-        family: 'scheme',
-        outcome: 'MTCH',
-        score: 1,
-        matchedName: 'Anna Schmidt',
-        reasons: [],
-        participant,
-        completedAt: new Date().toISOString(),
-        ...extra,
-      });
-      return verificationId;
+      const data = completion(participant, extra);
+      await publish('verificationCompleted', data.verificationId, 'VerificationCompleted', data);
+      return data.verificationId;
     },
     async close() {
       server.closeAllConnections();
@@ -145,6 +164,7 @@ export async function startHarness(
       await sql.close();
     },
   };
+  return harness;
 }
 
 export interface Received {
