@@ -103,8 +103,8 @@ interface Noticed {
 
 /**
  * Consumes verification completions and batch completions, queues one delivery per matching
- * registration of the event's participant, and delivers them with signed, retried attempts. Dead letters go out on the
- * webhook dead-letter topic through this service's outbox.
+ * registration of the event's participant, and delivers them with signed, retried attempts. Dead
+ * letters go out on the webhook dead-letter topic through this service's outbox.
  */
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { sql, bus, logger, settings } = options;
