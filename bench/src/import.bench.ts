@@ -19,6 +19,11 @@ import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { processCpuMs, untilQuiet } from './process-cpu.js';
 import { memoryOf } from './process-memory.js';
 import { schemeRequestBody } from './scheme-request.js';
+import {
+  storeUpkeepSoFar,
+  upkeepBetween,
+  type StoreUpkeepFigures,
+} from './store-upkeep-metrics.js';
 
 /**
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
@@ -185,6 +190,8 @@ interface Figures {
   caughtUpSeconds: number;
   /** CPU µs per record of each service process. */
   cpu: string;
+  /** The embedded store's vacuums and analyses while it ran: they hold the one backend the import writes to. */
+  upkeep: string;
   peakRss: string;
   idle: PacedLoad;
   /** The checks beside the import of BESIDE_ROWS more new records, and that import's rows/s. */
@@ -211,6 +218,8 @@ function cpuPerRecord(services: ServiceProcess[]) {
 interface Reimport {
   /** CPU µs per record of each service process. */
   cpu: string;
+  /** The embedded store's vacuums and analyses while it ran. */
+  upkeep: string;
   seconds: number;
   rowsPerSecond: number;
   updated: number;
@@ -225,10 +234,13 @@ async function reimport(
   changedEvery: number,
   services: ServiceProcess[],
   readModels: AccountReadModels | undefined,
+  upkeepSoFar: () => Promise<StoreUpkeepFigures>,
 ) {
   const cpu = cpuPerRecord(services);
   const startedAt = new Date();
+  const upkeepBefore = await upkeepSoFar();
   const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
+  const upkeep = upkeepBetween(upkeepBefore, await upkeepSoFar());
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
   const { created, updated, unchanged } = summary.rows;
   if (created !== 0 || updated !== expected || unchanged !== ROWS - expected)
@@ -237,6 +249,7 @@ async function reimport(
   await readModels?.reach({ accounts: ROWS, changedSince: { at: startedAt, count: expected } });
   return {
     cpu: cpu(ROWS),
+    upkeep,
     seconds,
     rowsPerSecond: Math.round(summary.rows.read / seconds),
     created,
@@ -266,17 +279,27 @@ async function measure(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
+  const upkeepSoFar = () => storeUpkeepSoFar(url, tls.client);
   const importCpu = cpuPerRecord(services);
+  const upkeepBefore = await upkeepSoFar();
   const { summary, seconds } = await importRows(target, 0, ROWS, label);
+  const upkeep = upkeepBetween(upkeepBefore, await upkeepSoFar());
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
   await readModels?.reach({ accounts: ROWS });
   const caughtUpSeconds = (Date.now() - lagStarted) / 1000;
   const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
-  const again = await reimport(target, `${label} unchanged`, 0, services, readModels);
+  const again = await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepSoFar);
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
-  const changed = await reimport(target, `${label} changed`, CHANGED_EVERY, services, readModels);
+  const changed = await reimport(
+    target,
+    `${label} changed`,
+    CHANGED_EVERY,
+    services,
+    readModels,
+    upkeepSoFar,
+  );
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
   // Idle right before: the same store the import beside the checks writes to, and the gateway's quiet
@@ -328,6 +351,7 @@ async function measure(
     failed: summary.rows.failed,
     caughtUpSeconds,
     cpu,
+    upkeep,
     peakRss: memories.join(', '),
     idle,
     during,
@@ -435,19 +459,19 @@ try {
 }
 
 const lines = [
-  `| target | rows | import s | rows/s | created / unchanged / failed | read models caught up after | CPU µs/record | peak RSS | single-check p99 idle | ${BESIDE_ROWS} more beside checks: rows/s | p99 beside | ratio |`,
-  '|---|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|',
+  `| target | rows | import s | rows/s | created / unchanged / failed | read models caught up after | CPU µs/record | store upkeep in it | peak RSS | single-check p99 idle | ${BESIDE_ROWS} more beside checks: rows/s | p99 beside | ratio |`,
+  '|---|---:|---:|---:|---|---:|---|---|---|---:|---:|---:|---:|',
   ...figures.map(
     (f) =>
-      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.caughtUpSeconds.toFixed(0)} s | ${f.cpu} | ${f.peakRss} | ${f.idle.p99} ms | ${f.besideRowsPerSecond} | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
+      `| ${f.target} | ${f.rows} | ${f.seconds.toFixed(0)} | ${f.rowsPerSecond} | ${f.created} / ${f.unchanged} / ${f.failed} | ${f.caughtUpSeconds.toFixed(0)} s | ${f.cpu} | ${f.upkeep} | ${f.peakRss} | ${f.idle.p99} ms | ${f.besideRowsPerSecond} | ${f.during.p99} ms | ${(f.during.p99 / Math.max(1, f.idle.p99)).toFixed(2)} |`,
   ),
 ];
 const reimports = [
-  '| target | unchanged: s | rows/s | updated | CPU µs/record | 1 % changed: s | rows/s | updated / unchanged | CPU µs/record |',
-  '|---|---:|---:|---:|---|---:|---:|---|---|',
+  '| target | unchanged: s | rows/s | updated | CPU µs/record | store upkeep in it | 1 % changed: s | rows/s | updated / unchanged | CPU µs/record | store upkeep in it |',
+  '|---|---:|---:|---:|---|---|---:|---:|---|---|---|',
   ...figures.map(
     ({ target, again: u, changed: c }) =>
-      `| ${target} | ${u.seconds.toFixed(1)} | ${u.rowsPerSecond} | ${u.updated} | ${u.cpu} | ${c.seconds.toFixed(1)} | ${c.rowsPerSecond} | ${c.updated} / ${c.unchanged} | ${c.cpu} |`,
+      `| ${target} | ${u.seconds.toFixed(1)} | ${u.rowsPerSecond} | ${u.updated} | ${u.cpu} | ${u.upkeep} | ${c.seconds.toFixed(1)} | ${c.rowsPerSecond} | ${c.updated} / ${c.unchanged} | ${c.cpu} | ${c.upkeep} |`,
   ),
 ];
 const answers = (load: PacedLoad) =>

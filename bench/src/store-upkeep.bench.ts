@@ -5,11 +5,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPgliteClient } from '@vop/event-store';
-import { httpsClient } from '@vop/testing';
 import { tableDisk } from './disk-by-table.js';
 import { pacedLoad } from './paced-load.js';
 import { runContext } from './run-context.js';
 import { SEEDED_ACCOUNTS, startSeededEmbedded } from './seeded-embedded.js';
+import { storeUpkeepSoFar } from './store-upkeep-metrics.js';
 
 /**
  * What the embedded store's disk does under steady single checks, and what its upkeep costs them
@@ -56,16 +56,7 @@ const load = await pacedLoad({
   bodies: Array.from({ length: SEEDED_ACCOUNTS }, (_, index) => body(index)),
 });
 
-const client = httpsClient({ baseUrl: url, ...tls });
-const metrics = (await client.get('/metrics')).text;
-client.close();
-const sample = (pattern: RegExp): number =>
-  [...metrics.matchAll(pattern)].reduce((sum, match) => sum + Number(match[1]), 0);
-const upkeep = {
-  vacuums: sample(/^store_upkeep_total\{[^}]*action="vacuum"[^}]*\} (\S+)$/gm),
-  analyses: sample(/^store_upkeep_total\{[^}]*action="analyze"[^}]*\} (\S+)$/gm),
-  seconds: sample(/^store_upkeep_duration_seconds_sum\{[^}]*\} (\S+)$/gm),
-};
+const upkeep = await storeUpkeepSoFar(url, tls);
 await service.stop(60_000);
 
 const sql = await createPgliteClient({ dataDir: path.join(dataDir, 'pglite') });

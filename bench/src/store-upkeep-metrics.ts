@@ -1,0 +1,41 @@
+import { httpsClient } from '@vop/testing';
+import type { ClientTls } from './client-tls.js';
+
+/** The embedded store's vacuums and analyses, and the seconds they held its one backend. */
+export interface StoreUpkeepFigures {
+  vacuums: number;
+  analyses: number;
+  seconds: number;
+}
+
+/** What `store_upkeep_total` and `store_upkeep_duration_seconds` say on a /metrics page. */
+export function parseStoreUpkeep(metrics: string): StoreUpkeepFigures {
+  const sum = (pattern: RegExp): number =>
+    [...metrics.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
+  return {
+    vacuums: sum(/^store_upkeep_total\{[^}]*action="vacuum"[^}]*\} (\S+)$/gm),
+    analyses: sum(/^store_upkeep_total\{[^}]*action="analyze"[^}]*\} (\S+)$/gm),
+    seconds: sum(/^store_upkeep_duration_seconds_sum\{[^}]*\} (\S+)$/gm),
+  };
+}
+
+/**
+ * The upkeep so far of the service at `url` (`services/embedded/src/store-upkeep.ts`); all zero for a
+ * service that keeps no embedded store.
+ */
+export async function storeUpkeepSoFar(url: string, tls: ClientTls): Promise<StoreUpkeepFigures> {
+  const client = httpsClient({ baseUrl: url, ...tls });
+  try {
+    return parseStoreUpkeep((await client.get('/metrics')).text);
+  } finally {
+    client.close();
+  }
+}
+
+/** What ran between two readings, as a table cell. */
+export function upkeepBetween(before: StoreUpkeepFigures, after: StoreUpkeepFigures): string {
+  const vacuums = after.vacuums - before.vacuums;
+  const analyses = after.analyses - before.analyses;
+  if (vacuums === 0 && analyses === 0) return 'none';
+  return `${vacuums} vacuums, ${analyses} analyses, ${(after.seconds - before.seconds).toFixed(1)} s`;
+}
