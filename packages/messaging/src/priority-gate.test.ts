@@ -173,6 +173,21 @@ describe('priority gate', () => {
       assert.equal(gate.highTimesSince(0, 1).quantile, 40);
     });
 
+    it('tells whether background work is under way', async () => {
+      const { gate } = timedGate();
+      assert.equal(gate.backgroundActive(), false);
+      let endImport!: () => void;
+      const importing = gate.background(
+        () => new Promise<void>((resolve) => (endImport = resolve)),
+      );
+      assert.equal(gate.backgroundActive(), true);
+      endImport();
+      await importing;
+      assert.equal(gate.backgroundActive(), false);
+      await assert.rejects(gate.background(async () => Promise.reject(new Error('failed'))));
+      assert.equal(gate.backgroundActive(), false, 'a failed import is not under way');
+    });
+
     it('tells whether checks came within its active window', async () => {
       const { clock, gate, check } = timedGate();
       assert.equal(gate.highActive(), false);

@@ -120,6 +120,11 @@ export class PriorityGate {
     }
   }
 
+  /** Whether long low-priority work (`background`: an import) is under way. */
+  backgroundActive(): boolean {
+    return this.backgroundRunning > 0;
+  }
+
   /** Whether high-priority work is in flight or ended within the last `activeWindowMs`. */
   highActive(): boolean {
     return this.highInFlight > 0 || this.now() - this.lastHighAt < this.activeWindowMs;

@@ -104,6 +104,43 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
     assert.equal(await deadRowsOf(sql, 'app.rows'), 0);
   });
 
+  it('given an import under way, when a table is due, then it waits for the import to end, at most maxDeferMs', async () => {
+    let now = 2_000_000;
+    const gate = new PriorityGate();
+    const metrics = createMetricsRegistry({
+      service: 'vop-embedded',
+      collectDefaultMetrics: false,
+    });
+    const upkeep = storeUpkeep({ sql, gate, metrics, logger, maxDeferMs: 60_000, now: () => now });
+    await sql.query(`UPDATE app.rows SET doc = doc || 'i'`);
+    await flushedStatistics(sql);
+
+    let endImport!: () => void;
+    const importing = gate.background(() => new Promise<void>((resolve) => (endImport = resolve)));
+    assert.deepEqual(await upkeep.runOnce(), [], 'deferred while the import runs');
+    now += 30_000;
+    endImport();
+    await importing;
+    assert.equal((await upkeep.runOnce()).length, 1, 'run once the import ended');
+    assert.equal(await deadRowsOf(sql, 'app.rows'), 0);
+
+    await sql.query(`UPDATE app.rows SET doc = doc || 'j'`);
+    await flushedStatistics(sql);
+    let endLongImport!: () => void;
+    const longImport = gate.background(
+      () => new Promise<void>((resolve) => (endLongImport = resolve)),
+    );
+    assert.deepEqual(await upkeep.runOnce(), [], 'deferred while the next import runs');
+    now += 60_000;
+    assert.equal(
+      (await upkeep.runOnce()).length,
+      1,
+      'run beside an import that lasts past maxDeferMs',
+    );
+    endLongImport();
+    await longImport;
+  });
+
   it('given rows changed by an eighth of a table, then no analyse (autovacuum would: each held PGlite up to seconds); once as many as its rows, then one', async () => {
     await sql.query('CREATE TABLE app.analysed (id int PRIMARY KEY, doc text NOT NULL)');
     await sql.query(`INSERT INTO app.analysed SELECT g, 'a' FROM generate_series(1, 8000) g`);

@@ -22,8 +22,8 @@ export interface StoreUpkeepOptions {
   /** How often the tables' counts are looked at. Default 5 minutes. */
   intervalMs?: number;
   /**
-   * The longest a due table waits for a moment without single checks (the gate's active window)
-   * before it is vacuumed among them. Default 10 minutes.
+   * The longest a due table waits for a moment without single checks (the gate's active window) and
+   * without an import (the gate's background work) before it is vacuumed among them. Default 10 minutes.
    */
   maxDeferMs?: number;
   policy?: UpkeepPolicy;
@@ -63,7 +63,10 @@ export const EMBEDDED_UPKEEP_POLICY: UpkeepPolicy = {
  * counts are read and each due table (`upkeepDue`, autovacuum's rule) vacuumed or analysed, one
  * statement at a time. On PGlite's one backend a statement holds every other one, and the events of
  * 100,000 accounts took 1.4 s at their first vacuum (bench/RESULTS.md §5, "the embedded store's upkeep"),
- * so a due table waits for a second without single checks, up to `maxDeferMs`.
+ * so a due table waits for a second without single checks, up to `maxDeferMs`. It waits for an import
+ * to end too: a vacuum in the middle of one held its every chunk (the first vacuum after a start of a
+ * million accounts' tables, bench/RESULTS.md §5, "the store's upkeep inside the nightly file"), and one
+ * after it covers all its rows at once.
  */
 export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
   const { sql, gate, logger } = options;
@@ -100,7 +103,8 @@ export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
     for (const step of due) {
       const since = dueSince.get(step.table) ?? now();
       dueSince.set(step.table, since);
-      if (gate.highActive() && now() - since < maxDeferMs) continue;
+      const busy = gate.highActive() || gate.backgroundActive();
+      if (busy && now() - since < maxDeferMs) continue;
       const action = step.vacuum ? 'vacuum' : 'analyze';
       const took = await gate.low(async () => {
         const started = performance.now();
