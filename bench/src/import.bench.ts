@@ -19,11 +19,7 @@ import { PACED_CONNECTIONS, pacedLoad, type PacedLoad } from './paced-load.js';
 import { processCpuMs, untilQuiet } from './process-cpu.js';
 import { memoryOf } from './process-memory.js';
 import { schemeRequestBody } from './scheme-request.js';
-import {
-  storeUpkeepSoFar,
-  upkeepBetween,
-  type StoreUpkeepFigures,
-} from './store-upkeep-metrics.js';
+import { upkeepSince } from './store-upkeep-metrics.js';
 
 /**
  * A bulk account import of --rows records (default a million), generated as a stream, uploaded to
@@ -234,13 +230,14 @@ async function reimport(
   changedEvery: number,
   services: ServiceProcess[],
   readModels: AccountReadModels | undefined,
-  upkeepSoFar: () => Promise<StoreUpkeepFigures>,
+  /** Where the embedded store's upkeep is read (`upkeepSince`). */
+  upkeepAt: Parameters<typeof upkeepSince>,
 ) {
   const cpu = cpuPerRecord(services);
   const startedAt = new Date();
-  const upkeepBefore = await upkeepSoFar();
+  const upkeepSoFar = await upkeepSince(...upkeepAt);
   const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
-  const upkeep = upkeepBetween(upkeepBefore, await upkeepSoFar());
+  const upkeep = await upkeepSoFar();
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
   const { created, updated, unchanged } = summary.rows;
   if (created !== 0 || updated !== expected || unchanged !== ROWS - expected)
@@ -279,18 +276,18 @@ async function measure(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
-  const upkeepSoFar = () => storeUpkeepSoFar(url, tls.client);
+  const upkeepAt: Parameters<typeof upkeepSince> = [url, tls.client];
   const importCpu = cpuPerRecord(services);
-  const upkeepBefore = await upkeepSoFar();
+  const importUpkeep = await upkeepSince(...upkeepAt);
   const { summary, seconds } = await importRows(target, 0, ROWS, label);
-  const upkeep = upkeepBetween(upkeepBefore, await upkeepSoFar());
+  const upkeep = await importUpkeep();
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
   await readModels?.reach({ accounts: ROWS });
   const caughtUpSeconds = (Date.now() - lagStarted) / 1000;
   const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
-  const again = await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepSoFar);
+  const again = await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepAt);
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
   const changed = await reimport(
     target,
@@ -298,7 +295,7 @@ async function measure(
     CHANGED_EVERY,
     services,
     readModels,
-    upkeepSoFar,
+    upkeepAt,
   );
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));

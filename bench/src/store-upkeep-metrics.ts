@@ -9,7 +9,7 @@ export interface StoreUpkeepFigures {
 }
 
 /** What `store_upkeep_total` and `store_upkeep_duration_seconds` say on a /metrics page. */
-export function parseStoreUpkeep(metrics: string): StoreUpkeepFigures {
+function parseStoreUpkeep(metrics: string): StoreUpkeepFigures {
   const sum = (pattern: RegExp): number =>
     [...metrics.matchAll(pattern)].reduce((total, match) => total + Number(match[1]), 0);
   return {
@@ -32,10 +32,17 @@ export async function storeUpkeepSoFar(url: string, tls: ClientTls): Promise<Sto
   }
 }
 
-/** What ran between two readings, as a table cell. */
-export function upkeepBetween(before: StoreUpkeepFigures, after: StoreUpkeepFigures): string {
-  const vacuums = after.vacuums - before.vacuums;
-  const analyses = after.analyses - before.analyses;
-  if (vacuums === 0 && analyses === 0) return 'none';
-  return `${vacuums} vacuums, ${analyses} analyses, ${(after.seconds - before.seconds).toFixed(1)} s`;
+/**
+ * Reads the upkeep of the service at `url` now; the function returned says, as a table cell, what ran
+ * since (as `cpuPerRecord` in import.bench.ts does for CPU).
+ */
+export async function upkeepSince(url: string, tls: ClientTls): Promise<() => Promise<string>> {
+  const before = await storeUpkeepSoFar(url, tls);
+  return async () => {
+    const after = await storeUpkeepSoFar(url, tls);
+    const vacuums = after.vacuums - before.vacuums;
+    const analyses = after.analyses - before.analyses;
+    if (vacuums === 0 && analyses === 0) return 'none';
+    return `${vacuums} vacuums, ${analyses} analyses, ${(after.seconds - before.seconds).toFixed(1)} s`;
+  };
 }

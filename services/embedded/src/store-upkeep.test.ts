@@ -31,6 +31,16 @@ const vacuums = async (metrics: ServiceMetrics): Promise<number> => {
   return metric?.values.find((value) => value.labels.action === 'vacuum')?.value ?? 0;
 };
 
+const newMetrics = (): ServiceMetrics =>
+  createMetricsRegistry({ service: 'vop-embedded', collectDefaultMetrics: false });
+
+/** An import under way on the gate (`gate.background`) until `end` is called. */
+function heldImport(gate: PriorityGate): { end: () => void; done: Promise<void> } {
+  let end!: () => void;
+  const done = gate.background(() => new Promise<void>((resolve) => (end = resolve)));
+  return { end, done };
+}
+
 describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
   let dir: string;
   let sql: SqlClient;
@@ -51,11 +61,14 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Every row of app.rows updated (a dead row each), the counts flushed for the upkeep to read. */
+  async function rewriteRows(mark: string): Promise<void> {
+    await sql.query(`UPDATE app.rows SET doc = doc || '${mark}'`);
+    await flushedStatistics(sql);
+  }
+
   it('given a table rewritten and no single check, when the job looks, then it is vacuumed and counted, and the age is exported', async () => {
-    const metrics = createMetricsRegistry({
-      service: 'vop-embedded',
-      collectDefaultMetrics: false,
-    });
+    const metrics = newMetrics();
     const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger });
     await sql.query(`UPDATE app.rows SET doc = doc || 'x'`);
     assert.equal(await deadRowsOf(sql, 'app.rows'), 8000);
@@ -79,13 +92,9 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
   it('given single checks coming, when a table is due, then it waits for a quiet moment, at most maxDeferMs', async () => {
     let now = 1_000_000;
     const gate = new PriorityGate();
-    const metrics = createMetricsRegistry({
-      service: 'vop-embedded',
-      collectDefaultMetrics: false,
-    });
+    const metrics = newMetrics();
     const upkeep = storeUpkeep({ sql, gate, metrics, logger, maxDeferMs: 60_000, now: () => now });
-    await sql.query(`UPDATE app.rows SET doc = doc || 'y'`);
-    await flushedStatistics(sql);
+    await rewriteRows('y');
 
     await gate.high(async () => undefined);
     assert.deepEqual(await upkeep.runOnce(), [], 'deferred while checks come');
@@ -107,29 +116,20 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
   it('given an import under way, when a table is due, then it waits for the import to end, at most maxDeferMs', async () => {
     let now = 2_000_000;
     const gate = new PriorityGate();
-    const metrics = createMetricsRegistry({
-      service: 'vop-embedded',
-      collectDefaultMetrics: false,
-    });
+    const metrics = newMetrics();
     const upkeep = storeUpkeep({ sql, gate, metrics, logger, maxDeferMs: 60_000, now: () => now });
-    await sql.query(`UPDATE app.rows SET doc = doc || 'i'`);
-    await flushedStatistics(sql);
+    await rewriteRows('i');
 
-    let endImport!: () => void;
-    const importing = gate.background(() => new Promise<void>((resolve) => (endImport = resolve)));
+    const importing = heldImport(gate);
     assert.deepEqual(await upkeep.runOnce(), [], 'deferred while the import runs');
     now += 30_000;
-    endImport();
-    await importing;
+    importing.end();
+    await importing.done;
     assert.equal((await upkeep.runOnce()).length, 1, 'run once the import ended');
     assert.equal(await deadRowsOf(sql, 'app.rows'), 0);
 
-    await sql.query(`UPDATE app.rows SET doc = doc || 'j'`);
-    await flushedStatistics(sql);
-    let endLongImport!: () => void;
-    const longImport = gate.background(
-      () => new Promise<void>((resolve) => (endLongImport = resolve)),
-    );
+    await rewriteRows('j');
+    const longImport = heldImport(gate);
     assert.deepEqual(await upkeep.runOnce(), [], 'deferred while the next import runs');
     now += 60_000;
     assert.equal(
@@ -137,8 +137,8 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
       1,
       'run beside an import that lasts past maxDeferMs',
     );
-    endLongImport();
-    await longImport;
+    longImport.end();
+    await longImport.done;
   });
 
   it('given rows changed by an eighth of a table, then no analyse (autovacuum would: each held PGlite up to seconds); once as many as its rows, then one', async () => {
@@ -146,10 +146,7 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
     await sql.query(`INSERT INTO app.analysed SELECT g, 'a' FROM generate_series(1, 8000) g`);
     await flushedStatistics(sql);
     await sql.query('VACUUM (ANALYZE) app.analysed');
-    const metrics = createMetricsRegistry({
-      service: 'vop-embedded',
-      collectDefaultMetrics: false,
-    });
+    const metrics = newMetrics();
     const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger });
 
     // A new job owes app.rows its first vacuum: only app.analysed is looked at here.
@@ -167,8 +164,7 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
   });
 
   it('given the store reopened (the counts of the run before are gone), then each table of 1 MiB or more is vacuumed once', async () => {
-    await sql.query(`UPDATE app.rows SET doc = doc || 'z'`);
-    await flushedStatistics(sql);
+    await rewriteRows('z');
     await sql.close();
     sql = await createPgliteThreadClient({ dataDir: join(dir, 'pglite') });
     assert.equal(
@@ -177,10 +173,7 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
       'the counts are gone, the dead rows are not',
     );
 
-    const metrics = createMetricsRegistry({
-      service: 'vop-embedded',
-      collectDefaultMetrics: false,
-    });
+    const metrics = newMetrics();
     const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger });
     const first = await upkeep.runOnce();
     assert.deepEqual(
@@ -191,13 +184,9 @@ describe('the embedded store upkeep (PGlite runs no autovacuum)', () => {
   });
 
   it('given the job started, then it looks on its own at each interval until stopped', async () => {
-    const metrics = createMetricsRegistry({
-      service: 'vop-embedded',
-      collectDefaultMetrics: false,
-    });
+    const metrics = newMetrics();
     const upkeep = storeUpkeep({ sql, gate: new PriorityGate(), metrics, logger, intervalMs: 50 });
-    await sql.query(`UPDATE app.rows SET doc = doc || 'w'`);
-    await flushedStatistics(sql);
+    await rewriteRows('w');
     upkeep.start();
     try {
       await eventually(async () => ((await vacuums(metrics)) === 1 ? true : undefined), {
