@@ -206,15 +206,15 @@ export async function runAccountImport(
 
   /**
    * Without overlap (PGlite, one backend: a chunk's look-up would wait for the transaction before it),
-   * this chunk's lines are hashed while the chunk before is looked up; that one is then decided and
-   * written, and this one's look-up starts after that commit, to run while the next chunk is read (or
-   * it is written as soon as the upload has nothing more for now: whileWaiting).
+   * the chunk before is decided and written first; this one's look-up starts after that commit, and
+   * runs on PGlite's thread while this thread hashes this chunk's lines and reads the next chunk (or
+   * this one is written as soon as the upload has nothing more for now: whileWaiting).
    */
   async function lookAhead(current: Chunk): Promise<void> {
-    const lineDigests = await digestLines({ fingerprintDigest }, current.rows);
     await writeAhead();
     const live = lookUpAccounts(options.store.sql, options.store.schema, current.rows);
     live.catch(() => undefined);
+    const lineDigests = await digestLines({ fingerprintDigest }, current.rows);
     ahead = { chunk: current, lookUp: { lineDigests, live } };
     // Beside single checks a chunk is written at once, so the next one is sized by their pace (write()).
     if (options.pacer?.checksActive() === true) await writeAhead();
