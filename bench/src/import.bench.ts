@@ -294,18 +294,13 @@ async function measure(
   const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
   const again = await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepAt);
-  for (let run = 1; run <= NIGHTLY_RUNS; run += 1) {
-    const {
-      rowsPerSecond,
-      cpu: runCpu,
-      upkeep: runUpkeep,
-    } = run === 1
-      ? again
-      : await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepAt);
+  const printRun = (run: number, { rowsPerSecond, cpu: runCpu, upkeep: runUpkeep }: Reimport) =>
     process.stdout.write(
       `${label}: unchanged, run ${run} of ${NIGHTLY_RUNS}: ${rowsPerSecond} rows/s, CPU µs/record ${runCpu}, store upkeep ${runUpkeep}\n`,
     );
-  }
+  printRun(1, again);
+  for (let run = 2; run <= NIGHTLY_RUNS; run += 1)
+    printRun(run, await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepAt));
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
   const changed = await reimport(
     target,
