@@ -236,12 +236,12 @@ async function reimport(
   changedEvery: number,
   services: ServiceProcess[],
   readModels: AccountReadModels | undefined,
-  /** Where the embedded store's upkeep is read (`upkeepSince`). */
-  upkeepAt: Parameters<typeof upkeepSince>,
+  /** Reads the embedded store's upkeep now, for what runs from here on (`upkeepSince`). */
+  upkeepFromNow: () => ReturnType<typeof upkeepSince>,
 ) {
   const cpu = cpuPerRecord(services);
   const startedAt = new Date();
-  const upkeepSoFar = await upkeepSince(...upkeepAt);
+  const upkeepSoFar = await upkeepFromNow();
   const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
   const upkeep = await upkeepSoFar();
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
@@ -282,9 +282,9 @@ async function measure(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
-  const upkeepAt: Parameters<typeof upkeepSince> = [url, tls.client];
+  const upkeepFromNow = () => upkeepSince(url, tls.client);
   const importCpu = cpuPerRecord(services);
-  const importUpkeep = await upkeepSince(...upkeepAt);
+  const importUpkeep = await upkeepFromNow();
   const { summary, seconds } = await importRows(target, 0, ROWS, label);
   const upkeep = await importUpkeep();
   const lagStarted = Date.now();
@@ -293,14 +293,15 @@ async function measure(
   const caughtUpSeconds = (Date.now() - lagStarted) / 1000;
   const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
-  const again = await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepAt);
+  const unchangedRun = () =>
+    reimport(target, `${label} unchanged`, 0, services, readModels, upkeepFromNow);
+  const again = await unchangedRun();
   const printRun = (run: number, { rowsPerSecond, cpu: runCpu, upkeep: runUpkeep }: Reimport) =>
     process.stdout.write(
       `${label}: unchanged, run ${run} of ${NIGHTLY_RUNS}: ${rowsPerSecond} rows/s, CPU µs/record ${runCpu}, store upkeep ${runUpkeep}\n`,
     );
   printRun(1, again);
-  for (let run = 2; run <= NIGHTLY_RUNS; run += 1)
-    printRun(run, await reimport(target, `${label} unchanged`, 0, services, readModels, upkeepAt));
+  for (let run = 2; run <= NIGHTLY_RUNS; run += 1) printRun(run, await unchangedRun());
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
   const changed = await reimport(
     target,
@@ -308,7 +309,7 @@ async function measure(
     CHANGED_EVERY,
     services,
     readModels,
-    upkeepAt,
+    upkeepFromNow,
   );
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
