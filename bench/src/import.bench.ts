@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importStatus, uploadAccountStream, type ImportTarget } from '@vop/import-cli';
+import {
+  importStatus,
+  uploadAccountFile,
+  uploadAccountStream,
+  type ImportTarget,
+} from '@vop/import-cli';
 import {
   eventually,
   freePort,
@@ -11,6 +17,7 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '@vop/testing';
+import { pipeline } from 'node:stream/promises';
 import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { accountReadModels, type AccountReadModels } from './account-read-models.js';
@@ -35,7 +42,7 @@ import { upkeepSince } from './store-upkeep-metrics.js';
  * whole deployment, batch's and analytics' (their tables, `account-read-models.ts`).
  * Usage: node bench/dist/import.bench.js [--rows 1000000] [--beside 100000] [--distributed
  *   [--pair] [--import-gateway]] [--no-embedded] [--rate 100] [--warm-up 10] [--timeline]
- *   [--nightly-runs 1]
+ *   [--nightly-runs 1] [--upload file|generated|alternate]
  */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -57,6 +64,16 @@ const BESIDE_ROWS = option('--beside', Math.min(ROWS, 100_000));
  * alone is not told apart from the machine's noise. The table holds the first; each is printed.
  */
 const NIGHTLY_RUNS = option('--nightly-runs', 1);
+/**
+ * How the --rows imports are sent. `file` (the default): written to a file first, and uploaded from it as
+ * `vop-import` does: a bank's nightly file is made elsewhere, and making it here cost the unchanged import
+ * a quarter of the box's CPU. `generated`: made as it is uploaded (the journal's runs before
+ * 2026-12-02 07:00). `alternate`: the unchanged runs alternate, generated first, to compare the two.
+ * The seeds and the import beside the checks are always generated.
+ */
+const UPLOAD = args.includes('--upload') ? args[args.indexOf('--upload') + 1] : 'file';
+if (UPLOAD !== 'file' && UPLOAD !== 'generated' && UPLOAD !== 'alternate')
+  throw new Error('--upload is file, generated or alternate');
 const SEED = 1_000;
 const withDistributed = args.includes('--distributed');
 /** `--import-gateway`: distributed, the imports go to a second gateway, the checks to the first. */
@@ -147,13 +164,30 @@ async function matchingSees(
   client.close();
 }
 
+/** The files of the records, written once each (`--upload file`). */
+const recordFiles = new Map<string, Promise<string>>();
+function recordFile(from: number, to: number, changedEvery: number): Promise<string> {
+  const file = path.join(dataDir, `records-${from}-${to}-${changedEvery}.ndjson`);
+  let written = recordFiles.get(file);
+  if (written === undefined) {
+    written = pipeline(accountRecordLines(from, to, changedEvery), createWriteStream(file)).then(
+      () => file,
+    );
+    recordFiles.set(file, written);
+  }
+  return written;
+}
+
 async function importRows(
   target: ImportTarget,
   from: number,
   to: number,
   label: string,
   changedEvery = 0,
+  fromFile = false,
 ) {
+  // Written before the clock starts: the file is the bank's, made before it is sent.
+  const file = fromFile ? await recordFile(from, to, changedEvery) : undefined;
   const importId = randomUUID();
   const started = Date.now();
   const progress = setInterval(() => {
@@ -167,12 +201,14 @@ async function importRows(
     );
   }, 15_000);
   try {
-    const result = await uploadAccountStream({
-      target,
-      body: accountRecordLines(from, to, changedEvery),
-      format: 'ndjson',
-      importId,
-    });
+    const result = await (file === undefined
+      ? uploadAccountStream({
+          target,
+          body: accountRecordLines(from, to, changedEvery),
+          format: 'ndjson',
+          importId,
+        })
+      : uploadAccountFile({ target, file, format: 'ndjson', importId }));
     if (!result.ok) throw new Error(`import failed: ${result.status} ${result.error?.message}`);
     return { summary: result.summary, seconds: (Date.now() - started) / 1000 };
   } finally {
@@ -205,16 +241,24 @@ interface Figures {
   changed: Reimport;
 }
 
-/** CPU time of each service process (every thread) per record over a phase, in µs: less noisy than rows/s. */
+/**
+ * CPU time of each service process (every thread) per record over a phase, in µs: less noisy than rows/s.
+ * Then this process's own (`client`): it makes and uploads the file on the same cores, where a bank's
+ * file comes from another machine.
+ */
 function cpuPerRecord(services: ServiceProcess[]) {
   const before = services.map((service) => processCpuMs(service.child.pid as number));
-  return (rows: number) =>
-    services
-      .map((service, index) => {
+  const clientBefore = process.cpuUsage();
+  return (rows: number) => {
+    const client = process.cpuUsage(clientBefore);
+    return [
+      ...services.map((service, index) => {
         const used = processCpuMs(service.child.pid as number) - (before[index] ?? 0);
         return `${service.name} ${((used * 1000) / rows).toFixed(1)}`;
-      })
-      .join(', ');
+      }),
+      `client ${((client.user + client.system) / rows).toFixed(1)}`,
+    ].join(', ');
+  };
 }
 
 interface Reimport {
@@ -238,11 +282,13 @@ async function reimport(
   readModels: AccountReadModels | undefined,
   /** Reads the embedded store's upkeep now, for what runs from here on (`upkeepSince`). */
   upkeepFromNow: () => ReturnType<typeof upkeepSince>,
+  fromFile: boolean,
 ) {
+  if (fromFile) await recordFile(0, ROWS, changedEvery);
   const cpu = cpuPerRecord(services);
   const startedAt = new Date();
   const upkeepSoFar = await upkeepFromNow();
-  const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery);
+  const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery, fromFile);
   const upkeep = await upkeepSoFar();
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
   const { created, updated, unchanged } = summary.rows;
@@ -281,11 +327,13 @@ async function measure(
   const rssBefore = await Promise.all(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
+  const fromFile = UPLOAD !== 'generated';
+  if (fromFile) await recordFile(0, ROWS, 0);
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
   const upkeepFromNow = () => upkeepSince(url, tls.client);
   const importCpu = cpuPerRecord(services);
   const importUpkeep = await upkeepFromNow();
-  const { summary, seconds } = await importRows(target, 0, ROWS, label);
+  const { summary, seconds } = await importRows(target, 0, ROWS, label, 0, fromFile);
   const upkeep = await importUpkeep();
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);
@@ -293,15 +341,25 @@ async function measure(
   const caughtUpSeconds = (Date.now() - lagStarted) / 1000;
   const cpu = importCpu(ROWS);
   process.stdout.write(`${label}: the same ${ROWS} rows again, unchanged\n`);
-  const unchangedRun = () =>
-    reimport(target, `${label} unchanged`, 0, services, readModels, upkeepFromNow);
-  const again = await unchangedRun();
+  const runFromFile = (run: number) =>
+    UPLOAD === 'file' || (UPLOAD === 'alternate' && run % 2 === 0);
+  const unchangedRun = (run: number) =>
+    reimport(
+      target,
+      `${label} unchanged`,
+      0,
+      services,
+      readModels,
+      upkeepFromNow,
+      runFromFile(run),
+    );
+  const again = await unchangedRun(1);
   const printRun = (run: number, { rowsPerSecond, cpu: runCpu, upkeep: runUpkeep }: Reimport) =>
     process.stdout.write(
-      `${label}: unchanged, run ${run} of ${NIGHTLY_RUNS}: ${rowsPerSecond} rows/s, CPU µs/record ${runCpu}, store upkeep ${runUpkeep}\n`,
+      `${label}: unchanged, run ${run} of ${NIGHTLY_RUNS} (${runFromFile(run) ? 'from a file' : 'generated'}): ${rowsPerSecond} rows/s, CPU µs/record ${runCpu}, store upkeep ${runUpkeep}\n`,
     );
   printRun(1, again);
-  for (let run = 2; run <= NIGHTLY_RUNS; run += 1) printRun(run, await unchangedRun());
+  for (let run = 2; run <= NIGHTLY_RUNS; run += 1) printRun(run, await unchangedRun(run));
   process.stdout.write(`${label}: the same ${ROWS} rows again, 1 in ${CHANGED_EVERY} changed\n`);
   const changed = await reimport(
     target,
@@ -310,6 +368,7 @@ async function measure(
     services,
     readModels,
     upkeepFromNow,
+    fromFile,
   );
   const lastChanged = Math.floor((ROWS - 1) / CHANGED_EVERY) * CHANGED_EVERY;
   await matchingSees(url, tls.client, lastChanged, 600_000, changedName(lastChanged));
