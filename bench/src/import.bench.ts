@@ -550,7 +550,7 @@ const checks = figures.map(
   (f) => `${f.target}: idle ${answers(f.idle)}; beside the import ${answers(f.during)}`,
 );
 process.stdout.write(
-  `\nBulk account import, ${ROWS} NDJSON records streamed; single checks at ${RATE} req/s evenly paced (${PACED_CONNECTIONS} connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
+  `\nBulk account import, ${ROWS} NDJSON records (upload: ${UPLOAD}); single checks at ${RATE} req/s evenly paced (${PACED_CONNECTIONS} connections); ${os.cpus().length} cores (${os.cpus()[0]?.model ?? '?'}), node ${process.version}, load average ${os
     .loadavg()
     .map((n) => n.toFixed(1))
     .join(

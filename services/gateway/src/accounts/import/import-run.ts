@@ -53,8 +53,8 @@ export interface ImportRunOptions {
    * Read and prepare the next chunk (decided, encrypted, its statements built) while the previous
    * one is written (PostgreSQL): the database writes one chunk while this thread makes the next. Not
    * on PGlite: a chunk's transaction holds its one backend, and reads meanwhile wait for it. There a
-   * chunk's accounts are looked up while the next chunk is read (the look-ahead), after the chunk
-   * before committed.
+   * chunk's accounts are looked up while the chunk before is decided and the next one is read (the
+   * look-ahead), before the chunk before is written unless the two share an IBAN.
    */
   overlap?: boolean;
   /**
@@ -205,15 +205,29 @@ export async function runAccountImport(
   }
 
   /**
-   * Without overlap (PGlite, one backend: a chunk's look-up would wait for the transaction before it),
-   * the chunk before is decided and written first; this one's look-up starts after that commit, and
-   * runs on PGlite's thread while this thread hashes this chunk's lines and reads the next chunk (or
-   * this one is written as soon as the upload has nothing more for now: whileWaiting).
+   * Without overlap (PGlite, one backend: a chunk's look-up would wait for the transaction before it).
+   * This chunk's look-up is sent first, and runs on PGlite's thread while this thread decides the chunk
+   * before, hashes this chunk's lines and reads the next chunk; the chunk before is written after the
+   * look-up, and this thread does not wait for that commit (the next chunk's writing does). A chunk
+   * holding an IBAN of a chunk not yet committed is looked up once that one committed, so it sees it.
+   * Before, the look-up started after the chunk before committed, and each thread waited for the other
+   * most of the time (bench/RESULTS.md §5, the nightly file's look-up sent first). When the upload has
+   * nothing more for now, the chunk is written at once (whileWaiting).
    */
   async function lookAhead(current: Chunk): Promise<void> {
-    await writeAhead();
+    const shares = (other: ReadonlySet<string>) =>
+      [...current.ibans].some((iban) => other.has(iban));
+    if (ahead !== undefined && shares(ahead.chunk.ibans)) await writeAhead();
+    else if (shares(inFlight)) await writing;
     const live = lookUpAccounts(options.store.sql, options.store.schema, current.rows);
     live.catch(() => undefined);
+    const before = ahead;
+    ahead = undefined;
+    if (before !== undefined)
+      await startWriting(
+        before.chunk,
+        prepareImportChunk(writer(), before.chunk.rows, options.store.sql, before.lookUp),
+      );
     const lineDigests = await digestLines({ fingerprintDigest }, current.rows);
     ahead = { chunk: current, lookUp: { lineDigests, live } };
     // Beside single checks a chunk is written at once, so the next one is sized by their pace (write()).
