@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import {
   importStatus,
@@ -17,7 +18,6 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '@vop/testing';
-import { pipeline } from 'node:stream/promises';
 import { accountRecordLines, changedName, recordIban, recordName } from './import-records.js';
 import { clientTlsFrom, type ClientTls } from './client-tls.js';
 import { accountReadModels, type AccountReadModels } from './account-read-models.js';
@@ -66,9 +66,9 @@ const BESIDE_ROWS = option('--beside', Math.min(ROWS, 100_000));
 const NIGHTLY_RUNS = option('--nightly-runs', 1);
 /**
  * How the --rows imports are sent. `file` (the default): written to a file first, and uploaded from it as
- * `vop-import` does: a bank's nightly file is made elsewhere, and making it here cost the unchanged import
- * a quarter of the box's CPU. `generated`: made as it is uploaded (the journal's runs before
- * 2026-12-02 07:00). `alternate`: the unchanged runs alternate, generated first, to compare the two.
+ * `vop-import` does: a bank's nightly file is made elsewhere, and making it here took a fifth of the CPU
+ * the unchanged import used (bench/RESULTS.md §5). `generated`: made as it is uploaded (every journal run
+ * before this option). `alternate`: the unchanged runs alternate, generated first, to compare the two.
  * The seeds and the import beside the checks are always generated.
  */
 const UPLOAD = args.includes('--upload') ? args[args.indexOf('--upload') + 1] : 'file';

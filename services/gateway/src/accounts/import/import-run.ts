@@ -210,9 +210,10 @@ export async function runAccountImport(
    * before, hashes this chunk's lines and reads the next chunk; the chunk before is written after the
    * look-up, and this thread does not wait for that commit (the next chunk's writing does). A chunk
    * holding an IBAN of a chunk not yet committed is looked up once that one committed, so it sees it.
-   * Before, the look-up started after the chunk before committed, and each thread waited for the other
-   * most of the time (bench/RESULTS.md §5, the nightly file's look-up sent first). When the upload has
-   * nothing more for now, the chunk is written at once (whileWaiting).
+   * Before, the look-up started after the chunk before committed, and new records' decisions and
+   * encryption took turns with their writes (bench/RESULTS.md §5, a chunk's look-up sent before the chunk
+   * before is written). When the upload has nothing more for now, the chunk is written at once
+   * (whileWaiting).
    */
   async function lookAhead(current: Chunk): Promise<void> {
     const shares = (other: ReadonlySet<string>) =>
