@@ -106,6 +106,18 @@ export function accountImportSpec(
       return stored.map((event) => parseAccountEvent(event.type, event.data));
     }
 
+    /** The account of `iban` was opened, then updated once, to `name`. */
+    async function assertOpenedThenUpdated(iban: string, name: string) {
+      const events = await eventsOf(iban);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ['AccountOpened', 'AccountUpdated'],
+      );
+      const last = events.at(-1);
+      assert.ok(last?.type === 'AccountUpdated');
+      assert.equal(await personal.cipher.decrypt(last.data.name), name);
+    }
+
     const messageCount = async () =>
       Number(
         (await sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${SCHEMA}.messages`))
@@ -707,14 +719,7 @@ export function accountImportSpec(
         ),
       );
       assert.deepEqual(summary.rows, { read: 6, created: 5, updated: 1, unchanged: 0, failed: 0 });
-      const events = await eventsOf(iban as string);
-      assert.deepEqual(
-        events.map((event) => event.type),
-        ['AccountOpened', 'AccountUpdated'],
-      );
-      const last = events.at(-1);
-      assert.ok(last?.type === 'AccountUpdated');
-      assert.equal(await personal.cipher.decrypt(last.data.name), 'Late Version');
+      await assertOpenedThenUpdated(iban as string, 'Late Version');
     });
 
     it('given one IBAN in a chunk and again two chunks later, then the later chunk updates the account the earlier one opened', async () => {
@@ -738,14 +743,7 @@ export function accountImportSpec(
         ndjson({ iban, name: 'Early Version' }, b, c, d, e, f, { iban, name: 'Late Version' }, g),
       );
       assert.deepEqual(summary.rows, { read: 8, created: 7, updated: 1, unchanged: 0, failed: 0 });
-      const events = await eventsOf(iban as string);
-      assert.deepEqual(
-        events.map((event) => event.type),
-        ['AccountOpened', 'AccountUpdated'],
-      );
-      const last = events.at(-1);
-      assert.ok(last?.type === 'AccountUpdated');
-      assert.equal(await personal.cipher.decrypt(last.data.name), 'Late Version');
+      await assertOpenedThenUpdated(iban as string, 'Late Version');
     });
 
     it('given a CSV header with an unknown column, then the import fails with 400 and its status says why', async () => {
