@@ -184,10 +184,9 @@ async function importRows(
   to: number,
   label: string,
   changedEvery = 0,
-  fromFile = false,
+  /** The records' file (`recordFile`, written before any clock starts); else made as they are sent. */
+  file?: string,
 ) {
-  // Written before the clock starts: the file is the bank's, made before it is sent.
-  const file = fromFile ? await recordFile(from, to, changedEvery) : undefined;
   const importId = randomUUID();
   const started = Date.now();
   const progress = setInterval(() => {
@@ -284,11 +283,11 @@ async function reimport(
   upkeepFromNow: () => ReturnType<typeof upkeepSince>,
   fromFile: boolean,
 ) {
-  if (fromFile) await recordFile(0, ROWS, changedEvery);
+  const file = fromFile ? await recordFile(0, ROWS, changedEvery) : undefined;
   const cpu = cpuPerRecord(services);
   const startedAt = new Date();
   const upkeepSoFar = await upkeepFromNow();
-  const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery, fromFile);
+  const { summary, seconds } = await importRows(target, 0, ROWS, label, changedEvery, file);
   const upkeep = await upkeepSoFar();
   const expected = changedEvery === 0 ? 0 : Math.ceil(ROWS / changedEvery);
   const { created, updated, unchanged } = summary.rows;
@@ -328,12 +327,12 @@ async function measure(
     services.map((service) => memoryOf(service.child.pid as number)),
   );
   const fromFile = UPLOAD !== 'generated';
-  if (fromFile) await recordFile(0, ROWS, 0);
+  const file = fromFile ? await recordFile(0, ROWS, 0) : undefined;
   process.stdout.write(`${label}: importing ${ROWS} rows\n`);
   const upkeepFromNow = () => upkeepSince(url, tls.client);
   const importCpu = cpuPerRecord(services);
   const importUpkeep = await upkeepFromNow();
-  const { summary, seconds } = await importRows(target, 0, ROWS, label, 0, fromFile);
+  const { summary, seconds } = await importRows(target, 0, ROWS, label, 0, file);
   const upkeep = await importUpkeep();
   const lagStarted = Date.now();
   await matchingSees(url, tls.client, ROWS - 1, 3_600_000);

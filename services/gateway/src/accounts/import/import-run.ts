@@ -197,7 +197,7 @@ export async function runAccountImport(
     chunk = emptyChunk();
     if (options.overlap !== true) return lookAhead(current);
     // The chunk being written may still be uncommitted: a chunk of its IBANs waits for it.
-    if ([...current.ibans].some((iban) => inFlight.has(iban))) await writing;
+    if (sharesAnIban(current.ibans, inFlight)) await writing;
     await startWriting(
       current,
       prepareImportChunk({ ...writer(), ...(slice && { slice }) }, current.rows, options.store.sql),
@@ -216,27 +216,19 @@ export async function runAccountImport(
    * (whileWaiting).
    */
   async function lookAhead(current: Chunk): Promise<void> {
-    const shares = (other: ReadonlySet<string>) =>
-      [...current.ibans].some((iban) => other.has(iban));
-    if (ahead !== undefined && shares(ahead.chunk.ibans)) await writeAhead();
-    else if (shares(inFlight)) await writing;
+    if (ahead !== undefined && sharesAnIban(current.ibans, ahead.chunk.ibans)) await writeAhead();
+    else if (sharesAnIban(current.ibans, inFlight)) await writing;
     const live = lookUpAccounts(options.store.sql, options.store.schema, current.rows);
     live.catch(() => undefined);
-    const before = ahead;
-    ahead = undefined;
-    if (before !== undefined)
-      await startWriting(
-        before.chunk,
-        prepareImportChunk(writer(), before.chunk.rows, options.store.sql, before.lookUp),
-      );
+    await startAhead();
     const lineDigests = await digestLines({ fingerprintDigest }, current.rows);
     ahead = { chunk: current, lookUp: { lineDigests, live } };
     // Beside single checks a chunk is written at once, so the next one is sized by their pace (write()).
     if (options.pacer?.checksActive() === true) await writeAhead();
   }
 
-  /** Decides and writes the chunk looked up ahead, if any, and waits until it is written. */
-  async function writeAhead(): Promise<void> {
+  /** Decides the chunk looked up ahead, if any, and starts writing it once the chunk before is written. */
+  async function startAhead(): Promise<void> {
     if (ahead === undefined) return;
     const { chunk: current, lookUp } = ahead;
     ahead = undefined;
@@ -244,6 +236,12 @@ export async function runAccountImport(
       current,
       prepareImportChunk(writer(), current.rows, options.store.sql, lookUp),
     );
+  }
+
+  /** Decides and writes the chunk looked up ahead, if any, and waits until it is written. */
+  async function writeAhead(): Promise<void> {
+    if (ahead === undefined) return;
+    await startAhead();
     await writing;
   }
 
@@ -283,6 +281,10 @@ export async function runAccountImport(
   }
   return totals;
 }
+
+/** Whether a chunk of `ibans` holds an IBAN of `other`: it is looked up or prepared once `other` committed. */
+const sharesAnIban = (ibans: ReadonlySet<string>, other: ReadonlySet<string>): boolean =>
+  [...ibans].some((iban) => other.has(iban));
 
 /**
  * Another writer in the way: a stream or a unique index (23505), or a deadlock (40P01) with a copy of
