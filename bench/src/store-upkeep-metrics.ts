@@ -1,10 +1,11 @@
 import { httpsClient } from '@vop/testing';
 import type { ClientTls } from './client-tls.js';
 
-/** The embedded store's vacuums and analyses, and the seconds they held its one backend. */
+/** The embedded store's vacuums, analyses and checkpoints, and the seconds they held its one backend. */
 export interface StoreUpkeepFigures {
   vacuums: number;
   analyses: number;
+  checkpoints: number;
   seconds: number;
 }
 
@@ -15,12 +16,14 @@ function parseStoreUpkeep(metrics: string): StoreUpkeepFigures {
   return {
     vacuums: sum(/^store_upkeep_total\{[^}]*action="vacuum"[^}]*\} (\S+)$/gm),
     analyses: sum(/^store_upkeep_total\{[^}]*action="analyze"[^}]*\} (\S+)$/gm),
+    checkpoints: sum(/^store_upkeep_total\{[^}]*action="checkpoint"[^}]*\} (\S+)$/gm),
     seconds: sum(/^store_upkeep_duration_seconds_sum\{[^}]*\} (\S+)$/gm),
   };
 }
 
 /**
- * The upkeep so far of the service at `url` (`services/embedded/src/store-upkeep.ts`); all zero for a
+ * The upkeep so far of the service at `url` (`services/embedded/src/store-upkeep.ts`,
+ * `store-checkpoints.ts`); all zero for a
  * service that keeps no embedded store.
  */
 export async function storeUpkeepSoFar(url: string, tls: ClientTls): Promise<StoreUpkeepFigures> {
@@ -42,7 +45,9 @@ export async function upkeepSince(url: string, tls: ClientTls): Promise<() => Pr
     const after = await storeUpkeepSoFar(url, tls);
     const vacuums = after.vacuums - before.vacuums;
     const analyses = after.analyses - before.analyses;
-    if (vacuums === 0 && analyses === 0) return 'none';
-    return `${vacuums} vacuums, ${analyses} analyses, ${(after.seconds - before.seconds).toFixed(1)} s`;
+    const checkpoints = after.checkpoints - before.checkpoints;
+    if (vacuums === 0 && analyses === 0 && checkpoints === 0) return 'none';
+    const seconds = (after.seconds - before.seconds).toFixed(1);
+    return `${vacuums} vacuums, ${analyses} analyses, ${checkpoints} checkpoints, ${seconds} s`;
   };
 }

@@ -74,10 +74,10 @@ const folder = Number(
 
 process.stdout.write(
   `root ${root}; ${rate} checks/s for ${seconds} s, ends kept ${retentionMs / 1000} s\n` +
-    `| answered | p50 ms | p99 ms | max ms | upkeep: vacuums / analyses, s in all | ends kept: rows, MiB | folder MiB |\n` +
+    `| answered | p50 ms | p99 ms | max ms | upkeep: vacuums / analyses / checkpoints, s in all | ends kept: rows, MiB | folder MiB |\n` +
     `|---:|---:|---:|---:|---|---|---:|\n` +
     `| ${load.answered} of ${load.sent} | ${load.p50} | ${load.p99} | ${load.max} | ` +
-    `${upkeep.vacuums} / ${upkeep.analyses}, ${upkeep.seconds.toFixed(2)} | ` +
+    `${upkeep.vacuums} / ${upkeep.analyses} / ${upkeep.checkpoints}, ${upkeep.seconds.toFixed(2)} | ` +
     `${ended[0]?.rows}, ${mib(endedBytes ?? 0)} | ${mib(folder)} |\n` +
     `largest tables (MiB, with indexes): ${largest.map((table) => `${table.table} ${mib(table.bytes)}`).join(', ')}\n` +
     `${context.footer()}\n`,

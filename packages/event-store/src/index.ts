@@ -39,3 +39,10 @@ export {
   type UpkeepStep,
 } from './pglite-upkeep.js';
 export { freezeIdleDatabases, IDLE_DATABASE_FREEZE_AGE } from './pglite-idle-databases.js';
+export {
+  CHECKPOINT_DEFAULTS,
+  checkpointDue,
+  type CheckpointPolicy,
+  walSinceCheckpoint,
+} from './pglite-checkpoints.js';
+export { openPglite, PGLITE_START_PARAMS } from './pglite-open.js';

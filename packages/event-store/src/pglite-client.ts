@@ -1,5 +1,6 @@
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { InProcessNotifications } from './in-process-notifications.js';
+import { openPglite } from './pglite-open.js';
 import { SerialQueue } from './serial-queue.js';
 import type { SqlClient, SqlExecutor } from './types.js';
 
@@ -19,7 +20,7 @@ type QueryResult<R> = { rows: R[]; rowCount: number };
  * embedded service uses pglite-thread-client.ts, which runs it on a thread of its own.
  */
 export async function createPgliteClient(options: PgliteClientOptions): Promise<SqlClient> {
-  const db = await PGlite.create(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
+  const db = await openPglite(options.dataDir === undefined ? {} : { dataDir: options.dataDir });
   const queue = new SerialQueue();
   const notifications = new InProcessNotifications();
   let closed = false;

@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { openPglite } from './pglite-open.js';
 
 /**
  * Half of autovacuum_freeze_max_age: a database other than the one in use (template0, template1) is
@@ -33,7 +34,7 @@ export async function freezeIdleDatabases(
   await db.close();
   try {
     for (const { name } of rows) {
-      const idle = await PGlite.create({ dataDir, database: name });
+      const idle = await openPglite({ dataDir, database: name });
       try {
         await idle.exec('VACUUM (FREEZE)');
       } finally {
@@ -41,7 +42,7 @@ export async function freezeIdleDatabases(
       }
     }
   } finally {
-    const again = await PGlite.create({ dataDir, database: rows[0]!.home });
+    const again = await openPglite({ dataDir, database: rows[0]!.home });
     try {
       for (const { close } of rows) if (close) await again.exec(close);
     } finally {

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { freezeIdleDatabases } from './pglite-idle-databases.js';
+import { openPglite } from './pglite-open.js';
 import { PreparedStatements } from './pglite-prepared.js';
 import {
   serializeError,
@@ -116,7 +117,7 @@ function receive(request: PgliteRequest): void {
 }
 
 try {
-  const open = () => PGlite.create(dataDir === undefined ? {} : { dataDir });
+  const open = () => openPglite(dataDir === undefined ? {} : { dataDir });
   db = await open();
   let frozen: string[] = [];
   let freezeFailed: SerializedError | undefined;

@@ -21,6 +21,7 @@ import { createMetricsRegistry, type Logger } from '@vop/observability';
 import { certificateFingerprint, ensureDevPki, type DevPki } from '@vop/pki';
 import { createWebhookDispatcher, webhookSettings } from '@vop/webhook-dispatcher';
 import { backgroundConsumersYield } from './background-consumers-yield.js';
+import { storeCheckpoints } from './store-checkpoints.js';
 import { storeUpkeep } from './store-upkeep.js';
 
 export interface EmbeddedOptions {
@@ -216,6 +217,13 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     logger: logger.child({ component: 'store-upkeep' }),
   });
   upkeep.start();
+  const checkpoints = storeCheckpoints({
+    sql,
+    gate: priorityGate,
+    metrics,
+    logger: logger.child({ component: 'store-checkpoints' }),
+  });
+  checkpoints.start();
   const server = await startHttpsServer({
     handler: singleChecksFirst(priorityGate, gateway.app),
     app: gateway.app,
@@ -233,6 +241,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     routes: mountedRoutes(gateway.app),
     async stop() {
       await upkeep.stop();
+      await checkpoints.stop();
       await server.close();
       await gateway.stop();
       await webhooks.stop();

@@ -12,6 +12,7 @@ import { loopFailureLog } from '@vop/http';
 import { periodicJob, type PeriodicJob } from '@vop/lifecycle';
 import type { PriorityGate } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
+import { upkeepRecorder } from './store-upkeep-metrics.js';
 
 export interface StoreUpkeepOptions {
   sql: SqlExecutor;
@@ -77,17 +78,7 @@ export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
   const vacuumedSinceStart = new Set<string>();
   /** When each table waiting for a quiet moment was first found due. */
   const dueSince = new Map<string, number>();
-  const runs = options.metrics.counter<'action'>({
-    name: 'store_upkeep_total',
-    help: 'Vacuums and analyses of the embedded store (PGlite runs no autovacuum)',
-    labelNames: ['action'],
-  });
-  const seconds = options.metrics.histogram<'action'>({
-    name: 'store_upkeep_duration_seconds',
-    help: 'How long one vacuum or analyse of the embedded store held its one backend',
-    labelNames: ['action'],
-    buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-  });
+  const recordUpkeep = upkeepRecorder(options.metrics);
   options.metrics.gauge({
     name: 'store_transaction_id_age',
     help: 'Transactions since the oldest unfrozen one of any database (writes stop near 2^31)',
@@ -111,8 +102,7 @@ export function storeUpkeep(options: StoreUpkeepOptions): StoreUpkeep {
         await sql.query(upkeepStatement(step));
         return (performance.now() - started) / 1000;
       });
-      runs.inc({ action });
-      seconds.observe({ action }, took);
+      recordUpkeep(action, took);
       dueSince.delete(step.table);
       if (step.vacuum) vacuumedSinceStart.add(step.table);
       logger.debug(

@@ -499,6 +499,8 @@ describe('HTTP API, embedded run (PGlite + in-process bus, real HTTPS)', () => {
       );
     // PGlite runs no autovacuum: the embedded service's own upkeep reports how near wraparound it is.
     assert.match(text, /^store_transaction_id_age\{[^}]*\} \d+$/m);
+    // Nor a checkpointer: its checkpoints bound the WAL a crash replays.
+    assert.match(text, /^store_wal_since_checkpoint_bytes\{[^}]*\} \d+$/m);
   });
 
   it('serves liveness, readiness and the health record', async () => {

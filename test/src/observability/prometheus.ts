@@ -24,7 +24,7 @@ export function prometheusPath(): string {
  * as registered in code: packages/observability, the lag gauges, the decisions' counters
  * (packages/verifications/src/deciding/decision-metrics.ts), matching, batch, webhooks, the
  * requester (packages/requester/src/requester-metrics.ts) and the embedded store's upkeep
- * (services/embedded/src/store-upkeep.ts).
+ * (services/embedded/src/store-upkeep.ts, store-checkpoints.ts).
  */
 export function servedMetricNames(): Set<string> {
   const histograms = [
@@ -53,6 +53,7 @@ export function servedMetricNames(): Set<string> {
     'requester_in_flight',
     'store_upkeep_total',
     'store_transaction_id_age',
+    'store_wal_since_checkpoint_bytes',
     ...histograms.flatMap((name) => [name, `${name}_bucket`, `${name}_count`, `${name}_sum`]),
   ]);
 }
