@@ -23,8 +23,7 @@ function parseStoreUpkeep(metrics: string): StoreUpkeepFigures {
 
 /**
  * The upkeep so far of the service at `url` (`services/embedded/src/store-upkeep.ts`,
- * `store-checkpoints.ts`); all zero for a
- * service that keeps no embedded store.
+ * `store-checkpoints.ts`); all zero for a service that keeps no embedded store.
  */
 export async function storeUpkeepSoFar(url: string, tls: ClientTls): Promise<StoreUpkeepFigures> {
   const client = httpsClient({ baseUrl: url, ...tls });

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
  * killed process loses nothing, but a power cut or a kernel crash may. A full page image in the WAL
  * guards only against a page half written at such a crash, which fsync off gives up already; and after
  * every checkpoint (`services/embedded/src/store-checkpoints.ts`) it copied each page first touched
- * into the WAL again: on an import's random-key indexes, about a page a row (bench/RESULTS.md §5).
+ * into the WAL again: a third more WAL for rows inserted into random-key indexes (bench/RESULTS.md §5).
  */
 export const PGLITE_START_PARAMS: readonly string[] = [
   ...PGlite.defaultStartParams,
