@@ -36,13 +36,18 @@ describe('the embedded store checkpoints (a standalone PGlite takes one only whe
     await rm(dir, { recursive: true, force: true });
   });
 
-  /** About `mib` MiB of rows, and so of WAL, from a checkpoint just taken. */
-  async function walOf(mib: number): Promise<number> {
-    await sql.query('CHECKPOINT');
+  /** About `mib` MiB of rows, and so at least as much WAL. */
+  async function writeRows(mib: number): Promise<void> {
     await sql.query(
       `INSERT INTO app.rows (doc) SELECT repeat(md5(g::text), 32) FROM generate_series(1, $1::int) g`,
       [mib * 1024],
     );
+  }
+
+  /** The WAL of about `mib` MiB of rows written from a checkpoint just taken. */
+  async function walOf(mib: number): Promise<number> {
+    await sql.query('CHECKPOINT');
+    await writeRows(mib);
     return walSinceCheckpoint(sql);
   }
 
@@ -85,9 +90,7 @@ describe('the embedded store checkpoints (a standalone PGlite takes one only whe
 
     await gate.high(async () => undefined);
     assert.equal(await job.runOnce(), false, 'put off while checks come');
-    await sql.query(
-      `INSERT INTO app.rows (doc) SELECT repeat(md5(g::text), 32) FROM generate_series(1, 12 * 1024) g`,
-    );
+    await writeRows(12);
     assert.ok((await walSinceCheckpoint(sql)) >= policy.anyTimeBytes);
     await gate.high(async () => undefined);
     assert.equal(await job.runOnce(), true, 'taken among the checks');
