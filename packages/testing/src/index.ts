@@ -15,7 +15,8 @@ export {
 } from './http-spec.js';
 export { httpsClient, eventually, type HttpsClient, type JsonResponse } from './https-client.js';
 export { britishIban, germanIban } from './ibans.js';
-export { freePort, startServiceProcess, type ServiceProcess } from './processes.js';
+export { freePort, freePortRange } from './free-ports.js';
+export { startServiceProcess, type ServiceProcess } from './processes.js';
 export { eventLoopTurnsDuring } from './event-loop-turns.js';
 export { createTestNamespace, type TestNamespace } from './kafka-namespace.js';
 export { NAMES_IN_EVERY_SCRIPT, SPOOFING_CHARACTERS } from './hostile-strings.js';

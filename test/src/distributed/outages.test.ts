@@ -1,12 +1,18 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { chmod, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { eventually, freePort, germanIban, httpsClient, type HttpsClient } from '@vop/testing';
+import {
+  eventually,
+  freePort,
+  freePortRange,
+  germanIban,
+  httpsClient,
+  type HttpsClient,
+} from '@vop/testing';
 import { startWebhookReceiver, type WebhookReceiver } from '../webhook-receiver.js';
 
 const run = promisify(execFile);
@@ -46,21 +52,6 @@ async function whileProgressing(
     if (progress !== last) [last, movedAt] = [progress, Date.now()];
     if (Date.now() - movedAt > stallMs) throw new Error(`${what}: stalled at ${progress}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-/** Six consecutive free ports for the internal listeners (the script numbers them from a base). */
-async function freePortRange(count: number): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    let free = true;
-    for (let port = base; port < base + count && free; port++)
-      free = await new Promise<boolean>((resolve) => {
-        const server = net.createServer();
-        server.once('error', () => resolve(false));
-        server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-      });
-    if (free) return base;
   }
 }
 
