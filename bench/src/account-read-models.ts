@@ -2,7 +2,7 @@ import { createPostgresClient, type SqlClient } from '@vop/event-store';
 import { eventually } from '@vop/testing';
 
 /**
- * The account read models outside the gateway and matching (batch's domestic accounts, analytics'
+ * The account read models outside the gateway and matching (batch's copy of the accounts, analytics'
  * accounts), read from their databases: an import is done when each holds every account it wrote,
  * and, for the nightly file, each changed record's newer state.
  */
@@ -12,11 +12,15 @@ export interface AccountReadModels {
   close(): Promise<void>;
 }
 
-/** What each read model is called, its table and the column that says when its row last changed. */
-const READ_MODELS = [
-  { service: 'batch', table: 'batch.domestic_accounts', changedAt: 'as_of' },
+/**
+ * What each read model is called, its table and the column that says when its row last changed. Batch's
+ * domestic accounts hold UK accounts only, none in this bench's mix; its copy of the accounts is written
+ * in the same transaction as they are, and keeps no time, so only its rows are counted.
+ */
+const READ_MODELS: readonly { service: string; table: string; changedAt?: string }[] = [
+  { service: 'batch', table: 'batch_decisions.accounts' },
   { service: 'analytics', table: 'analytics.accounts', changedAt: 'updated_at' },
-] as const;
+];
 
 export function accountReadModels(
   databases: { service: string; url: string }[],
@@ -39,14 +43,18 @@ export function accountReadModels(
             // Undefined until the service has made its table.
             const row = await sql
               .query<{ accounts: string; changed: string }>(
-                `SELECT count(*) AS accounts, count(*) FILTER (WHERE ${changedAt} >= $1) AS changed FROM ${table}`,
-                [changedSince?.at ?? new Date(0)],
+                changedAt === undefined
+                  ? `SELECT count(*) AS accounts FROM ${table}`
+                  : `SELECT count(*) AS accounts, count(*) FILTER (WHERE ${changedAt} >= $1) AS changed FROM ${table}`,
+                changedAt === undefined ? [] : [changedSince?.at ?? new Date(0)],
               )
               .then(({ rows }) => rows[0])
               .catch(() => undefined);
             const done =
               Number(row?.accounts) === accounts &&
-              (changedSince === undefined || Number(row?.changed) === changedSince.count);
+              (changedSince === undefined ||
+                changedAt === undefined ||
+                Number(row?.changed) === changedSince.count);
             return done ? true : undefined;
           },
           { timeoutMs: 3_600_000, intervalMs: 500, what: `${service}'s accounts read model` },

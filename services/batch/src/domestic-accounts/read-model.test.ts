@@ -50,6 +50,12 @@ const deleted: AccountEvent = {
 };
 const lookUp = (sql: Parameters<typeof findDomesticAccounts>[0]) =>
   findDomesticAccounts(sql, SCHEMA, [pair]);
+const rowsKept = async (sql: Parameters<typeof findDomesticAccounts>[0]) =>
+  (
+    await sql.query<{ rows: number }>(
+      `SELECT count(*)::int AS rows FROM ${SCHEMA}.domestic_accounts`,
+    )
+  ).rows[0]?.rows;
 
 for (const [how, spec] of [
   ['each event from the topic', oneByOne],
@@ -147,6 +153,54 @@ for (const [how, spec] of [
           }),
           { found: [], kept: [{ iban: null }] },
         );
+    });
+
+    it('given nothing, when accounts open and change without a pair under one IBAN, then no row is made', async () => {
+      const { domesticAccount: _none, ...pairless } = snapshot;
+      await spec
+        .given([
+          { type: 'AccountOpened', data: { ...pairless, createdAt: '2026-03-01T09:00:00.000Z' } },
+        ])
+        .when([
+          {
+            type: 'AccountUpdated',
+            data: {
+              ...pairless,
+              status: 'blocked',
+              previousIban: pairless.iban,
+              updatedAt: '2026-03-01T10:00:00.000Z',
+            },
+          },
+        ])
+        .then(rowsKept, 0);
+    });
+
+    it('given an account opened without a pair, when it is given one, then its pair finds it', async () => {
+      const { domesticAccount: _none, ...pairless } = snapshot;
+      await spec
+        .given([
+          { type: 'AccountOpened', data: { ...pairless, createdAt: '2026-03-01T09:00:00.000Z' } },
+        ])
+        .when([updated({}, '2026-03-01T10:00:00.000Z')])
+        .then(lookUp, [{ ...pair, iban: germanIban(1), status: 'active' }]);
+    });
+
+    it('given a change of IBAN that took the pair away, when the older opening with the pair comes late, then the pair finds nothing', async () => {
+      const { domesticAccount: _none, ...pairless } = snapshot;
+      await spec
+        .given([
+          {
+            type: 'AccountUpdated',
+            data: {
+              ...pairless,
+              iban: germanIban(2),
+              previousIban: snapshot.iban,
+              updatedAt: '2026-03-01T10:00:00.000Z',
+            },
+          },
+        ])
+        .when([opened])
+        .then(lookUp, []);
     });
 
     it('given a deleted account, when an older update arrives late, then it stays deleted', async () => {

@@ -6,6 +6,7 @@ import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-stor
  * and status), projected from `vop.account-events.v1`: form 1 entries are looked up here, never in the
  * gateway's schema. Account events are keyed by IBAN, so a change of IBAN may arrive before the
  * account's earlier events: a row keeps the newest state (`as_of`), an older event changes nothing.
+ * An account that never had a pair gets no row (see `rowNeeded`): most of a euro bank's accounts.
  */
 export async function migrateDomesticAccounts(sql: SqlClient, schema: string): Promise<void> {
   await migrateSchema(sql, schema, [
@@ -32,42 +33,22 @@ export async function projectDomesticAccount(
   schema: string,
   event: AccountEvent,
 ): Promise<boolean> {
-  if (event.type === 'AccountDeleted') {
-    const { accountId, deletedAt } = event.data;
-    // The IBAN goes with the account: nothing of an erased holder stays here.
-    const { rowCount } = await tx.query(
-      `INSERT INTO ${schema}.domestic_accounts AS d (account_id, status, deleted, as_of)
-       VALUES ($1, 'closed', true, $2)
-       ON CONFLICT (account_id) DO UPDATE
-         SET deleted = true, iban = NULL, sort_code = NULL, account_number = NULL,
-             as_of = GREATEST(d.as_of, excluded.as_of)
-       WHERE NOT d.deleted OR d.as_of < excluded.as_of`,
-      [accountId, deletedAt],
-    );
-    return rowCount > 0;
-  }
-  const { data } = event;
-  const asOf = event.type === 'AccountOpened' ? event.data.createdAt : event.data.updatedAt;
-  const { rowCount } = await tx.query(
-    `INSERT INTO ${schema}.domestic_accounts AS d
-            (account_id, sort_code, account_number, iban, status, as_of)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (account_id) DO UPDATE
-       SET sort_code = excluded.sort_code, account_number = excluded.account_number,
-           iban = excluded.iban, status = excluded.status, as_of = excluded.as_of
-     WHERE NOT d.deleted AND d.as_of <= excluded.as_of
-       AND (d.sort_code, d.account_number, d.iban, d.status, d.as_of)
-           IS DISTINCT FROM (excluded.sort_code, excluded.account_number, excluded.iban, excluded.status, excluded.as_of)`,
-    [
-      data.accountId,
-      domesticAccountOf(data)?.sortCode ?? null,
-      domesticAccountOf(data)?.accountNumber ?? null,
-      data.iban,
-      data.status,
-      asOf,
-    ],
-  );
-  return rowCount > 0;
+  return (await projectDomesticAccounts(tx, schema, [event])).size > 0;
+}
+
+/**
+ * Whether an event makes its account a row even when it has none. A row is what orders an account's
+ * events (`as_of`), and only an event with a pair can leave a wrong one, when it arrives after a newer
+ * event that took the pair away. It can only arrive after it under another IBAN (events are keyed by
+ * IBAN, one partition each, in order), so the events that make rows are those with a pair and the
+ * changes of IBAN: any older event then finds a newer row and changes nothing. An account opened
+ * without a pair, or changed without one under the same IBAN, has every older event already behind
+ * it: no row is needed to order them, and a row it has is followed (updated), not made.
+ */
+function rowNeeded(event: AccountEvent): boolean {
+  if (event.type === 'AccountDeleted') return false;
+  if (domesticAccountOf(event.data) !== undefined) return true;
+  return event.type === 'AccountUpdated' && event.data.iban !== event.data.previousIban;
 }
 
 /** When an event says the account was as it describes (its creation, change or deletion). */
@@ -79,10 +60,11 @@ const asOfOf = (event: AccountEvent): string =>
       : event.data.deletedAt;
 
 /**
- * Applies many events (an import's chunk, or a delivery of the account events) in at most two
- * statements, as projectDomesticAccount would one by one: each event carries its account's whole
- * state, so an account's newest event alone gives the row (the latest in the list among equals). A
- * row already as the event says is not written again. Returns the accounts whose rows changed.
+ * Applies many events (an import's chunk, or a delivery of the account events) in at most three
+ * statements (rows made, rows followed, deletions), as one by one: each event carries its account's
+ * whole state, so an account's newest event alone gives the row (the latest in the list among equals),
+ * made if any of its events needs one (`rowNeeded`). A row already as the event says is not written
+ * again; an account opened without a pair costs no statement. Returns the accounts whose rows changed.
  */
 export async function projectDomesticAccounts(
   tx: SqlExecutor,
@@ -90,30 +72,50 @@ export async function projectDomesticAccounts(
   events: readonly AccountEvent[],
 ): Promise<Set<string>> {
   const last = new Map<string, AccountEvent>();
+  const needRow = new Set<string>();
   for (const event of events) {
-    const seen = last.get(event.data.accountId);
-    if (seen === undefined || asOfOf(seen) <= asOfOf(event)) last.set(event.data.accountId, event);
+    const { accountId } = event.data;
+    const seen = last.get(accountId);
+    if (seen === undefined || asOfOf(seen) <= asOfOf(event)) last.set(accountId, event);
+    if (rowNeeded(event)) needRow.add(accountId);
   }
   const deleted = [...last.values()].flatMap((event) =>
     event.type === 'AccountDeleted'
       ? [{ account_id: event.data.accountId, as_of: event.data.deletedAt }]
       : [],
   );
-  const written = [...last.values()].flatMap((event) =>
-    event.type === 'AccountDeleted'
-      ? []
-      : [
-          {
-            account_id: event.data.accountId,
-            sort_code: domesticAccountOf(event.data)?.sortCode ?? null,
-            account_number: domesticAccountOf(event.data)?.accountNumber ?? null,
-            iban: event.data.iban,
-            status: event.data.status,
-            as_of: asOfOf(event),
-          },
-        ],
-  );
+  const rowOf = (event: Exclude<AccountEvent, { type: 'AccountDeleted' }>) => ({
+    account_id: event.data.accountId,
+    sort_code: domesticAccountOf(event.data)?.sortCode ?? null,
+    account_number: domesticAccountOf(event.data)?.accountNumber ?? null,
+    iban: event.data.iban,
+    status: event.data.status,
+    as_of: asOfOf(event),
+  });
+  const written: ReturnType<typeof rowOf>[] = [];
+  /** Pairless, the IBAN unchanged: an account's row, if it has one, follows; none is made. */
+  const followed: ReturnType<typeof rowOf>[] = [];
+  for (const event of last.values()) {
+    if (event.type === 'AccountDeleted') continue;
+    if (needRow.has(event.data.accountId)) written.push(rowOf(event));
+    else if (event.type === 'AccountUpdated') followed.push(rowOf(event));
+  }
   const changed = new Set<string>();
+  if (followed.length > 0) {
+    const { rows } = await tx.query<{ account_id: string }>(
+      `UPDATE ${schema}.domestic_accounts AS d
+          SET sort_code = w.sort_code, account_number = w.account_number, iban = w.iban,
+              status = w.status, as_of = w.as_of
+         FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, sort_code text, account_number text,
+              iban text, status text, as_of timestamptz)
+        WHERE d.account_id = w.account_id AND NOT d.deleted AND d.as_of <= w.as_of
+          AND (d.sort_code, d.account_number, d.iban, d.status, d.as_of)
+              IS DISTINCT FROM (w.sort_code, w.account_number, w.iban, w.status, w.as_of)
+       RETURNING d.account_id`,
+      [JSON.stringify(followed)],
+    );
+    for (const row of rows) changed.add(row.account_id);
+  }
   if (written.length > 0) {
     const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.domestic_accounts AS d (account_id, sort_code, account_number, iban, status, as_of)
