@@ -42,7 +42,8 @@ export async function accountHistory(
             to_char(v.requested_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS requested_at,
             v.family, ${usageOutcomeSql('$2::timestamptz')} AS outcome, v.participant
        FROM ${schema}.verifications v
-      WHERE v.iban_hash IN (SELECT iban_hash FROM ${schema}.account_ibans WHERE account_id = $1)
+      WHERE v.iban_hash IN (SELECT iban_hash FROM ${schema}.account_ibans WHERE account_id = $1
+                            UNION SELECT iban_hash FROM ${schema}.accounts WHERE account_id = $1)
         AND v.requested_at IS NOT NULL
         AND ($3::timestamptz IS NULL OR (v.requested_at, v.verification_id) < ($3::timestamptz, $4::uuid))
       ORDER BY v.requested_at DESC, v.verification_id DESC

@@ -6,7 +6,10 @@ import { ibanPseudonym } from '../activity/iban-pseudonym.js';
  * Account status for analysts: no names, the IBAN only as a pseudonym. Account events are keyed by
  * IBAN, so an IBAN change can reorder one account's events: a row keeps the stream revision it
  * reflects and older events are ignored; a deletion leaves a tombstone. Every IBAN an account has
- * held is kept, so its history follows it across an IBAN change.
+ * held is kept, so its history follows it across an IBAN change: `account_ibans` holds both sides of
+ * each change, and the row its current one. An account's first IBAN is its first change's previous one,
+ * or, with none, the only one it ever had; so the IBANs of an account that never moved, nearly all of
+ * them, are not written twice.
  */
 export const migrateAccountsReadModel = schemaMigration((schema) => [
   `CREATE TABLE IF NOT EXISTS ${schema}.accounts (
@@ -26,7 +29,7 @@ export const migrateAccountsReadModel = schemaMigration((schema) => [
 ]);
 
 /**
- * Applies a run of account events in two statements, as if one by one: each event carries its
+ * Applies a run of account events in at most two statements, as if one by one: each event carries its
  * account's whole state, so an account's newest revision gives the row, with the holder type of its
  * newest event that names one (a deletion names none, and keeps the one the row has).
  */
@@ -43,20 +46,24 @@ export async function projectAccountEvents(
   >();
   for (const { event, revision } of events) {
     const { accountId } = event.data;
-    const hash = ibanPseudonym(event.data.iban).hash;
-    ibans.set(`${accountId} ${hash}`, { account_id: accountId, iban_hash: hash });
+    if (event.type === 'AccountUpdated' && event.data.previousIban !== event.data.iban)
+      for (const iban of [event.data.previousIban, event.data.iban]) {
+        const hash = ibanPseudonym(iban).hash;
+        ibans.set(`${accountId} ${hash}`, { account_id: accountId, iban_hash: hash });
+      }
     const named = event.type === 'AccountDeleted' ? null : (event.data.holderType ?? null);
     const seen = newest.get(accountId);
     if (seen === undefined || seen.revision < revision)
       newest.set(accountId, { event, revision, holderType: named ?? seen?.holderType ?? null });
     else if (seen.holderType === null && named !== null) seen.holderType = named;
   }
-  await tx.query(
-    `INSERT INTO ${schema}.account_ibans (account_id, iban_hash)
+  if (ibans.size > 0)
+    await tx.query(
+      `INSERT INTO ${schema}.account_ibans (account_id, iban_hash)
      SELECT account_id, iban_hash FROM jsonb_to_recordset($1::jsonb) AS i(account_id uuid, iban_hash text)
      ON CONFLICT DO NOTHING`,
-    [JSON.stringify([...ibans.values()])],
-  );
+      [JSON.stringify([...ibans.values()])],
+    );
   const rows = [...newest.values()].map(({ event, revision, holderType }) => ({
     account_id: event.data.accountId,
     iban_hash: ibanPseudonym(event.data.iban).hash,

@@ -294,6 +294,50 @@ describe('analytics projections', () => {
       );
   });
 
+  it('given an account that moved twice, when its events come newest first, then its history holds all three IBANs', async () => {
+    const third = germanIban(3);
+    const movedOn: AnalyticsEvent = {
+      ...updated(3, 'active', third),
+      data: { ...(updated(3, 'active', third).data as object), previousIban: NEW_IBAN },
+    };
+    await spec
+      .given([])
+      .when([
+        movedOn,
+        requested(3, '15:00:00', { iban: third }),
+        requested(2, '13:00:00', { iban: NEW_IBAN }),
+        requested(1, '09:00:00'),
+        updated(2, 'active'),
+        opened(1),
+      ])
+      .then(
+        async (sql) =>
+          (
+            await accountHistory(sql, SCHEMA, { accountId: ACCOUNT, limit: 10, now })
+          ).verifications.map((entry) => entry.verificationId),
+        [id(3), id(2), id(1)],
+      );
+  });
+
+  it('given an account that never moved, then its history holds its verifications, its IBAN kept once', async () => {
+    await spec
+      .given([opened(1), updated(2, 'blocked', IBAN)])
+      .when([requested(1, '09:00:00')])
+      .then(
+        async (sql) => ({
+          history: (
+            await accountHistory(sql, SCHEMA, { accountId: ACCOUNT, limit: 10, now })
+          ).verifications.map((entry) => entry.verificationId),
+          ibansBesideTheRow: (
+            await sql.query(`SELECT 1 FROM ${SCHEMA}.account_ibans WHERE account_id = $1`, [
+              ACCOUNT,
+            ])
+          ).rows.length,
+        }),
+        { history: [id(1)], ibansBesideTheRow: 0 },
+      );
+  });
+
   it("given nothing, when one delivery holds an account's update before its opening, then the update counts", async () => {
     await spec
       .given([])
