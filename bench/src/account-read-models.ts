@@ -43,10 +43,9 @@ export function accountReadModels(
             // Undefined until the service has made its table.
             const row = await sql
               .query<{ accounts: string; changed: string }>(
-                changedAt === undefined
-                  ? `SELECT count(*) AS accounts FROM ${table}`
-                  : `SELECT count(*) AS accounts, count(*) FILTER (WHERE ${changedAt} >= $1) AS changed FROM ${table}`,
-                changedAt === undefined ? [] : [changedSince?.at ?? new Date(0)],
+                `SELECT count(*) AS accounts,
+                        count(*) FILTER (WHERE ${changedAt ?? 'NULL::timestamptz'} >= $1) AS changed FROM ${table}`,
+                [changedSince?.at ?? new Date(0)],
               )
               .then(({ rows }) => rows[0])
               .catch(() => undefined);

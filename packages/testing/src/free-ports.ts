@@ -31,6 +31,11 @@ async function ephemeralStart(): Promise<number> {
   }
 }
 
+/** Read and made once a process: where the ports end, and the claims' folder. */
+let below: Promise<number> | undefined;
+const portsBelow = (): Promise<number> =>
+  (below ??= mkdir(CLAIMS_DIR, { recursive: true }).then(ephemeralStart));
+
 function bindable(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
@@ -61,8 +66,7 @@ async function claim(port: number): Promise<boolean> {
  * ephemeral range (for scripts that number their listeners from a base, infra/local/distributed.sh).
  */
 export async function freePortRange(count: number): Promise<number> {
-  await mkdir(CLAIMS_DIR, { recursive: true });
-  const end = await ephemeralStart();
+  const end = await portsBelow();
   for (let attempt = 0; attempt < 1_000; attempt++) {
     const base = LOWEST + Math.floor(Math.random() * (end - LOWEST - count));
     let taken = true;

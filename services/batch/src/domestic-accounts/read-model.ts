@@ -60,8 +60,8 @@ const asOfOf = (event: AccountEvent): string =>
       : event.data.deletedAt;
 
 /**
- * Applies many events (an import's chunk, or a delivery of the account events) in at most three
- * statements (rows made, rows followed, deletions), as one by one: each event carries its account's
+ * Applies many events (an import's chunk, or a delivery of the account events) in at most two
+ * statements (rows written, deletions), as one by one: each event carries its account's
  * whole state, so an account's newest event alone gives the row (the latest in the list among equals),
  * made if any of its events needs one (`rowNeeded`). A row already as the event says is not written
  * again; an account opened without a pair costs no statement. Returns the accounts whose rows changed.
@@ -84,44 +84,34 @@ export async function projectDomesticAccounts(
       ? [{ account_id: event.data.accountId, as_of: event.data.deletedAt }]
       : [],
   );
-  const rowOf = (event: Exclude<AccountEvent, { type: 'AccountDeleted' }>) => ({
-    account_id: event.data.accountId,
-    sort_code: domesticAccountOf(event.data)?.sortCode ?? null,
-    account_number: domesticAccountOf(event.data)?.accountNumber ?? null,
-    iban: event.data.iban,
-    status: event.data.status,
-    as_of: asOfOf(event),
-  });
+  /** `made`: the row is made when missing; otherwise only a row the account has follows the event. */
+  const rowOf = (event: Exclude<AccountEvent, { type: 'AccountDeleted' }>, made: boolean) => {
+    const pair = domesticAccountOf(event.data);
+    return {
+      account_id: event.data.accountId,
+      sort_code: pair?.sortCode ?? null,
+      account_number: pair?.accountNumber ?? null,
+      iban: event.data.iban,
+      status: event.data.status,
+      as_of: asOfOf(event),
+      made,
+    };
+  };
   const written: ReturnType<typeof rowOf>[] = [];
-  /** Pairless, the IBAN unchanged: an account's row, if it has one, follows; none is made. */
-  const followed: ReturnType<typeof rowOf>[] = [];
   for (const event of last.values()) {
     if (event.type === 'AccountDeleted') continue;
-    if (needRow.has(event.data.accountId)) written.push(rowOf(event));
-    else if (event.type === 'AccountUpdated') followed.push(rowOf(event));
+    const made = needRow.has(event.data.accountId);
+    // An opening without a pair has nothing to follow: no row can be older than it.
+    if (made || event.type === 'AccountUpdated') written.push(rowOf(event, made));
   }
   const changed = new Set<string>();
-  if (followed.length > 0) {
-    const { rows } = await tx.query<{ account_id: string }>(
-      `UPDATE ${schema}.domestic_accounts AS d
-          SET sort_code = w.sort_code, account_number = w.account_number, iban = w.iban,
-              status = w.status, as_of = w.as_of
-         FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, sort_code text, account_number text,
-              iban text, status text, as_of timestamptz)
-        WHERE d.account_id = w.account_id AND NOT d.deleted AND d.as_of <= w.as_of
-          AND (d.sort_code, d.account_number, d.iban, d.status, d.as_of)
-              IS DISTINCT FROM (w.sort_code, w.account_number, w.iban, w.status, w.as_of)
-       RETURNING d.account_id`,
-      [JSON.stringify(followed)],
-    );
-    for (const row of rows) changed.add(row.account_id);
-  }
   if (written.length > 0) {
     const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.domestic_accounts AS d (account_id, sort_code, account_number, iban, status, as_of)
        SELECT account_id, sort_code, account_number, iban, status, as_of
          FROM jsonb_to_recordset($1::jsonb) AS w(account_id text, sort_code text, account_number text,
-              iban text, status text, as_of timestamptz)
+              iban text, status text, as_of timestamptz, made boolean)
+        WHERE w.made OR EXISTS (SELECT 1 FROM ${schema}.domestic_accounts AS e WHERE e.account_id = w.account_id)
        ON CONFLICT (account_id) DO UPDATE
          SET sort_code = excluded.sort_code, account_number = excluded.account_number,
              iban = excluded.iban, status = excluded.status, as_of = excluded.as_of
