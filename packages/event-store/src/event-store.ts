@@ -30,6 +30,12 @@ export interface AppendOptions {
 export interface ReadAllOptions {
   after: Checkpoint;
   limit: number;
+  /**
+   * The events of streams named with `streamPrefix`, at positions after `after`, are passed over: read
+   * without their data, left out of `events`, and the checkpoint moves past them (a relay whose every
+   * reader of those streams is written with them at commit, packages/outbox/src/relay.ts).
+   */
+  passOver?: { streamPrefix: string; after: bigint };
 }
 
 /**
@@ -275,26 +281,78 @@ export class EventStore {
    */
   async readAll(
     options: ReadAllOptions,
-  ): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint }> {
+  ): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint; passedOver: number }> {
     if (!Number.isInteger(options.limit) || options.limit < 1) {
       throw new RangeError(`readAll limit must be a positive integer, got ${options.limit}`);
     }
-    const { rows } = await this.sql.query<MessageRow>(
-      // ORDER BY names the table's columns: bare names would sort by the text columns of the output.
-      `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} AS message
-        WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
-          AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-        ORDER BY message.transaction_id, message.global_position
-        LIMIT $3`,
-      [options.after.transactionId, options.after.globalPosition.toString(), options.limit],
+    const { passOver } = options;
+    const params = [
+      options.after.transactionId,
+      options.after.globalPosition.toString(),
+      options.limit,
+    ];
+    const { rows } = await this.sql.query<
+      MessageRow & { passed_over?: boolean; page_rows?: unknown }
+    >(
+      passOver === undefined
+        ? // ORDER BY names the table's columns: bare names would sort by the text columns of the output.
+          `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} AS message
+            WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
+              AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+            ORDER BY message.transaction_id, message.global_position
+            LIMIT $3`
+        : this.passingOverSql(),
+      passOver === undefined
+        ? params
+        : [...params, passOver.streamPrefix, passOver.after.toString()],
     );
-    const events = rows.map(toRecordedEvent);
-    const last = events.at(-1);
+    const last = rows.at(-1);
     const checkpoint =
       last === undefined
         ? { ...options.after }
-        : { transactionId: last.transactionId, globalPosition: last.globalPosition };
-    return { events, checkpoint };
+        : { transactionId: last.transaction_id, globalPosition: BigInt(last.global_position) };
+    if (passOver === undefined)
+      return { events: rows.map(toRecordedEvent), checkpoint, passedOver: 0 };
+    const read = rows.filter((row) => row.passed_over !== true);
+    return {
+      events: read.map(toRecordedEvent),
+      checkpoint,
+      passedOver: last === undefined ? 0 : Number(last.page_rows) - read.length,
+    };
+  }
+
+  /**
+   * readAll's page with the events passed over left out of the rows: one row for each event kept, and
+   * the page's last event (passed over or not, its data not read), which carries the page's size
+   * (`page_rows`). A row for each event passed over, even without its data, cost PGlite's thread four
+   * times the page's read (bench/RESULTS.md §5, account events read at commit).
+   */
+  private passingOverSql(): string {
+    return `SELECT global_position::text AS global_position, transaction_id::text AS transaction_id,
+             stream_id, stream_position, event_id::text AS event_id, type,
+             CASE WHEN passed_over THEN NULL ELSE data END AS data,
+             CASE WHEN passed_over THEN NULL ELSE metadata END AS metadata,
+             occurred_at, passed_over, page_rows
+        FROM (SELECT page.*, count(*) OVER () AS page_rows,
+                     row_number() OVER (ORDER BY page.transaction_id, page.global_position) AS nth
+                FROM (SELECT message.*,
+                             starts_with(message.stream_id, $4) AND message.global_position > $5::bigint
+                               AS passed_over
+                        FROM ${this.messagesTable} AS message
+                       WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
+                         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+                       ORDER BY message.transaction_id, message.global_position
+                       LIMIT $3) AS page) AS counted
+       WHERE NOT passed_over OR nth = page_rows
+       ORDER BY counted.transaction_id, counted.global_position`;
+  }
+
+  /** The position of the last event appended to this store (committed or not), 0n when it has none. */
+  async lastPosition(): Promise<bigint> {
+    const { rows } = await this.sql.query<{ position: string }>(
+      `SELECT coalesce(max(global_position), 0)::text AS position FROM ${this.messagesTable}`,
+    );
+    return BigInt(rows[0]?.position ?? '0');
   }
 
   /** Where a subscriber stands; START when it has never saved a checkpoint. */

@@ -80,6 +80,55 @@ describe('outbox relay on the in-process bus', () => {
       await sql.close();
     }
   });
+  it('given streams read at commit, when it starts, then it publishes their events from before the start and passes over the later ones, moving its checkpoint past them', async () => {
+    const sql = await createPgliteClient({});
+    const bus = createInProcessBus();
+    await bus.ensureTopics([{ name: 'things', partitions: 1 }]);
+    const received: string[] = [];
+    await bus.subscribe({
+      groupId: 'reader',
+      topics: ['things'],
+      handler: async (message) => void received.push(message.key),
+    });
+    const store = new EventStore(sql, { schema: 'relay_read_at_commit_test' });
+    await store.migrate();
+    const append = (streamId: string) =>
+      store.append(streamId, [{ type: 'ThingHappened', data: { streamId } }], {
+        expectedVersion: 'any',
+      });
+    // Left by a run before: not yet published.
+    await append('account-1');
+    await append('thing-1');
+    const relay = new OutboxRelay({
+      store,
+      bus,
+      name: 'relay',
+      route: (event) => ({ topic: 'things', key: event.streamId }),
+      readAtCommit: { streamPrefix: 'account-' },
+      checkpointIntervalMs: 0,
+      pollIntervalMs: 50,
+    });
+    await relay.start();
+    try {
+      await append('account-2');
+      await append('thing-2');
+      // A full page of them: the relay reads on at once.
+      for (let index = 3; index < 600; index += 1) await append(`account-${index}`);
+      const last = await append('account-last');
+      await eventually(
+        async () =>
+          (await store.loadCheckpoint('relay')).globalPosition === last.events[0]?.globalPosition
+            ? true
+            : undefined,
+        { timeoutMs: 30_000, what: 'the stored checkpoint past the last event passed over' },
+      );
+      assert.deepEqual(received, ['account-1', 'thing-1', 'thing-2']);
+    } finally {
+      await relay.stop();
+      await bus.close();
+      await sql.close();
+    }
+  });
   it('given a backlog, when it publishes, then every round holds at most batchSize events, all in order', async () => {
     const sql = await createPgliteClient({});
     const inner = createInProcessBus();

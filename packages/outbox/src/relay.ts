@@ -44,6 +44,13 @@ export interface OutboxRelayOptions {
    * predecessor's lease at once (packages/outbox/src/lease.ts). Default: a fresh id, so no takeover.
    */
   instanceId?: string;
+  /**
+   * Streams whose every reader is written with their events, at commit, in this store's database
+   * (embedded: the account events, services/embedded/src/service.ts). Their events appended after this
+   * relay started are neither published nor read whole (`ReadAllOptions.passOver`); those appended
+   * before are published, as a run before may have left them unpublished.
+   */
+  readAtCommit?: { streamPrefix: string };
   onError?: (error: unknown) => void;
   onPublished?: (events: RecordedEvent[]) => void;
   /** Test seam: runs after publishing and before the checkpoint is saved. */
@@ -91,6 +98,8 @@ export class OutboxRelay {
   private settledLeadership = false;
   private markSettled!: () => void;
   private readonly leadershipSettled = new Promise<void>((resolve) => (this.markSettled = resolve));
+  /** What the reads pass over (`readAtCommit`), from the store's last position at start. */
+  private passOver: { streamPrefix: string; after: bigint } | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
@@ -111,6 +120,9 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     await this.lease.migrate();
+    const { readAtCommit } = this.options;
+    if (readAtCommit !== undefined)
+      this.passOver = { ...readAtCommit, after: await this.options.store.lastPosition() };
     this.stopListening = await this.options.store.onAppend(() => this.wakeup.wake());
     this.running = true;
     this.loopDone = this.loop();
@@ -143,19 +155,26 @@ export class OutboxRelay {
     return this.leadershipSettled;
   }
 
-  /** Publishes one batch and waits until it is settled; returns how many events it published. */
+  /** Publishes one batch and waits until it is settled; returns how many events it read. */
   async runOnce(): Promise<number> {
     const count = await this.publishOnce();
     await Promise.all(this.unsettled);
     return count;
   }
 
-  /** Publishes one batch; on a non-durable bus, the next may start before the groups handled it. */
+  /**
+   * Publishes one batch; on a non-durable bus, the next may start before the groups handled it. Returns
+   * how many events it read (published or passed over).
+   */
   private async publishOnce(): Promise<number> {
     const { store, bus, name, route } = this.options;
     const after = this.checkpoint ?? (await store.loadCheckpoint(name));
-    const { events, checkpoint } = await store.readAll({ after, limit: this.batchSize });
-    if (events.length === 0) {
+    const { events, checkpoint, passedOver } = await store.readAll({
+      after,
+      limit: this.batchSize,
+      ...(this.passOver && { passOver: this.passOver }),
+    });
+    if (events.length === 0 && passedOver === 0) {
       this.checkpoint = after;
       return 0;
     }
@@ -178,7 +197,7 @@ export class OutboxRelay {
     if (this.checkpointDirty && Date.now() - this.checkpointSavedAt >= this.checkpointIntervalMs)
       await this.saveCheckpoint();
     this.options.onPublished?.(published);
-    return events.length;
+    return events.length + passedOver;
   }
 
   /**

@@ -11,6 +11,7 @@ import {
 } from '@vop/outbox';
 import type { Logger, ServiceMetrics } from '@vop/observability';
 import { createPersonalData } from '@vop/personal-data';
+import type { AccountCopyAtCommit } from '@vop/verifications';
 import type { Router } from 'express';
 import {
   currentGeneration,
@@ -19,6 +20,7 @@ import {
   projectionGroupId,
 } from './activity/generation.js';
 import { migrateAnalyticsReadModels, projectAnalyticsEvents } from './activity/projection.js';
+import { analyticsAccountsAtCommit } from './accounts/at-commit.js';
 import { accountRoutes } from './accounts/routes.js';
 import { adminFigureRoutes } from './admin-figures/routes.js';
 import { analyticsRoutes } from './usage/routes.js';
@@ -59,6 +61,11 @@ const ANALYTICS_DELIVERY_MAX = 2_000;
 export interface AnalyticsService {
   /** The routes of the families this service owns, served behind the gateway's edge. */
   readonly routers: Router[];
+  /**
+   * Its accounts read model written in an account write's transaction, where the writer shares this
+   * database (embedded; accounts/at-commit.ts).
+   */
+  readonly accountsAtCommit: AccountCopyAtCommit;
   /** The consumer group of the current generation (see activity/generation.ts). */
   groupId(): string | undefined;
   /** Database, Kafka and consumer lag (GET /health/detailed); analytics has no outbox. */
@@ -108,6 +115,7 @@ export function createAnalyticsService(options: AnalyticsServiceOptions): Analyt
       accountRoutes({ sql, schema, clock }),
       adminFigureRoutes({ sql, schema, cipher, clock, version: options.version, startedAt }),
     ],
+    accountsAtCommit: analyticsAccountsAtCommit(schema),
     groupId: () => groupId,
     health: () =>
       serviceHealth({

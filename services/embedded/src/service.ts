@@ -175,8 +175,11 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
     singleChecksDecidedBy: config.VOP_SINGLE_CHECKS_DECIDED_BY,
     matcher,
     accountCopy,
-    // One database: batch's domestic accounts are written with the account write, as the copy is.
-    accountCopiesAtCommit: [batch.accountCopyAtCommit],
+    // One database: batch's domestic accounts and analytics' accounts are written with the account
+    // write, as the copy is. With them every reader of the account events is, so the relay does not
+    // read those events back to publish them (docs/architecture.md, "Account events read at commit").
+    accountCopiesAtCommit: [batch.accountCopyAtCommit, analytics.accountsAtCommit],
+    accountEventsReadAtCommit: true,
     priorityGate,
     // PGlite's thread writes one round while the request thread prepares the next (recorder.ts).
     recordingRoundsInFlight: 2,

@@ -63,6 +63,13 @@ export interface GatewayOptions {
    */
   accountCopiesAtCommit?: AccountCopyAtCommit[];
   /**
+   * Every reader of the account events is among the copies written at commit (embedded: the one copy,
+   * batch's domestic accounts and analytics' accounts, in this one database): the relay publishes no
+   * account event appended from its start on (packages/outbox/src/relay.ts, `readAtCommit`). Not with
+   * `relayOnThread`.
+   */
+  accountEventsReadAtCommit?: boolean;
+  /**
    * The copy of the accounts single checks are decided against, made before the gateway so that the
    * services beside it in one process decide against the same copy (embedded: `gatewayAccountCopy`);
    * default: one of its own. Either way the gateway keeps it: migrates it, writes it at commit,

@@ -93,6 +93,7 @@ function featureModules(
   const outbox = outboxModule(context, {
     relayOnThread: options.relayOnThread,
     decidedAtRecording: decidedBy === 'gateway',
+    accountEventsReadAtCommit: options.accountEventsReadAtCommit === true,
   });
   const directory = schemeDirectoryModule(context);
   const requesting =

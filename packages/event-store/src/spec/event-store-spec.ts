@@ -735,6 +735,53 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
       const store = await freshStore();
       await assert.rejects(store.readAll({ after: START, limit: 0 }), RangeError);
     });
+
+    it('passes over the named streams after a position: left out, the checkpoint past them', async () => {
+      const store = await freshStore();
+      assert.equal(await store.lastPosition(), 0n);
+      const before = await store.append('account-1', [{ type: 'Opened', data: { n: 1 } }], {
+        expectedVersion: 'no_stream',
+      });
+      const from = await store.lastPosition();
+      assert.equal(from, before.events[0]?.globalPosition);
+      const appended: RecordedEvent[] = [];
+      for (const streamId of ['account-2', 'accounting-1', 'account-1', 'other-1', 'account-3'])
+        appended.push(
+          ...(
+            await store.append(streamId, [{ type: 'E', data: { streamId } }], {
+              expectedVersion: 'any',
+            })
+          ).events,
+        );
+      assert.equal(await store.lastPosition(), appended.at(-1)?.globalPosition);
+      const passOver = { streamPrefix: 'account-', after: from };
+      const read: RecordedEvent[] = [];
+      let passedOver = 0;
+      let checkpoint: Checkpoint = START;
+      await waitUntil(async () => {
+        const page = await store.readAll({ after: checkpoint, limit: 2, passOver });
+        read.push(...page.events);
+        passedOver += page.passedOver;
+        checkpoint = page.checkpoint;
+        return checkpoint.globalPosition === appended.at(-1)?.globalPosition;
+      }, 'the checkpoint past the last event');
+      // The event before the position is read whole; of those after it only the other streams'.
+      assert.deepEqual(
+        read.map((event) => [event.streamId, event.data]),
+        [
+          ['account-1', { n: 1 }],
+          ['accounting-1', { streamId: 'accounting-1' }],
+          ['other-1', { streamId: 'other-1' }],
+        ],
+      );
+      assert.equal(passedOver, 3);
+      const beyond = await store.readAll({ after: checkpoint, limit: 10, passOver });
+      assert.deepEqual(beyond.events, []);
+      assert.deepEqual(beyond.checkpoint, checkpoint);
+      // Without passOver the same read returns every event.
+      const whole = await store.readAll({ after: START, limit: 10 });
+      assert.equal(whole.events.length, 6);
+    });
   });
 
   describe('checkpoints', () => {

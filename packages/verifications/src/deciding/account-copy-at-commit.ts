@@ -11,8 +11,9 @@ export interface AppendedAccountEvent {
 /**
  * A copy of the accounts that a decision reads, in the database of the service that writes the
  * accounts, written in the write's own transaction: once the write is answered, a check sees it.
- * The same events reach the copy again from the account events topic and change nothing there (a
- * copy keeps each account's newest revision).
+ * The same events reach the copy again from the account events topic, where the relay publishes them,
+ * and change nothing there (a copy keeps each account's newest revision). Embedded, every reader is
+ * written this way, and the relay does not publish them (packages/outbox/src/relay.ts, `readAtCommit`).
  */
 export interface AccountCopyAtCommit {
   /** In the write's transaction, after its events were appended. */

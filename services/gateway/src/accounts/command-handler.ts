@@ -11,7 +11,10 @@ import type { AccountEventProtector } from '@vop/personal-data';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
 
-export const accountStreamId = (accountId: string): string => `account-${accountId}`;
+/** Every account's stream is named with it. */
+export const ACCOUNT_STREAM_PREFIX = 'account-';
+export const accountStreamId = (accountId: string): string =>
+  `${ACCOUNT_STREAM_PREFIX}${accountId}`;
 
 const MAX_ATTEMPTS = 3;
 

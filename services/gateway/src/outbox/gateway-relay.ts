@@ -4,6 +4,7 @@ import { loopFailureLog } from '@vop/http';
 import type { Bus } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { OutboxRelay } from '@vop/outbox';
+import { ACCOUNT_STREAM_PREFIX } from '../accounts/command-handler.js';
 
 export const GATEWAY_OUTBOX_RELAY_NAME = 'gateway-outbox';
 
@@ -25,6 +26,8 @@ export function gatewayRelay(options: {
   instanceId: string;
   logger: Logger;
   lingerMs: number;
+  /** Every reader of the account events is written with them at commit (`GatewayOptions`). */
+  accountEventsReadAtCommit?: boolean;
 }): OutboxRelay {
   const topics = topicNames(options.namespace);
   return new OutboxRelay({
@@ -34,6 +37,9 @@ export function gatewayRelay(options: {
     instanceId: `gateway-${options.instanceId}`,
     route: (event) => routeIntegrationEvent(topics, event),
     lingerMs: options.lingerMs,
+    ...(options.accountEventsReadAtCommit === true && {
+      readAtCommit: { streamPrefix: ACCOUNT_STREAM_PREFIX },
+    }),
     onError: loopFailureLog(options.logger, 'gateway outbox relay failed; retrying'),
   });
 }

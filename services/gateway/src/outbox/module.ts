@@ -6,7 +6,11 @@ import type { RelayThreadData } from './relay-thread-data.js';
 /** The gateway's store and the relay that publishes what it appends. */
 export function outboxModule(
   context: GatewayContext,
-  options: { relayOnThread?: boolean; decidedAtRecording: boolean },
+  options: {
+    relayOnThread?: boolean;
+    decidedAtRecording: boolean;
+    accountEventsReadAtCommit: boolean;
+  },
 ): GatewayModule & { relay: RelayControl } {
   const { sql, schema, store, bus, logger } = context;
   const relaySettings = {
@@ -18,13 +22,23 @@ export function outboxModule(
         ? DECIDED_AT_RECORDING_LINGER_MS
         : 0,
   };
+  if (options.relayOnThread === true && options.accountEventsReadAtCommit)
+    throw new Error(
+      'account events are read at commit only where the relay runs on the main thread',
+    );
   const relay: RelayControl = options.relayOnThread
     ? new OutboxRelayThread({
         entry: new URL('./relay-thread.js', import.meta.url),
         workerData: { ...relaySettings, schema } satisfies RelayThreadData,
         logger,
       })
-    : gatewayRelay({ ...relaySettings, store, bus, logger });
+    : gatewayRelay({
+        ...relaySettings,
+        store,
+        bus,
+        logger,
+        accountEventsReadAtCommit: options.accountEventsReadAtCommit,
+      });
   return {
     relay,
     async migrate() {
