@@ -203,8 +203,8 @@ export class SubjectKeyStore {
 
   /**
    * The keys of many subjects, created where missing (bulk writes): one statement reads the keys
-   * that exist, a second creates the missing ones and returns them, a third reads any another writer
-   * created meanwhile. Throws SubjectKeyDestroyedError when any subject was erased. Keys created
+   * that exist, a second creates the missing ones and names any another writer created meanwhile, a
+   * third reads those. Throws SubjectKeyDestroyedError when any subject was erased. Keys created
    * inside `tx` are not cached.
    */
   async keysFor(
@@ -239,18 +239,29 @@ export class SubjectKeyStore {
     const absent = missing.filter((subjectId) => !keys.has(subjectId));
     if (absent.length === 0) return keys;
     // One call into the random generator for all new keys.
-    const fresh = randomBytes(SUBJECT_KEY_BYTES * absent.length).toString('hex');
-    const hexOf = (index: number) =>
-      fresh.slice(index * SUBJECT_KEY_BYTES * 2, (index + 1) * SUBJECT_KEY_BYTES * 2);
-    const { rows: created } = await executor.query<KeyRow>(
-      `INSERT INTO ${this.table} (subject_id, key)
-       SELECT subject_id, decode(key, 'hex') FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
-       ON CONFLICT (subject_id) DO NOTHING RETURNING subject_id, key`,
-      [absent, absent.map((_, index) => hexOf(index))],
+    const fresh = randomBytes(SUBJECT_KEY_BYTES * absent.length);
+    const keyOf = (index: number) =>
+      fresh.subarray(index * SUBJECT_KEY_BYTES, (index + 1) * SUBJECT_KEY_BYTES);
+    // Only the subjects another writer gave a key meanwhile come back: the keys made here are known, and
+    // a row for each (an import's every new holder) cost PGlite's thread a quarter of the statement
+    // (bench/RESULTS.md §5, account events read at commit).
+    const { rows: raced } = await executor.query<{ subject_id: string }>(
+      `WITH fresh AS (
+         SELECT subject_id, decode(key, 'hex') AS key FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
+       ), inserted AS (
+         INSERT INTO ${this.table} (subject_id, key) SELECT subject_id, key FROM fresh
+         ON CONFLICT (subject_id) DO NOTHING RETURNING subject_id
+       )
+       SELECT subject_id FROM fresh WHERE subject_id NOT IN (SELECT subject_id FROM inserted)`,
+      [absent, absent.map((_, index) => keyOf(index).toString('hex'))],
     );
-    take(created);
-    const raced = absent.filter((subjectId) => !keys.has(subjectId));
-    if (raced.length > 0) take(await this.readKeyRows(executor, raced));
+    const lost = new Set(raced.map((row) => row.subject_id));
+    take(
+      absent.flatMap((subject_id, index) =>
+        lost.has(subject_id) ? [] : [{ subject_id, key: keyOf(index) }],
+      ),
+    );
+    if (lost.size > 0) take(await this.readKeyRows(executor, [...lost]));
     return keys;
   }
 

@@ -344,7 +344,10 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
       const keys = await context.otherClient().transaction((tx) => {
         const watched: SqlExecutor = {
           query: <R>(text: string, params?: readonly unknown[]) => {
-            statements.push({ text: text.trim().split(/\s+/)[0] as string, subjects: params?.[0] });
+            statements.push({
+              text: text.includes('INSERT') ? 'INSERT' : (text.trim().split(/\s+/)[0] as string),
+              subjects: params?.[0],
+            });
             return tx.query<R>(text, params);
           },
         };
