@@ -23,7 +23,7 @@ export {
   createPgliteThreadClient,
   type PgliteThreadClientOptions,
 } from './pglite-thread-client.js';
-export { writeTogether, type WriteStatement } from './write-together.js';
+export { countedWrite, writeTogether, type WriteStatement } from './write-together.js';
 export { pipelined } from './pipelined.js';
 export { SerialQueue } from './serial-queue.js';
 export {

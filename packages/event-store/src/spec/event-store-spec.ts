@@ -10,7 +10,7 @@ import {
   type RecordedEvent,
   type SqlClient,
 } from '../types.js';
-import { writeTogether, type WriteStatement } from '../write-together.js';
+import { countedWrite, writeTogether, type WriteStatement } from '../write-together.js';
 import { waitUntil } from './wait-until.js';
 
 export interface EventStoreSpecTarget {
@@ -277,6 +277,27 @@ export function eventStoreSpec(target: EventStoreSpecTarget): void {
   });
 
   describe("writeTogether (the recorder's round in one statement)", () => {
+    it('countedWrite answers how many rows a write touched, not the rows', async () => {
+      const store = await freshStore();
+      const write = store.startStreamsWrite([
+        { streamId: 'counted-a', events: [{ type: 'A', data: 1 }] },
+        {
+          streamId: 'counted-b',
+          events: [
+            { type: 'B1', data: 1 },
+            { type: 'B2', data: 2 },
+          ],
+        },
+      ]);
+      const { text, params } = countedWrite(write);
+      const { rows } = await target.client().query(text, params);
+      assert.deepEqual(rows, [{ written: 3 }]);
+      assert.deepEqual(
+        (await store.readStream('counted-b')).map((event) => event.type),
+        ['B1', 'B2'],
+      );
+    });
+
     it('writes new streams of two stores and another table in one statement, counts each write and wakes both stores', async () => {
       const first = await freshStore();
       const second = await freshStore();

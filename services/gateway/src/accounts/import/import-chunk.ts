@@ -6,7 +6,7 @@ import {
   parseAccountEvent,
 } from '@vop/contracts';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
-import { type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
+import { countedWrite, type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
 import { accountSubject, type FieldCipher } from '@vop/personal-data';
 import { accountStreamId } from '../command-handler.js';
 import {
@@ -314,7 +314,8 @@ export async function writePreparedChunk(
   const { store } = writer;
   const writes: Promise<unknown>[] = [];
   if (prepared.newStreams !== undefined) {
-    writes.push(tx.query(prepared.newStreams.text, prepared.newStreams.params));
+    const { text, params } = countedWrite(prepared.newStreams);
+    writes.push(tx.query(text, params));
     writes.push(store.sql.notify(prepared.newStreams.notify, tx));
   }
   for (const plan of prepared.updated)
