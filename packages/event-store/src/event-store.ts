@@ -31,9 +31,9 @@ export interface ReadAllOptions {
   after: Checkpoint;
   limit: number;
   /**
-   * The events of streams named with `streamPrefix`, at positions after `after`, are passed over: read
-   * without their data, left out of `events`, and the checkpoint moves past them (a relay whose every
-   * reader of those streams is written with them at commit, packages/outbox/src/relay.ts).
+   * The events of streams named with `streamPrefix`, at positions after `after`, are passed over: left
+   * out of `events`, their data not read, counted in `passedOver`, and the checkpoint moves past them (a
+   * relay whose every reader of those streams is written with them at commit, packages/outbox/src/relay.ts).
    */
   passOver?: { streamPrefix: string; after: bigint };
 }
@@ -347,7 +347,7 @@ export class EventStore {
        ORDER BY counted.transaction_id, counted.global_position`;
   }
 
-  /** The position of the last event appended to this store (committed or not), 0n when it has none. */
+  /** The position of the last event this store holds (committed), 0n when it has none. */
   async lastPosition(): Promise<bigint> {
     const { rows } = await this.sql.query<{ position: string }>(
       `SELECT coalesce(max(global_position), 0)::text AS position FROM ${this.messagesTable}`,
