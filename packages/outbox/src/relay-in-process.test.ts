@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createPgliteClient, EventStore } from '@vop/event-store';
-import { createInProcessBus, type OutgoingMessage } from '@vop/messaging';
+import { createInProcessBus, type IncomingMessage, type OutgoingMessage } from '@vop/messaging';
 import { eventually } from '@vop/testing';
 import { OutboxRelay, SHARED_THREAD_BATCH_RELAY_PAGE } from './relay.js';
 
@@ -81,17 +81,10 @@ describe('outbox relay on the in-process bus', () => {
     }
   });
   it('given streams read at commit, when it starts, then it publishes their events from before the start and passes over the later ones, moving its checkpoint past them', async () => {
-    const sql = await createPgliteClient({});
-    const bus = createInProcessBus();
-    await bus.ensureTopics([{ name: 'things', partitions: 1 }]);
-    const received: string[] = [];
-    await bus.subscribe({
-      groupId: 'reader',
-      topics: ['things'],
-      handler: async (message) => void received.push(message.key),
-    });
-    const store = new EventStore(sql, { schema: 'relay_read_at_commit_test' });
-    await store.migrate();
+    const { sql, bus, store, received } = await thingsReader(
+      'relay_read_at_commit_test',
+      (message) => message.key,
+    );
     const append = (streamId: string) =>
       store.append(streamId, [{ type: 'ThingHappened', data: { streamId } }], {
         expectedVersion: 'any',
@@ -189,17 +182,10 @@ describe('outbox relay on the in-process bus', () => {
   });
   it('given a linger, when appends arrive one by one, then they go out in fewer publications, every one of them', async () => {
     const publicationsFor = async (lingerMs: number) => {
-      const sql = await createPgliteClient({});
-      const bus = createInProcessBus();
-      await bus.ensureTopics([{ name: 'things', partitions: 1 }]);
-      const received: string[] = [];
-      await bus.subscribe({
-        groupId: 'reader',
-        topics: ['things'],
-        handler: async (message) => void received.push(message.value),
-      });
-      const store = new EventStore(sql, { schema: 'relay_linger_test' });
-      await store.migrate();
+      const { sql, bus, store, received } = await thingsReader(
+        'relay_linger_test',
+        (message) => message.value,
+      );
       let publications = 0;
       const relay = new OutboxRelay({
         store,
@@ -235,3 +221,19 @@ describe('outbox relay on the in-process bus', () => {
     );
   });
 });
+
+/** A store in PGlite and an in-process bus whose topic `things` a group reads, keeping what `keep` takes. */
+async function thingsReader(schema: string, keep: (message: IncomingMessage) => string) {
+  const sql = await createPgliteClient({});
+  const bus = createInProcessBus();
+  await bus.ensureTopics([{ name: 'things', partitions: 1 }]);
+  const received: string[] = [];
+  await bus.subscribe({
+    groupId: 'reader',
+    topics: ['things'],
+    handler: async (message) => void received.push(keep(message)),
+  });
+  const store = new EventStore(sql, { schema });
+  await store.migrate();
+  return { sql, bus, store, received };
+}
