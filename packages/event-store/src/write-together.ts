@@ -45,7 +45,7 @@ export async function writeTogether(
 /**
  * The write as a statement that answers only how many rows it touched (`written`), where its caller
  * needs no more: its RETURNING rows are not sent back (an import's new streams, a row per event: a
- * tenth of the statement on PGlite's thread, bench/RESULTS.md §5, account events read at commit).
+ * tenth of the statement in PGlite alone, bench/RESULTS.md §5, what the import's statements send back).
  */
 export function countedWrite(write: WriteStatement): { text: string; params: readonly unknown[] } {
   return {

@@ -244,7 +244,7 @@ export class SubjectKeyStore {
       fresh.subarray(index * SUBJECT_KEY_BYTES, (index + 1) * SUBJECT_KEY_BYTES);
     // Only the subjects another writer gave a key meanwhile come back: the keys made here are known, and
     // a row for each (an import's every new holder) cost PGlite's thread a quarter of the statement
-    // (bench/RESULTS.md §5, account events read at commit).
+    // (bench/RESULTS.md §5, what the import's statements send back).
     const { rows: raced } = await executor.query<{ subject_id: string }>(
       `WITH fresh AS (
          SELECT subject_id, decode(key, 'hex') AS key FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
