@@ -294,14 +294,7 @@ export class EventStore {
     const { rows } = await this.sql.query<
       MessageRow & { passed_over?: boolean; page_rows?: unknown }
     >(
-      passOver === undefined
-        ? // ORDER BY names the table's columns: bare names would sort by the text columns of the output.
-          `SELECT ${MESSAGE_COLUMNS} FROM ${this.messagesTable} AS message
-            WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
-              AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-            ORDER BY message.transaction_id, message.global_position
-            LIMIT $3`
-        : this.passingOverSql(),
+      passOver === undefined ? this.pageSql(MESSAGE_COLUMNS) : this.passingOverSql(),
       passOver === undefined
         ? params
         : [...params, passOver.streamPrefix, passOver.after.toString()],
@@ -328,6 +321,10 @@ export class EventStore {
    * times the page's read (bench/RESULTS.md §5, account events read at commit).
    */
   private passingOverSql(): string {
+    const page = this.pageSql(
+      `message.*, starts_with(message.stream_id, $4) AND message.global_position > $5::bigint
+         AS passed_over`,
+    );
     return `SELECT global_position::text AS global_position, transaction_id::text AS transaction_id,
              stream_id, stream_position, event_id::text AS event_id, type,
              CASE WHEN passed_over THEN NULL ELSE data END AS data,
@@ -335,16 +332,21 @@ export class EventStore {
              occurred_at, passed_over, page_rows
         FROM (SELECT page.*, count(*) OVER () AS page_rows,
                      row_number() OVER (ORDER BY page.transaction_id, page.global_position) AS nth
-                FROM (SELECT message.*,
-                             starts_with(message.stream_id, $4) AND message.global_position > $5::bigint
-                               AS passed_over
-                        FROM ${this.messagesTable} AS message
-                       WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
-                         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-                       ORDER BY message.transaction_id, message.global_position
-                       LIMIT $3) AS page) AS counted
+                FROM (${page}) AS page) AS counted
        WHERE NOT passed_over OR nth = page_rows
        ORDER BY counted.transaction_id, counted.global_position`;
+  }
+
+  /**
+   * readAll's page of `columns`: at most $3 events after the checkpoint ($1, $2) in commit order. ORDER BY
+   * names the table's columns: bare names would sort by the text columns of the output.
+   */
+  private pageSql(columns: string): string {
+    return `SELECT ${columns} FROM ${this.messagesTable} AS message
+             WHERE transaction_id < (${visibilityHorizon(this.sql.kind)})
+               AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+             ORDER BY message.transaction_id, message.global_position
+             LIMIT $3`;
   }
 
   /** The position of the last event this store holds (committed), 0n when it has none. */
