@@ -164,6 +164,18 @@ describe('PGlite client on its own thread, what the thread boundary must keep', 
     assert.equal(rows[0]!.t.toISOString(), '2026-11-26T12:00:00.000Z');
   });
 
+  it('keeps long strings as they were (an import chunk’s JSON, sent as UTF-8): accents, emoji', async () => {
+    const names = Array.from({ length: 500 }, (_, i) => `Zoë Łukasz 😀 ${i}`);
+    const json = JSON.stringify(names.map((name) => ({ name })));
+    const { rows } = await sql.query<{ names: string[]; text: string }>(
+      `SELECT array_agg(item->>'name' ORDER BY n) AS names, $2::text AS text
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS r(item, n)`,
+      [json, json],
+    );
+    assert.deepEqual(rows[0]!.names, names);
+    assert.equal(rows[0]!.text, json);
+  });
+
   it("refuses to start, with PGlite's error, when its data folder cannot be made", async () => {
     // A folder under a regular file cannot exist.
     await assert.rejects(createPgliteThreadClient({ dataDir: '/dev/null/pglite' }), Error);

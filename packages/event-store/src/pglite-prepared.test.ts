@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
+import { encodeLongStrings } from './pglite-encoded-params.js';
 import { PreparedStatements } from './pglite-prepared.js';
 
 describe('PreparedStatements (PGlite statements kept prepared)', () => {
@@ -48,6 +49,51 @@ describe('PreparedStatements (PGlite statements kept prepared)', () => {
     assert.deepEqual(
       (await prepared.query(select, [[1, 2]])).rows,
       (await db.query(select, [[1, 2]])).rows,
+    );
+    await db.exec('DELETE FROM kinds');
+  });
+
+  it('given string values the caller encoded as UTF-8, then rows are those of PGlite query with the strings', async () => {
+    const prepared = new PreparedStatements(db);
+    // Every string encoded: the numeric, the JSON and the label go across as bytes.
+    const values: unknown[] = row(10, 'zoë 😀');
+    values[4] = JSON.stringify({ name: 'Ł'.repeat(3000), nested: [1, 'two'] });
+    const sent = encodeLongStrings(values, 0);
+    assert.equal(sent.encoded?.length, 3);
+    const viaEncoded = await prepared.query(insert, sent.params, sent.encoded);
+    const viaQuery = await db.query(
+      insert,
+      values.map((v, i) => (i === 0 ? 11 : i === 8 ? 'other' : v)),
+    );
+    const comparable = (result: { rows: unknown[] }) => ({
+      ...(result.rows[0] as Record<string, unknown>),
+      id: 0,
+      label: '',
+    });
+    assert.deepEqual(comparable(viaEncoded), comparable(viaQuery));
+    assert.equal((viaEncoded.rows[0] as { label: string }).label, 'zoë 😀');
+
+    // A boolean and bytea take a string as PGlite's serializers do: 'yes' is true, a string refused as bytes.
+    const flag = encodeLongStrings(['yes'], 0);
+    assert.deepEqual(
+      (await prepared.query('SELECT $1::boolean AS flag', flag.params, flag.encoded)).rows,
+      [{ flag: true }],
+    );
+    const raw = encodeLongStrings(['\\x00ff'], 0);
+    await assert.rejects(
+      prepared.query('SELECT $1::bytea AS raw', raw.params, raw.encoded),
+      /Invalid input for bytea type/,
+    );
+    await assert.rejects(
+      db.query('SELECT $1::bytea AS raw', ['\\x00ff']),
+      /Invalid input for bytea type/,
+    );
+
+    // A statement not kept prepared gets its strings back.
+    const label = encodeLongStrings(['ünï'], 0);
+    assert.deepEqual(
+      (await prepared.query('VALUES ($1::text)', label.params, label.encoded)).rows,
+      [{ column1: 'ünï' }],
     );
     await db.exec('DELETE FROM kinds');
   });

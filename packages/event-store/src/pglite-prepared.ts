@@ -1,5 +1,6 @@
 import { parse, type PGlite, protocol, type Results } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
+import { decodeParam, decodeParams, type EncodedParam } from './pglite-encoded-params.js';
 
 /** Statements kept prepared at once; the one used longest ago is closed first. */
 const MAX_PREPARED = 256;
@@ -24,6 +25,70 @@ interface PreparedStatement {
 }
 
 const { serialize } = protocol;
+
+/** boolean (`'yes'` → `'t'`) and bytea (a string is refused): pglite's types.ts. */
+const STRING_CHANGED_BY_SERIALIZER = new Set([16, 17]);
+
+const DESCRIBE_PORTAL = serialize.describe({ type: 'P' });
+const EXECUTE = serialize.execute({});
+const SYNC = serialize.sync();
+
+/**
+ * The closes, then Bind, Describe, Execute and Sync, written once into one buffer. PGlite's serializer
+ * measured and encoded each string in JavaScript and copied the message three times on the way; a long
+ * value (an import chunk's JSON) made that a share of PGlite's thread (bench/RESULTS.md §5). Every value
+ * is text (format 0), as PGlite's `query` sends it: the serializers made each a string, and an encoded
+ * one is a string's UTF-8.
+ */
+function runMessages(
+  closes: readonly Uint8Array[],
+  statement: string,
+  values: readonly (string | Uint8Array | null)[],
+): Buffer {
+  let valueBytes = 0;
+  for (const value of values)
+    valueBytes +=
+      4 +
+      (value === null ? 0 : typeof value === 'string' ? Buffer.byteLength(value) : value.length);
+  const statementBytes = Buffer.byteLength(statement);
+  // Code and length, the unnamed portal, the statement, no format codes (all text), the values, no
+  // result format codes (all text).
+  const bindLength = 4 + 1 + statementBytes + 1 + 2 + 2 + valueBytes + 2;
+  let total = 1 + bindLength + DESCRIBE_PORTAL.length + EXECUTE.length + SYNC.length;
+  for (const close of closes) total += close.length;
+  const message = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const part of closes) {
+    message.set(part, at);
+    at += part.length;
+  }
+  at = message.writeUInt8(0x42, at); // 'B'
+  at = message.writeInt32BE(bindLength, at);
+  at = message.writeUInt8(0, at);
+  at += message.write(statement, at, 'utf8');
+  at = message.writeUInt8(0, at);
+  at = message.writeInt16BE(0, at);
+  at = message.writeUInt16BE(values.length, at);
+  for (const value of values) {
+    if (value === null) {
+      at = message.writeInt32BE(-1, at);
+    } else if (typeof value === 'string') {
+      const length = message.write(value, at + 4, 'utf8');
+      message.writeInt32BE(length, at);
+      at += 4 + length;
+    } else {
+      at = message.writeInt32BE(value.length, at);
+      message.set(value, at);
+      at += value.length;
+    }
+  }
+  at = message.writeInt16BE(0, at);
+  for (const part of [DESCRIBE_PORTAL, EXECUTE, SYNC]) {
+    message.set(part, at);
+    at += part.length;
+  }
+  return message;
+}
 /** Names unique in the process: two instances over one PGlite (the specs) never collide. */
 let statementsNamed = 0;
 
@@ -77,26 +142,35 @@ export class PreparedStatements {
     return this.statements.size;
   }
 
-  async query<R>(text: string, params: readonly unknown[] = []): Promise<Results<R>> {
+  /**
+   * `encoded`: parameters the caller's thread gave as UTF-8 (pglite-encoded-params.ts), their place in
+   * `params` left null.
+   */
+  async query<R>(
+    text: string,
+    params: readonly unknown[] = [],
+    encoded?: readonly EncodedParam[],
+  ): Promise<Results<R>> {
     if (!REUSABLE.test(text)) {
       if (SCHEMA_CHANGE.test(text)) this.statements.clear();
-      return this.db.query<R>(text, [...params]);
+      return this.db.query<R>(text, decodeParams(params, encoded));
     }
     try {
       const statement = this.statements.get(text) ?? (await this.prepare(text));
-      const values = params.map((param, index) => {
+      const values: (string | Uint8Array | null)[] = params.map((param, index) => {
         if (param === null || param === undefined) return null;
         const serializer = this.db.serializers[statement.parameterTypes[index] ?? 0];
         return serializer ? serializer(param) : String(param);
       });
+      for (const { index, utf8 } of encoded ?? []) {
+        const type = statement.parameterTypes[index] ?? 0;
+        // PGlite's serializers give every other type a string as it is; these two change it (or refuse it).
+        values[index] = STRING_CHANGED_BY_SERIALIZER.has(type)
+          ? (this.db.serializers[type] ?? String)(decodeParam(utf8))
+          : utf8;
+      }
       const messages = await this.db.execProtocolStream(
-        Buffer.concat([
-          ...this.takeClosing(),
-          serialize.bind({ statement: statement.name, values }),
-          serialize.describe({ type: 'P' }),
-          serialize.execute({}),
-          serialize.sync(),
-        ]),
+        runMessages(this.takeClosing(), statement.name, values),
         { syncToFs: false },
       );
       await this.db.syncToFs();

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { InProcessNotifications } from './in-process-notifications.js';
+import { encodeLongStrings } from './pglite-encoded-params.js';
 import {
   deserializeError,
   type PgliteReply,
@@ -140,17 +141,37 @@ export async function createPgliteThreadClient(
 
   let worker = await startThread();
 
-  function send(request: Outgoing): Promise<PgliteReply> {
+  function send(request: Outgoing, transfer: ArrayBuffer[] = []): Promise<PgliteReply> {
     if (failure !== undefined) return Promise.reject(failure);
     const id = nextId++;
     return new Promise<PgliteReply>((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id });
+      worker.postMessage({ ...request, id }, transfer);
     });
   }
 
   async function run<R>(request: Outgoing): Promise<QueryResult<R>> {
-    const reply = await send(request);
+    return answer(await send(request));
+  }
+
+  /** A statement, its long strings sent as UTF-8 (pglite-encoded-params.ts). */
+  async function runQuery<R>(
+    text: string,
+    params: readonly unknown[] | undefined,
+    tx?: number,
+  ): Promise<QueryResult<R>> {
+    const sent = params === undefined ? undefined : encodeLongStrings(params);
+    const request: Outgoing = {
+      op: 'query',
+      text,
+      ...(tx !== undefined && { tx }),
+      ...(sent !== undefined && { params: sent.params }),
+      ...(sent?.encoded !== undefined && { encoded: sent.encoded }),
+    };
+    return answer(await send(request, sent?.transfer));
+  }
+
+  function answer<R>(reply: PgliteReply): QueryResult<R> {
     if (!reply.ok) throw deserializeError(reply.error);
     return { rows: reply.rows as R[], rowCount: reply.rowCount };
   }
@@ -164,7 +185,7 @@ export async function createPgliteThreadClient(
 
     async query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]) {
       assertOpen();
-      return run<R>({ op: 'query', text, ...(params !== undefined && { params: [...params] }) });
+      return runQuery<R>(text, params);
     },
 
     async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
@@ -178,12 +199,7 @@ export async function createPgliteThreadClient(
       const tx: SqlExecutor = {
         query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]) {
           if (finished) return Promise.reject(new Error('This transaction has already finished'));
-          return run<R>({
-            op: 'query',
-            text,
-            tx: id,
-            ...(params !== undefined && { params: [...params] }),
-          });
+          return runQuery<R>(text, params, id);
         },
       };
       notifications.opened(tx);

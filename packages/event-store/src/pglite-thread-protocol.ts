@@ -1,3 +1,5 @@
+import type { EncodedParam } from './pglite-encoded-params.js';
+
 /** The messages between pglite-thread-client.ts (the caller's thread) and pglite-thread.ts (PGlite's). */
 
 export interface PgliteThreadData {
@@ -12,7 +14,14 @@ export interface PgliteThreadData {
  * `rollback` ends it; a statement without `tx` runs once no transaction is open.
  */
 export type PgliteRequest =
-  | { id: number; op: 'query'; text: string; params?: unknown[]; tx?: number }
+  | {
+      id: number;
+      op: 'query';
+      text: string;
+      params?: unknown[];
+      encoded?: EncodedParam[];
+      tx?: number;
+    }
   | { id: number; op: 'begin' | 'commit' | 'rollback'; tx: number }
   | { id: number; op: 'close' };
 

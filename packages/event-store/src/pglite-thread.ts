@@ -36,7 +36,7 @@ async function execute(request: PgliteRequest): Promise<PgliteReply> {
   try {
     switch (request.op) {
       case 'query': {
-        const result = await prepared.query(request.text, request.params);
+        const result = await prepared.query(request.text, request.params, request.encoded);
         // PGlite reports affectedRows for writes and 0 for SELECT; node-postgres counts returned rows for SELECT.
         const rowCount = Math.max(result.affectedRows ?? 0, result.rows.length);
         return { id: request.id, ok: true, rows: result.rows, rowCount };
