@@ -100,7 +100,7 @@ export class AccountProjection {
     return {
       apply: async (tx, appended) => {
         this.writtenAtCommit = true;
-        await projectAppendedAccounts(tx, this.schema, appended);
+        await projectAppendedAccounts(tx, this.schema, appended, { atCommit: true });
         // The other processes of this projection forget their rows at commit.
         await this.options.sql.notify(this.changed, tx);
       },

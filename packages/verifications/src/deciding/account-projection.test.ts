@@ -195,3 +195,52 @@ describe("matching account projection: what a write's events changed", () => {
     }
   });
 });
+
+describe("matching account projection: a write's events at commit (accounts it opened have no row yet)", () => {
+  const withCopy = async (
+    run: (sql: Awaited<ReturnType<typeof createPgliteClient>>) => Promise<void>,
+  ) => {
+    const sql = await createPgliteClient({});
+    try {
+      await migrateAccountProjection(sql, SCHEMA);
+      await run(sql);
+    } finally {
+      await sql.close();
+    }
+  };
+  const atCommit = (sql: Awaited<ReturnType<typeof createPgliteClient>>, events: AtRevision[]) =>
+    sql.transaction((tx) => projectAppendedAccounts(tx, SCHEMA, events, { atCommit: true }));
+
+  it('given an open account, when a write opens another, changes it at once and changes the first, then both rows are the newest', async () => {
+    await withCopy(async (sql) => {
+      await atCommit(sql, [opened(1)]);
+      const other: AccountSnapshot = { ...erika, accountId: otherId, iban: germanIban(8) };
+      const otherRenamed = { ...other, name: 'Max Mustermann' };
+      const renamed = { ...erika, name: 'Erika Musterfrau' };
+      const changed = await atCommit(sql, [
+        opened(1, other),
+        updated(2, otherRenamed, other.iban),
+        updated(2, renamed),
+      ]);
+      assert.deepEqual(changed, new Set([otherId, accountId]));
+      assert.deepEqual(
+        await byIbans(IBAN, other.iban)(sql),
+        new Map([
+          [IBAN, matching(renamed)],
+          [other.iban, matching(otherRenamed)],
+        ]),
+      );
+    });
+  });
+
+  it('given a row for an account, when a write says it opened that account, then the write fails and the row stays', async () => {
+    await withCopy(async (sql) => {
+      await atCommit(sql, [opened(1)]);
+      await assert.rejects(
+        atCommit(sql, [opened(1, { ...erika, name: 'Someone Else' })]),
+        (error: { code?: string }) => error.code === '23505',
+      );
+      assert.deepEqual(await byIbans(IBAN)(sql), new Map([[IBAN, matching(erika)]]));
+    });
+  });
+});

@@ -72,26 +72,34 @@ export async function projectAccountEvent(
 }
 
 /**
- * Applies the events of one write (several accounts' at once: an import's chunk) in at most two
+ * Applies the events of one write (several accounts' at once: an import's chunk) in at most three
  * statements, as projectAccountEvent would one by one. Each event carries its account's whole state,
  * so an account's newest event alone gives the row. Rows are locked in account order, so two such
  * writes cannot deadlock each other. Returns the accounts whose rows changed (an event as old as the
  * row's changes nothing: a copy written at commit already had it).
+ *
+ * `atCommit`: applied in the transaction that appended the events. An account whose revision 1 is
+ * among them was opened by that transaction, so no copy has a row for it, and its row is inserted
+ * without ON CONFLICT's arbiter check and confirmation, a seventh less PGlite time a row (bench/RESULTS.md
+ * §5, "Rows no copy can hold yet"). Were a row there after all, the write fails, it is not overwritten.
  */
 export async function projectAppendedAccounts(
   tx: SqlExecutor,
   schema: string,
   appended: readonly AppendedAccountEvent[],
+  options: { atCommit?: boolean } = {},
 ): Promise<Set<string>> {
   const changed = new Set<string>();
   const newest = new Map<string, AppendedAccountEvent>();
+  const opened = new Set<string>();
   for (const entry of appended) {
-    const seen = newest.get(entry.event.data.accountId);
-    if (seen === undefined || seen.revision < entry.revision)
-      newest.set(entry.event.data.accountId, entry);
+    const { accountId } = entry.event.data;
+    if (options.atCommit === true && entry.revision === 1) opened.add(accountId);
+    const seen = newest.get(accountId);
+    if (seen === undefined || seen.revision < entry.revision) newest.set(accountId, entry);
   }
   const deleted = [...newest.values()].filter(({ event }) => event.type === 'AccountDeleted');
-  const written = [...newest.values()].flatMap(({ event, revision }) =>
+  const rows = [...newest.values()].flatMap(({ event, revision }) =>
     event.type === 'AccountDeleted'
       ? []
       : [
@@ -107,6 +115,18 @@ export async function projectAppendedAccounts(
           },
         ],
   );
+  const first = rows.filter((row) => opened.has(row.account_id));
+  const written = rows.filter((row) => !opened.has(row.account_id));
+  if (first.length > 0) {
+    await tx.query(
+      `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
+       SELECT account_id, iban, name, holder_type, alternate_names, identifiers, status, revision
+         FROM jsonb_to_recordset($1::jsonb) AS written(account_id uuid, iban text, name text, holder_type text,
+              alternate_names jsonb, identifiers jsonb, status text, revision integer)`,
+      [JSON.stringify(first)],
+    );
+    for (const row of first) changed.add(row.account_id);
+  }
   if (written.length > 0) {
     const { rows } = await tx.query<{ account_id: string }>(
       `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)

@@ -10,7 +10,7 @@ import { projectAccountEvents } from './read-model.js';
  */
 export function analyticsAccountsAtCommit(schema: string): AccountCopyAtCommit {
   return {
-    apply: (tx, appended) => projectAccountEvents(tx, schema, appended),
+    apply: (tx, appended) => projectAccountEvents(tx, schema, appended, { atCommit: true }),
     committed: () => undefined,
   };
 }

@@ -29,14 +29,19 @@ export const migrateAccountsReadModel = schemaMigration((schema) => [
 ]);
 
 /**
- * Applies a run of account events in at most two statements, as if one by one: each event carries its
+ * Applies a run of account events in at most three statements, as if one by one: each event carries its
  * account's whole state, so an account's newest revision gives the row, with the holder type of its
  * newest event that names one (a deletion names none, and keeps the one the row has).
+ *
+ * `atCommit`: applied in the transaction that appended the events; an account it opened (its revision 1
+ * is among them) has no row yet, and gets one without ON CONFLICT, as the matching copy does
+ * (packages/verifications/src/deciding/account-projection.ts, projectAppendedAccounts).
  */
 export async function projectAccountEvents(
   tx: SqlExecutor,
   schema: string,
   events: readonly { event: AccountEvent; revision: number }[],
+  options: { atCommit?: boolean } = {},
 ): Promise<void> {
   if (events.length === 0) return;
   const ibans = new Map<string, { account_id: string; iban_hash: string }>();
@@ -44,8 +49,10 @@ export async function projectAccountEvents(
     string,
     { event: AccountEvent; revision: number; holderType: string | null }
   >();
+  const opened = new Set<string>();
   for (const { event, revision } of events) {
     const { accountId } = event.data;
+    if (options.atCommit === true && revision === 1) opened.add(accountId);
     if (event.type === 'AccountUpdated' && event.data.previousIban !== event.data.iban)
       for (const iban of [event.data.previousIban, event.data.iban]) {
         const hash = ibanPseudonym(iban).hash;
@@ -77,6 +84,17 @@ export async function projectAccountEvents(
           : event.data.deletedAt,
     revision,
   }));
+  const first = rows.filter((row) => opened.has(row.account_id));
+  if (first.length > 0)
+    await tx.query(
+      `INSERT INTO ${schema}.accounts (account_id, iban_hash, holder_type, status, updated_at, revision)
+       SELECT account_id, iban_hash, holder_type, status, updated_at, revision
+         FROM jsonb_to_recordset($1::jsonb) AS r(account_id uuid, iban_hash text, holder_type text, status text,
+              updated_at timestamptz, revision integer)`,
+      [JSON.stringify(first)],
+    );
+  const written = rows.filter((row) => !opened.has(row.account_id));
+  if (written.length === 0) return;
   await tx.query(
     `INSERT INTO ${schema}.accounts AS a (account_id, iban_hash, holder_type, status, updated_at, revision)
      SELECT account_id, iban_hash, holder_type, status, updated_at, revision
@@ -87,7 +105,7 @@ export async function projectAccountEvents(
        holder_type = coalesce(EXCLUDED.holder_type, a.holder_type), status = EXCLUDED.status,
        updated_at = EXCLUDED.updated_at, revision = EXCLUDED.revision
      WHERE a.revision < EXCLUDED.revision`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(written)],
   );
 }
 
