@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AccountEvent, AccountSnapshot } from '@vop/contracts';
-import { createPgliteClient, type SqlExecutor } from '@vop/event-store';
+import { createPgliteClient, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { germanIban, projectionSpec } from '@vop/testing';
 import {
   findAccountsByIbans,
@@ -197,9 +197,7 @@ describe("matching account projection: what a write's events changed", () => {
 });
 
 describe("matching account projection: a write's events at commit (accounts it opened have no row yet)", () => {
-  const withCopy = async (
-    run: (sql: Awaited<ReturnType<typeof createPgliteClient>>) => Promise<void>,
-  ) => {
+  const withCopy = async (run: (sql: SqlClient) => Promise<void>) => {
     const sql = await createPgliteClient({});
     try {
       await migrateAccountProjection(sql, SCHEMA);
@@ -208,7 +206,7 @@ describe("matching account projection: a write's events at commit (accounts it o
       await sql.close();
     }
   };
-  const atCommit = (sql: Awaited<ReturnType<typeof createPgliteClient>>, events: AtRevision[]) =>
+  const atCommit = (sql: SqlClient, events: AtRevision[]) =>
     sql.transaction((tx) => projectAppendedAccounts(tx, SCHEMA, events, { atCommit: true }));
 
   it('given an open account, when a write opens another, changes it at once and changes the first, then both rows are the newest', async () => {
