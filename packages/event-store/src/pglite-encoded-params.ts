@@ -56,7 +56,7 @@ export function decodeParams(
   encoded?: readonly EncodedParam[],
 ): unknown[] {
   const values = [...params];
-  for (const { index, utf8 } of encoded ?? []) values[index] = decoder.decode(utf8);
+  for (const { index, utf8 } of encoded ?? []) values[index] = decodeParam(utf8);
   return values;
 }
 

@@ -117,22 +117,18 @@ export async function projectAppendedAccounts(
   );
   const first = rows.filter((row) => opened.has(row.account_id));
   const written = rows.filter((row) => !opened.has(row.account_id));
-  if (first.length > 0) {
-    await tx.query(
-      `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
+  // The rows as given; the upsert below adds its order, arbiter and RETURNING.
+  const insertRows = `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
        SELECT account_id, iban, name, holder_type, alternate_names, identifiers, status, revision
          FROM jsonb_to_recordset($1::jsonb) AS written(account_id uuid, iban text, name text, holder_type text,
-              alternate_names jsonb, identifiers jsonb, status text, revision integer)`,
-      [JSON.stringify(first)],
-    );
+              alternate_names jsonb, identifiers jsonb, status text, revision integer)`;
+  if (first.length > 0) {
+    await tx.query(insertRows, [JSON.stringify(first)]);
     for (const row of first) changed.add(row.account_id);
   }
   if (written.length > 0) {
     const { rows } = await tx.query<{ account_id: string }>(
-      `INSERT INTO ${schema}.accounts (account_id, iban, name, holder_type, alternate_names, identifiers, status, revision)
-       SELECT account_id, iban, name, holder_type, alternate_names, identifiers, status, revision
-         FROM jsonb_to_recordset($1::jsonb) AS written(account_id uuid, iban text, name text, holder_type text,
-              alternate_names jsonb, identifiers jsonb, status text, revision integer)
+      `${insertRows}
         ORDER BY account_id
        ON CONFLICT (account_id) DO UPDATE SET iban = EXCLUDED.iban, name = EXCLUDED.name, holder_type = EXCLUDED.holder_type,
          alternate_names = EXCLUDED.alternate_names, identifiers = EXCLUDED.identifiers, status = EXCLUDED.status, revision = EXCLUDED.revision

@@ -84,22 +84,17 @@ export async function projectAccountEvents(
           : event.data.deletedAt,
     revision,
   }));
+  // The rows as given; the upsert below adds its order and arbiter.
+  const insertRows = `INSERT INTO ${schema}.accounts AS a (account_id, iban_hash, holder_type, status, updated_at, revision)
+     SELECT account_id, iban_hash, holder_type, status, updated_at, revision
+       FROM jsonb_to_recordset($1::jsonb) AS r(account_id uuid, iban_hash text, holder_type text, status text,
+            updated_at timestamptz, revision integer)`;
   const first = rows.filter((row) => opened.has(row.account_id));
-  if (first.length > 0)
-    await tx.query(
-      `INSERT INTO ${schema}.accounts (account_id, iban_hash, holder_type, status, updated_at, revision)
-       SELECT account_id, iban_hash, holder_type, status, updated_at, revision
-         FROM jsonb_to_recordset($1::jsonb) AS r(account_id uuid, iban_hash text, holder_type text, status text,
-              updated_at timestamptz, revision integer)`,
-      [JSON.stringify(first)],
-    );
+  if (first.length > 0) await tx.query(insertRows, [JSON.stringify(first)]);
   const written = rows.filter((row) => !opened.has(row.account_id));
   if (written.length === 0) return;
   await tx.query(
-    `INSERT INTO ${schema}.accounts AS a (account_id, iban_hash, holder_type, status, updated_at, revision)
-     SELECT account_id, iban_hash, holder_type, status, updated_at, revision
-       FROM jsonb_to_recordset($1::jsonb) AS r(account_id uuid, iban_hash text, holder_type text, status text,
-            updated_at timestamptz, revision integer)
+    `${insertRows}
       ORDER BY account_id
      ON CONFLICT (account_id) DO UPDATE SET iban_hash = EXCLUDED.iban_hash,
        holder_type = coalesce(EXCLUDED.holder_type, a.holder_type), status = EXCLUDED.status,
