@@ -19,3 +19,15 @@ export class TamperedValueError extends Error {
     this.name = 'TamperedValueError';
   }
 }
+
+/**
+ * A subject said to be made (`KeysForOptions.made`) had a key already when its fresh key was stored:
+ * whatever was sealed with the fresh key before that was known (`SubjectKeyStore.keysAhead`) must not
+ * be written. The subject's id stays off the message, as for a destroyed key.
+ */
+export class SubjectKeyRaceError extends Error {
+  constructor() {
+    super('A subject made just now already had a key; what was sealed for it is not written');
+    this.name = 'SubjectKeyRaceError';
+  }
+}

@@ -196,33 +196,21 @@ export class FieldCipher {
     tx?: SqlExecutor,
     options?: KeysForOptions,
   ): Promise<SubjectSealer> {
-    const keys = await this.keys.keysFor(subjectIds, tx, options);
-    const keyOf = (subjectId: string): Buffer => {
-      const key = keys.get(subjectId);
-      if (key === undefined) throw new Error('sealerFor was not given this subject');
-      return key;
-    };
-    return {
-      encryptFields<T extends object, K extends keyof T>(
-        obj: T,
-        fields: readonly K[],
-        subjectId: string,
-      ): T {
-        const key = keyOf(subjectId);
-        const once = (value: string) => (isEncrypted(value) ? value : seal(subjectId, key, value));
-        const copy: T = { ...obj };
-        for (const field of fields) {
-          const value: unknown = obj[field];
-          if (value === undefined || value === null) continue;
-          if (typeof value === 'string') copy[field] = once(value) as T[K];
-          else if (isStringArray(value)) copy[field] = value.map(once) as T[K];
-          else throw new TypeError(`Personal field ${String(field)} must be a string or strings`);
-        }
-        return copy;
-      },
-      digest: (subjectId, text) =>
-        createHmac('sha256', keyOf(subjectId)).update(text).digest('base64url'),
-    };
+    return sealerWith(await this.keys.keysFor(subjectIds, tx, options));
+  }
+
+  /**
+   * sealerFor without waiting for the made subjects' new keys to be stored (SubjectKeyStore.keysAhead):
+   * nothing sealed with it may be written before `keysStored` resolves, and when it rejects
+   * (SubjectKeyRaceError) nothing sealed for those subjects may be written at all.
+   */
+  async sealerAhead(
+    subjectIds: Iterable<string>,
+    tx?: SqlExecutor,
+    options?: KeysForOptions,
+  ): Promise<{ sealer: SubjectSealer; keysStored: Promise<void> }> {
+    const { keys, stored } = await this.keys.keysAhead(subjectIds, tx, options);
+    return { sealer: sealerWith(keys), keysStored: stored };
   }
 
   /**
@@ -240,6 +228,36 @@ export class FieldCipher {
   private async encryptOnce(subjectId: string, value: string, tx?: SqlExecutor): Promise<string> {
     return isEncrypted(value) ? value : this.encrypt(subjectId, value, tx);
   }
+}
+
+/** Encryption and keyed digests with these subjects' keys. */
+function sealerWith(keys: ReadonlyMap<string, Buffer>): SubjectSealer {
+  const keyOf = (subjectId: string): Buffer => {
+    const key = keys.get(subjectId);
+    if (key === undefined) throw new Error('sealerFor was not given this subject');
+    return key;
+  };
+  return {
+    encryptFields<T extends object, K extends keyof T>(
+      obj: T,
+      fields: readonly K[],
+      subjectId: string,
+    ): T {
+      const key = keyOf(subjectId);
+      const once = (value: string) => (isEncrypted(value) ? value : seal(subjectId, key, value));
+      const copy: T = { ...obj };
+      for (const field of fields) {
+        const value: unknown = obj[field];
+        if (value === undefined || value === null) continue;
+        if (typeof value === 'string') copy[field] = once(value) as T[K];
+        else if (isStringArray(value)) copy[field] = value.map(once) as T[K];
+        else throw new TypeError(`Personal field ${String(field)} must be a string or strings`);
+      }
+      return copy;
+    },
+    digest: (subjectId, text) =>
+      createHmac('sha256', keyOf(subjectId)).update(text).digest('base64url'),
+  };
 }
 
 /** Encryption and keyed digests with keys already fetched (FieldCipher.sealerFor). */

@@ -12,7 +12,7 @@ export {
   type SubjectSealer,
 } from './field-cipher.js';
 export { dailySubject } from './daily-subject.js';
-export { SubjectKeyDestroyedError, TamperedValueError } from './errors.js';
+export { SubjectKeyDestroyedError, SubjectKeyRaceError, TamperedValueError } from './errors.js';
 export {
   ACCOUNT_FINGERPRINT_SUBJECT,
   accountSubject,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { migrateSchema, type SqlClient, type SqlExecutor } from '@vop/event-store';
 import { utcDay } from './daily-subject.js';
-import { SubjectKeyDestroyedError } from './errors.js';
+import { SubjectKeyDestroyedError, SubjectKeyRaceError } from './errors.js';
 import { assertValidSubjectId } from './subject-id.js';
 
 export const SUBJECT_KEY_BYTES = 32;
@@ -212,7 +212,51 @@ export class SubjectKeyStore {
     tx?: SqlExecutor,
     options: KeysForOptions = {},
   ): Promise<Map<string, Buffer>> {
+    const gathered = await this.gatherKeys(subjectIds, tx, options);
+    const lost = await gathered.creating;
+    if (lost.length > 0) gathered.take(await this.readKeyRows(tx ?? this.sql, lost));
+    return gathered.keys;
+  }
+
+  /**
+   * keysFor for a writer that seals with the keys before their creation is confirmed: the made
+   * subjects' fresh keys are in `keys` as soon as the existing ones are read, while their insert runs.
+   * `stored` rejects with SubjectKeyRaceError when one of them had a key after all (its key here is not
+   * the stored one), so nothing sealed with these keys may be written before it resolves. On PGlite an
+   * import's chunk seals its new holders' names while the chunk before is written, instead of waiting
+   * for that transaction to end before its keys can be made (bench/RESULTS.md §5, keys made ahead).
+   */
+  async keysAhead(
+    subjectIds: Iterable<string>,
+    tx?: SqlExecutor,
+    options: KeysForOptions = {},
+  ): Promise<{ keys: Map<string, Buffer>; stored: Promise<void> }> {
+    const gathered = await this.gatherKeys(subjectIds, tx, options);
+    const stored = gathered.creating.then((lost) => {
+      if (lost.length > 0) throw new SubjectKeyRaceError();
+    });
+    // Awaited by the writer before it writes; a failure with nobody waiting is not unhandled.
+    stored.catch(() => undefined);
+    return { keys: new Map([...gathered.keys, ...gathered.fresh]), stored };
+  }
+
+  /**
+   * The cached and existing keys (`keys`), and the missing ones' creation sent: `fresh` holds the keys
+   * made here, `creating` names the subjects another writer gave a key first. `keys` gets the fresh
+   * keys that were stored once `creating` settles; `take` adds rows read later.
+   */
+  private async gatherKeys(
+    subjectIds: Iterable<string>,
+    tx: SqlExecutor | undefined,
+    options: KeysForOptions,
+  ): Promise<{
+    keys: Map<string, Buffer>;
+    fresh: Map<string, Buffer>;
+    creating: Promise<string[]>;
+    take: (rows: KeyRow[]) => void;
+  }> {
     const keys = new Map<string, Buffer>();
+    const fresh = new Map<string, Buffer>();
     const missing: string[] = [];
     for (const subjectId of new Set(subjectIds)) {
       assertValidSubjectId(subjectId);
@@ -221,7 +265,6 @@ export class SubjectKeyStore {
       if (cached?.state === 'live') keys.set(subjectId, cached.key);
       else missing.push(subjectId);
     }
-    if (missing.length === 0) return keys;
     const executor = tx ?? this.sql;
     const heard = this.readMark();
     const take = (rows: KeyRow[]) => {
@@ -231,38 +274,47 @@ export class SubjectKeyStore {
         keys.set(row.subject_id, state.key);
       }
     };
+    const created = { keys, fresh, creating: Promise.resolve<string[]>([]), take };
+    if (missing.length === 0) return created;
     // A re-import's subjects mostly have keys already: they are read, and no key is made for them.
     const made = options.made;
     const unmade =
       made === undefined ? missing : missing.filter((subjectId) => !made.has(subjectId));
     if (unmade.length > 0) take(await this.readKeyRows(executor, unmade));
     const absent = missing.filter((subjectId) => !keys.has(subjectId));
-    if (absent.length === 0) return keys;
+    if (absent.length === 0) return created;
     // One call into the random generator for all new keys.
-    const fresh = randomBytes(SUBJECT_KEY_BYTES * absent.length);
-    const keyOf = (index: number) =>
-      fresh.subarray(index * SUBJECT_KEY_BYTES, (index + 1) * SUBJECT_KEY_BYTES);
+    const bytes = randomBytes(SUBJECT_KEY_BYTES * absent.length);
+    absent.forEach((subjectId, index) =>
+      fresh.set(
+        subjectId,
+        bytes.subarray(index * SUBJECT_KEY_BYTES, (index + 1) * SUBJECT_KEY_BYTES),
+      ),
+    );
     // Only the subjects another writer gave a key meanwhile come back: the keys made here are known, and
     // a row for each (an import's every new holder) cost PGlite's thread a quarter of the statement
     // (bench/RESULTS.md §5, what the import's statements send back).
-    const { rows: raced } = await executor.query<{ subject_id: string }>(
-      `WITH fresh AS (
-         SELECT subject_id, decode(key, 'hex') AS key FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
-       ), inserted AS (
-         INSERT INTO ${this.table} (subject_id, key) SELECT subject_id, key FROM fresh
-         ON CONFLICT (subject_id) DO NOTHING RETURNING subject_id
-       )
-       SELECT subject_id FROM fresh WHERE subject_id NOT IN (SELECT subject_id FROM inserted)`,
-      [absent, absent.map((_, index) => keyOf(index).toString('hex'))],
-    );
-    const lost = new Set(raced.map((row) => row.subject_id));
-    take(
-      absent.flatMap((subject_id, index) =>
-        lost.has(subject_id) ? [] : [{ subject_id, key: keyOf(index) }],
-      ),
-    );
-    if (lost.size > 0) take(await this.readKeyRows(executor, [...lost]));
-    return keys;
+    created.creating = executor
+      .query<{ subject_id: string }>(
+        `WITH fresh AS (
+           SELECT subject_id, decode(key, 'hex') AS key FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
+         ), inserted AS (
+           INSERT INTO ${this.table} (subject_id, key) SELECT subject_id, key FROM fresh
+           ON CONFLICT (subject_id) DO NOTHING RETURNING subject_id
+         )
+         SELECT subject_id FROM fresh WHERE subject_id NOT IN (SELECT subject_id FROM inserted)`,
+        [absent, absent.map((subjectId) => (fresh.get(subjectId) as Buffer).toString('hex'))],
+      )
+      .then(({ rows: raced }) => {
+        const lost = new Set(raced.map((row) => row.subject_id));
+        take(
+          absent.flatMap((subject_id) =>
+            lost.has(subject_id) ? [] : [{ subject_id, key: fresh.get(subject_id) as Buffer }],
+          ),
+        );
+        return [...lost];
+      });
+    return created;
   }
 
   private async readKeyRows(executor: SqlExecutor, subjectIds: string[]): Promise<KeyRow[]> {

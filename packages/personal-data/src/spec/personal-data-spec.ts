@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 import { eventually } from '@vop/testing';
 import { dailySubject } from '../daily-subject.js';
-import { SubjectKeyDestroyedError, TamperedValueError } from '../errors.js';
+import { SubjectKeyDestroyedError, SubjectKeyRaceError, TamperedValueError } from '../errors.js';
 import { FieldCipher, isEncrypted } from '../field-cipher.js';
 import { SubjectKeyStore, type SubjectKeyStoreOptions } from '../subject-key-store.js';
 
@@ -364,6 +364,60 @@ export function personalDataSpec(context: PersonalDataSpecContext): void {
         other.keysFor([subject(), erased], undefined, { made: new Set([erased]) }),
         SubjectKeyDestroyedError,
       );
+    });
+
+    it('given subjects made just now, when their keys are asked for ahead, then their keys are there before they are stored, and stored is what was handed out', async () => {
+      const store = await freshStore();
+      const [held, made] = [subject(), subject()];
+      const heldKey = await store.keyFor(held);
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      // The insert is held until the keys were handed out (or, should they wait for it, for a while).
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const fallback = setTimeout(() => release(), 2_000);
+      let insertAnswered = false;
+      const watched: SqlExecutor = {
+        query: async <R>(text: string, params?: readonly unknown[]) => {
+          if (text.includes('INSERT')) await released;
+          const result = await context.otherClient().query<R>(text, params);
+          if (text.includes('INSERT')) insertAnswered = true;
+          return result;
+        },
+      };
+      const { keys, stored } = await other.keysAhead([held, made], watched, {
+        made: new Set([made]),
+      });
+      // Handed out before the insert of the made key was answered.
+      assert.equal(insertAnswered, false);
+      release();
+      clearTimeout(fallback);
+      assert.deepEqual(keys.get(held), heldKey);
+      const madeKey = keys.get(made);
+      assert.equal(madeKey?.length, 32);
+      await stored;
+      assert.equal(insertAnswered, true);
+      assert.deepEqual(await store.keyFor(made), madeKey);
+    });
+
+    it('given a subject said to be made that had a key after all, when its key is asked for ahead, then stored refuses and the key it had stays', async () => {
+      const store = await freshStore();
+      const [raced, made] = [subject(), subject()];
+      const racedKey = await store.keyFor(raced);
+      const other = new SubjectKeyStore(context.otherClient(), { schema: store.schema });
+      const { keys, stored } = await other.keysAhead([raced, made], undefined, {
+        made: new Set([raced, made]),
+      });
+      // A fresh key was handed out for it; nothing sealed with it may be written.
+      assert.notDeepEqual(keys.get(raced), racedKey);
+      await assert.rejects(stored, SubjectKeyRaceError);
+      assert.deepEqual(await store.keyFor(raced), racedKey);
+      assert.deepEqual(await other.keyFor(raced), racedKey);
+      // The same through a sealer, in a process that has not read the key yet.
+      const cipher = new FieldCipher(
+        new SubjectKeyStore(context.otherClient(), { schema: store.schema }),
+      );
+      const racing = await cipher.sealerAhead([raced], undefined, { made: new Set([raced]) });
+      await assert.rejects(racing.keysStored, SubjectKeyRaceError);
     });
 
     it('given keys read for a bulk write without remembering them, then the next read reads them again', async () => {

@@ -210,11 +210,16 @@ export async function prepareImportChunk(
     return accountId;
   });
   // Not kept in the key cache: an import's millions of holders would push out the single checks' keys.
-  // A new account's holder has no key to look for yet.
-  const sealer = await writer.cipher.sealerFor(accountIds.map(accountSubject), sql, {
-    remember: false,
-    made,
-  });
+  // A new account's holder has no key to look for yet. Its key seals its names at once; the chunk is
+  // ready once those keys are stored (below).
+  const { sealer, keysStored } = await writer.cipher.sealerAhead(
+    accountIds.map(accountSubject),
+    sql,
+    {
+      remember: false,
+      made,
+    },
+  );
 
   const decisions: (ReturnType<typeof importCommandFor> & {
     accountId: string;
@@ -295,6 +300,8 @@ export async function prepareImportChunk(
               WHERE account.id = kept.id AND account.holder_erased_at IS NULL`,
       params: [refreshed.map((row) => row.accountId), refreshed.map((row) => row.fingerprint)],
     });
+  // A new holder that had a key after all (SubjectKeyRaceError) fails the chunk: it goes row by row.
+  await keysStored;
   return prepared;
 }
 

@@ -37,8 +37,11 @@ export interface AccountImportRoutesOptions {
   chunkRows?: number;
   /**
    * Chunks grow from chunkRows while a chunk's transaction stays this short, up to 2,000 rows on
-   * PGlite and 5,000 on PostgreSQL (default with the default chunkRows: 20 ms on PGlite, 50 ms on
-   * PostgreSQL): unchanged rows of a re-import take a fraction of the time of new ones.
+   * PGlite and 5,000 on PostgreSQL (default with the default chunkRows: 100 ms on PGlite, 50 ms on
+   * PostgreSQL): unchanged rows of a re-import take a fraction of the time of new ones. Only while no
+   * single check comes: beside them a chunk is sized to take a few milliseconds. On PGlite a chunk of
+   * new records has fixed costs of a tenth of its time at 20 ms; at 100 ms a check that comes after a
+   * quiet spell waits for at most one such chunk (bench/RESULTS.md §5, keys made ahead).
    */
   chunkMs?: number;
   /**
@@ -91,7 +94,7 @@ export function accountImportRoutes(options: AccountImportRoutesOptions): Router
   const leastRest = options.leastRest ?? (onPglite ? 1 : 0);
   // Rows per chunk given by the caller stay fixed (tests cross chunks on purpose).
   const chunkMs =
-    options.chunkMs ?? (options.chunkRows === undefined ? (onPglite ? 20 : 50) : undefined);
+    options.chunkMs ?? (options.chunkRows === undefined ? (onPglite ? 100 : 50) : undefined);
   // PostgreSQL: a chunk of new records (~100 ms a thousand) stays at chunkRows; the nightly file's
   // unchanged rows, which write next to nothing, go in chunks of up to 5,000 (fewer round trips).
   const maxChunkRows = Math.max(chunkRows, onPglite ? 2000 : 5000);

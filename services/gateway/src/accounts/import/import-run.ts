@@ -1,11 +1,12 @@
 import type { AccountImportRowError, AccountImportRows } from '@vop/contracts';
 import type { PriorityGate } from '@vop/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ConcurrencyError, type EventStore, type SqlExecutor } from '@vop/event-store';
+import { ConcurrencyError, type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
 import type { AccountCopyAtCommit } from '@vop/verifications';
 import {
   ACCOUNT_FINGERPRINT_SUBJECT,
   SubjectKeyDestroyedError,
+  SubjectKeyRaceError,
   type FieldCipher,
 } from '@vop/personal-data';
 import {
@@ -54,7 +55,8 @@ export interface ImportRunOptions {
    * one is written (PostgreSQL): the database writes one chunk while this thread makes the next. Not
    * on PGlite: a chunk's transaction holds its one backend, and reads meanwhile wait for it. There a
    * chunk's accounts are looked up while the chunk before is decided and the next one is read (the
-   * look-ahead), before the chunk before is written unless the two share an IBAN.
+   * look-ahead), before the chunk before is written unless the two share an IBAN, and it is decided
+   * and sealed while the chunk before is written (its new holders' keys made ahead, import-chunk.ts).
    */
   overlap?: boolean;
   /**
@@ -100,12 +102,9 @@ export async function runAccountImport(
   let storedErrors = 0;
   let chunk = emptyChunk();
   let inFlight = new Set<string>();
-  // Slices only where the next chunk is read while one is written (PostgreSQL): on PGlite the reading
-  // happens between chunks, and yielding there measured worse for the checks (bench/RESULTS.md §5).
-  const slice =
-    options.overlap === true
-      ? new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.gate)
-      : undefined;
+  // Slices on PGlite too: a chunk's transaction there waits for this thread's turn to be committed,
+  // and a long chunk's preparing held it (bench/RESULTS.md §5, keys made ahead).
+  const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.gate);
   let writing: Promise<void> = Promise.resolve();
   let chunkRows = options.chunkRows;
   const { chunkMs, maxChunkRows = options.chunkRows } = options;
@@ -200,7 +199,7 @@ export async function runAccountImport(
     if (sharesAnIban(current.ibans, inFlight)) await writing;
     await startWriting(
       current,
-      prepareImportChunk({ ...writer(), ...(slice && { slice }) }, current.rows, options.store.sql),
+      prepareImportChunk({ ...writer(), slice }, current.rows, options.store.sql),
     );
   }
 
@@ -213,7 +212,7 @@ export async function runAccountImport(
    * Before, the look-up started after the chunk before committed, and new records' decisions and
    * encryption took turns with their writes (bench/RESULTS.md §5, a chunk's look-up sent before the chunk
    * before is written). When the upload has nothing more for now, the chunk is written at once
-   * (whileWaiting).
+   * (whileWaiting): started, not awaited.
    */
   async function lookAhead(current: Chunk): Promise<void> {
     if (ahead !== undefined && sharesAnIban(current.ibans, ahead.chunk.ibans)) await writeAhead();
@@ -221,7 +220,7 @@ export async function runAccountImport(
     const live = lookUpAccounts(options.store.sql, options.store.schema, current.rows);
     live.catch(() => undefined);
     await startAhead();
-    const lineDigests = await digestLines({ fingerprintDigest }, current.rows);
+    const lineDigests = await digestLines({ fingerprintDigest, slice }, current.rows);
     ahead = { chunk: current, lookUp: { lineDigests, live } };
     // Beside single checks a chunk is written at once, so the next one is sized by their pace (write()).
     if (options.pacer?.checksActive() === true) await writeAhead();
@@ -234,7 +233,7 @@ export async function runAccountImport(
     ahead = undefined;
     await startWriting(
       current,
-      prepareImportChunk(writer(), current.rows, options.store.sql, lookUp),
+      prepareImportChunk({ ...writer(), slice }, current.rows, options.store.sql, lookUp),
     );
   }
 
@@ -247,7 +246,9 @@ export async function runAccountImport(
 
   let failed = false;
   try {
-    const reading = whileWaiting(batches, () => (ahead === undefined ? undefined : writeAhead));
+    // Started, not awaited: waiting for its commit as well drained PGlite's queue each time the upload
+    // had nothing buffered, and the thread then idled while this one read and prepared the next chunk.
+    const reading = whileWaiting(batches, () => (ahead === undefined ? undefined : startAhead));
     for await (const batch of reading)
       for (const record of batch) {
         const iban =
@@ -265,7 +266,7 @@ export async function runAccountImport(
           chunk.ibans.add(record.ok === true ? record.record.iban : record.iban);
         }
         if (chunkFull()) await flush();
-        else if (slice?.due()) await slice.pass();
+        else if (slice.due()) await slice.pass();
       }
     await flush();
   } catch (error) {
@@ -287,11 +288,13 @@ const sharesAnIban = (ibans: ReadonlySet<string>, other: ReadonlySet<string>): b
   [...ibans].some((iban) => other.has(iban));
 
 /**
- * Another writer in the way: a stream or a unique index (23505), or a deadlock (40P01) with a copy of
- * the accounts' consumer applying earlier events of the chunk's accounts: the chunk goes row by row.
+ * Another writer in the way: a stream or a unique index (23505), a new holder's key made by another
+ * writer first, or a deadlock (40P01) with a copy of the accounts' consumer applying earlier events of
+ * the chunk's accounts: the chunk goes row by row.
  */
 const isConflict = (error: unknown): boolean =>
   error instanceof ConcurrencyError ||
+  error instanceof SubjectKeyRaceError ||
   ['23505', '40P01'].includes(String((error as { code?: unknown }).code));
 
 const chunkWriter = (
@@ -326,9 +329,13 @@ async function applyChunk(
 ): Promise<number> {
   try {
     const ready = await prepared;
-    return await store.sql.transaction(async (tx) =>
-      record(tx, await writePreparedChunk(writer(), ready, tx), ready.errors),
-    );
+    return await store.sql.transaction(async (tx) => {
+      // Its counts are known before it is written: recorded beside its writes, not after them (on
+      // PGlite's thread, a statement sent after the writes waits for this thread's next turn).
+      const recorded = record(tx, ready.counts, ready.errors);
+      await pipelined([writePreparedChunk(writer(), ready, tx), recorded]);
+      return recorded;
+    });
   } catch (error) {
     if (!isConflict(error) && !(error instanceof SubjectKeyDestroyedError)) throw error;
   }

@@ -180,16 +180,17 @@ export function accountImportSpec(
     async function holderKeysRead<T>(
       work: () => Promise<T>,
     ): Promise<{ result: T; subjects: number }> {
-      const keysFor = personal.keys.keysFor.bind(personal.keys);
+      const { keys } = personal;
+      const [keysFor, keysAhead] = [keys.keysFor.bind(keys), keys.keysAhead.bind(keys)];
       let subjects = 0;
-      personal.keys.keysFor = (ids, ...rest) => {
-        subjects += [...ids].filter((id) => id.startsWith(accountSubject(''))).length;
-        return keysFor(ids, ...rest);
-      };
+      const count = (ids: Iterable<string>) =>
+        (subjects += [...ids].filter((id) => id.startsWith(accountSubject(''))).length);
+      keys.keysFor = (ids, ...rest) => (count(ids), keysFor(ids, ...rest));
+      keys.keysAhead = (ids, ...rest) => (count(ids), keysAhead(ids, ...rest));
       try {
         return { result: await work(), subjects };
       } finally {
-        personal.keys.keysFor = keysFor;
+        Object.assign(keys, { keysFor, keysAhead });
       }
     }
 
@@ -316,7 +317,7 @@ export function accountImportSpec(
     });
 
     /** NDJSON lines as the source yields them (not yet validated), counting their validations. */
-    async function runLines(lines: string[], firstRow = 1) {
+    async function runLines(lines: string[], firstRow = 1, newId: () => string = randomUUID) {
       const importId = randomUUID();
       const startedAt = new Date().toISOString();
       await startImport(sql, SCHEMA, { id: importId, format: 'ndjson', actor: 'spec', startedAt });
@@ -340,11 +341,32 @@ export function accountImportSpec(
       }
       const options = { importId, store, cipher: personal.cipher, metadata: {}, chunkRows: 2 };
       const rows = await runAccountImport(
-        { ...options, clock: () => new Date(), newId: randomUUID },
+        { ...options, clock: () => new Date(), newId },
         records(),
       );
       return { rows, validations };
     }
+
+    it('given a new holder whose id was given a key by another writer first, then the chunk goes row by row and every name is sealed under a key that is stored', async () => {
+      const taken = randomUUID();
+      // Another process's key store, so the import's has not seen the key.
+      const takenKey = await createPersonalData(sql).keys.keyFor(accountSubject(taken));
+      // The first id the import makes is one another writer already gave a key.
+      const ids = [taken];
+      const lines = [1, 2].map((n) =>
+        JSON.stringify({ iban: germanIban(739_200 + n), name: `Raced Holder${n}` }),
+      );
+      const { rows } = await runLines(lines, 1, () => ids.shift() ?? randomUUID());
+      assert.deepEqual(rows, { read: 2, created: 2, updated: 0, unchanged: 0, failed: 0 });
+      for (const [index, text] of lines.entries()) {
+        const { iban } = JSON.parse(text) as { iban: string };
+        const opened = (await eventsOf(iban))[0];
+        assert.ok(opened?.type === 'AccountOpened');
+        assert.notEqual(opened.data.accountId, taken);
+        assert.equal(await personal.cipher.decrypt(opened.data.name), `Raced Holder${index + 1}`);
+      }
+      assert.deepEqual(await personal.keys.keyFor(accountSubject(taken)), takenKey);
+    });
 
     it('given the same NDJSON lines again, then they are unchanged without being validated again; a changed line is validated and written', async () => {
       const line = (n: number, name = `Line Holder${n}`) =>

@@ -5,8 +5,8 @@ const NOT_YET = Symbol('not yet');
 /**
  * The source's items in order; whenever the next one has not come by the next turn of the event loop
  * (an upload with nothing more buffered), the work `pending()` hands out runs before waiting on. The
- * import writes the chunk it looked up ahead there (import-run.ts): what was read is applied however
- * slowly the rest of the upload comes. An item already buffered costs no wait.
+ * import starts writing the chunk it looked up ahead there (import-run.ts): what was read is applied
+ * however slowly the rest of the upload comes. An item already buffered costs no wait.
  */
 export async function* whileWaiting<T>(
   source: AsyncIterable<T>,
