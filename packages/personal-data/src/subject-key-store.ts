@@ -224,7 +224,7 @@ export class SubjectKeyStore {
    * `stored` rejects with SubjectKeyRaceError when one of them had a key after all (its key here is not
    * the stored one), so nothing sealed with these keys may be written before it resolves. On PGlite an
    * import's chunk seals its new holders' names while the chunk before is written, instead of waiting
-   * for that transaction to end before its keys can be made (bench/RESULTS.md §5, keys made ahead).
+   * for that transaction to end before its keys can be made (bench/RESULTS.md §5, the two threads no longer take turns).
    */
   async keysAhead(
     subjectIds: Iterable<string>,
@@ -274,15 +274,15 @@ export class SubjectKeyStore {
         keys.set(row.subject_id, state.key);
       }
     };
-    const created = { keys, fresh, creating: Promise.resolve<string[]>([]), take };
-    if (missing.length === 0) return created;
+    const gathered = { keys, fresh, creating: Promise.resolve<string[]>([]), take };
+    if (missing.length === 0) return gathered;
     // A re-import's subjects mostly have keys already: they are read, and no key is made for them.
     const made = options.made;
     const unmade =
       made === undefined ? missing : missing.filter((subjectId) => !made.has(subjectId));
     if (unmade.length > 0) take(await this.readKeyRows(executor, unmade));
     const absent = missing.filter((subjectId) => !keys.has(subjectId));
-    if (absent.length === 0) return created;
+    if (absent.length === 0) return gathered;
     // One call into the random generator for all new keys.
     const bytes = randomBytes(SUBJECT_KEY_BYTES * absent.length);
     absent.forEach((subjectId, index) =>
@@ -294,7 +294,7 @@ export class SubjectKeyStore {
     // Only the subjects another writer gave a key meanwhile come back: the keys made here are known, and
     // a row for each (an import's every new holder) cost PGlite's thread a quarter of the statement
     // (bench/RESULTS.md §5, what the import's statements send back).
-    created.creating = executor
+    gathered.creating = executor
       .query<{ subject_id: string }>(
         `WITH fresh AS (
            SELECT subject_id, decode(key, 'hex') AS key FROM unnest($1::text[], $2::text[]) AS fresh(subject_id, key)
@@ -314,7 +314,7 @@ export class SubjectKeyStore {
         );
         return [...lost];
       });
-    return created;
+    return gathered;
   }
 
   private async readKeyRows(executor: SqlExecutor, subjectIds: string[]): Promise<KeyRow[]> {

@@ -41,7 +41,7 @@ export interface AccountImportRoutesOptions {
    * PostgreSQL): unchanged rows of a re-import take a fraction of the time of new ones. Only while no
    * single check comes: beside them a chunk is sized to take a few milliseconds. On PGlite a chunk of
    * new records has fixed costs of a tenth of its time at 20 ms; at 100 ms a check that comes after a
-   * quiet spell waits for at most one such chunk (bench/RESULTS.md §5, keys made ahead).
+   * quiet spell waits for at most one such chunk (bench/RESULTS.md §5, the two threads no longer take turns).
    */
   chunkMs?: number;
   /**

@@ -103,7 +103,7 @@ export async function runAccountImport(
   let chunk = emptyChunk();
   let inFlight = new Set<string>();
   // Slices on PGlite too: a chunk's transaction there waits for this thread's turn to be committed,
-  // and a long chunk's preparing held it (bench/RESULTS.md §5, keys made ahead).
+  // and a long chunk's preparing held it (bench/RESULTS.md §5, the two threads no longer take turns).
   const slice = new TimeSlice(options.sliceMs ?? DEFAULT_SLICE_MS, options.gate);
   let writing: Promise<void> = Promise.resolve();
   let chunkRows = options.chunkRows;
