@@ -46,6 +46,11 @@ export const AccountEvent = z.discriminatedUnion('type', [
 export type AccountEvent = z.infer<typeof AccountEvent>;
 export const ACCOUNT_EVENT_VERSION = 1;
 
+/** Every account's stream in the gateway's store is named with it; so is each message the relay publishes. */
+export const ACCOUNT_STREAM_PREFIX = 'account-';
+export const accountStreamId = (accountId: string): string =>
+  `${ACCOUNT_STREAM_PREFIX}${accountId}`;
+
 const ACCOUNT_EVENT_TYPES: ReadonlySet<string> = new Set(
   AccountEvent.options.map((option) => option.shape.type.value),
 );

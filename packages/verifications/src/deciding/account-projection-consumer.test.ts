@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { topicNames } from '@vop/contracts';
+import { accountStreamId, topicNames } from '@vop/contracts';
 import { createPgliteClient, type SqlClient } from '@vop/event-store';
-import { createInProcessBus, type InProcessBus } from '@vop/messaging';
+import { createInProcessBus, type InProcessBus, type OutgoingMessage } from '@vop/messaging';
 import { createLogger, createMetricsRegistry } from '@vop/observability';
-import { toOutgoingMessage } from '@vop/outbox';
+import { STREAM_ID_HEADER, STREAM_POSITION_HEADER, toOutgoingMessage } from '@vop/outbox';
 import { germanIban } from '@vop/testing';
 import { accountOpened, countingTransactions } from './account-copy-spec-helpers.js';
 import { AccountProjection } from './account-projection-consumer.js';
@@ -204,6 +204,81 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     assert.equal(counted.count() - before, 1);
     const row = (await findAccountsByIbans(sql, 'copy_skipping', [iban])).get(iban);
     assert.equal(row?.name, 'Erika Musterfrau');
+    await subscription.close();
+    await projection.stop();
+    await bus.close();
+  });
+
+  it('given a copy written at commit, then its stream headers decide what it has, and a message published without them is parsed for it', async () => {
+    const bus = createInProcessBus({ redeliveryDelayMs: 10 });
+    const counted = countingTransactions(sql);
+    const projection = new AccountProjection({
+      sql: counted.sql,
+      bus,
+      logger: createLogger({ service: 'copy-test', level: 'silent' }),
+      schema: 'copy_by_headers',
+      groupId: 'copy-by-headers-accounts',
+      topic: topics.accountEvents,
+    });
+    await projection.migrate();
+    const copy = projection.atCommit();
+    const subscription = await projection.subscribe();
+    const iban = germanIban(1_006);
+    const accountId = randomUUID();
+    const opened = accountOpened(iban, accountId);
+    const { data } = JSON.parse(opened.value) as { data: AccountEvent['data'] };
+    await sql.transaction((tx) =>
+      copy.apply(tx, [{ event: { type: 'AccountOpened', data } as AccountEvent, revision: 1 }]),
+    );
+    copy.committed();
+    const renamed = (name: string, streamPosition: number) =>
+      toOutgoingMessage(
+        {
+          eventId: randomUUID(),
+          streamId: accountStreamId(accountId),
+          streamPosition,
+          globalPosition: BigInt(streamPosition),
+          transactionId: String(streamPosition),
+          type: 'AccountUpdated',
+          data: { ...data, name, previousIban: iban, updatedAt: '2026-03-02T00:00:00.000Z' },
+          metadata: {},
+          occurredAt: new Date('2026-03-02T00:00:00.000Z'),
+        },
+        iban,
+      );
+    const nameInCopy = async () =>
+      (await findAccountsByIbans(sql, 'copy_by_headers', [iban])).get(iban)?.name;
+    const before = counted.count();
+
+    // Its headers say revision 1, which the copy has; its envelope says 2: the headers are what is read.
+    const newer = renamed('Erika Musterfrau', 2);
+    await bus.publish(topics.accountEvents, [
+      { ...newer, headers: { ...newer.headers, [STREAM_POSITION_HEADER]: '1' } },
+    ]);
+    await bus.settled();
+    assert.equal(counted.count() - before, 0, 'passed over by its headers, its envelope unread');
+    assert.equal(await nameInCopy(), 'Erika Mustermann');
+
+    // As published before the stream headers: what the copy has is found from the envelope.
+    const withoutStream = (message: OutgoingMessage): OutgoingMessage => {
+      const headers = { ...message.headers };
+      delete headers[STREAM_ID_HEADER];
+      delete headers[STREAM_POSITION_HEADER];
+      return { ...message, headers };
+    };
+    await bus.publish(topics.accountEvents, [withoutStream(opened)]);
+    await bus.settled();
+    assert.equal(counted.count() - before, 0, 'what the copy had is not written again');
+    await bus.publish(topics.accountEvents, [withoutStream(renamed('Erika Musterfrau', 2))]);
+    await bus.settled();
+    assert.equal(counted.count() - before, 1);
+    assert.equal(await nameInCopy(), 'Erika Musterfrau');
+
+    // A newer revision by its headers is applied.
+    await bus.publish(topics.accountEvents, [renamed('Erika Beispiel', 3)]);
+    await bus.settled();
+    assert.equal(counted.count() - before, 2);
+    assert.equal(await nameInCopy(), 'Erika Beispiel');
     await subscription.close();
     await projection.stop();
     await bus.close();

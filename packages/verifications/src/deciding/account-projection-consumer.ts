@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_STREAM_PREFIX,
   type AccountEvent,
   type IntegrationEnvelope as Envelope,
   parseAccountEvent,
@@ -6,7 +7,13 @@ import {
 import type { SqlClient, SqlExecutor } from '@vop/event-store';
 import type { Bus, IncomingMessage, Subscription } from '@vop/messaging';
 import type { Logger, ServiceMetrics } from '@vop/observability';
-import { logHandlerError, migrateInbox, parseEnvelope } from '@vop/outbox';
+import {
+  logHandlerError,
+  migrateInbox,
+  parseEnvelope,
+  STREAM_ID_HEADER,
+  STREAM_POSITION_HEADER,
+} from '@vop/outbox';
 import { AccountCache } from './account-cache.js';
 import { accountCopyLag } from './account-copy-lag.js';
 import type { AccountCopyAtCommit } from './account-copy-at-commit.js';
@@ -119,8 +126,9 @@ export class AccountProjection {
      * revision it reflects, so an event delivered again changes nothing. Whether any row changed.
      */
     const project = async (messages: IncomingMessage[], lateSince: string[]) => {
-      let envelopes = messages.map(parseEnvelope);
-      if (this.writtenAtCommit) envelopes = await this.notYetCopied(envelopes);
+      const parsed = new Map<IncomingMessage, Envelope>();
+      const pending = this.writtenAtCommit ? await this.notYetCopied(messages, parsed) : messages;
+      const envelopes = pending.map((message) => parsed.get(message) ?? parseEnvelope(message));
       const appended = envelopes.map((envelope) => ({
         event: parseAccountEvent(envelope.type, envelope.data),
         revision: envelope.streamPosition ?? 1,
@@ -164,24 +172,36 @@ export class AccountProjection {
   }
 
   /**
-   * The events this copy does not have yet, by one read of the revisions of their accounts' rows:
+   * The messages this copy does not have yet, by one read of the revisions of their accounts' rows:
    * where this process's own writes put their events at commit (an import's thousands), the delivery
-   * that brings them again is then neither parsed nor written a second time.
+   * that brings them again is then neither parsed nor written a second time. A message's account and
+   * revision come from its stream headers (`toOutgoingMessage`); one published without them is parsed
+   * for them, into `parsed`.
    */
-  private async notYetCopied(envelopes: Envelope[]): Promise<Envelope[]> {
-    const accountIds = [...new Set(envelopes.map(accountIdOf))].filter(
+  private async notYetCopied(
+    messages: IncomingMessage[],
+    parsed: Map<IncomingMessage, Envelope>,
+  ): Promise<IncomingMessage[]> {
+    const positions = messages.map((message) => {
+      const fromHeaders = streamPositionOf(message);
+      if (fromHeaders !== undefined) return fromHeaders;
+      const envelope = parseEnvelope(message);
+      parsed.set(message, envelope);
+      return { accountId: accountIdOf(envelope), revision: envelope.streamPosition ?? 1 };
+    });
+    const accountIds = [...new Set(positions.map(({ accountId }) => accountId))].filter(
       (id): id is string => id !== undefined,
     );
-    if (accountIds.length === 0) return envelopes;
+    if (accountIds.length === 0) return messages;
     const { rows } = await this.options.sql.query<{ account_id: string; revision: number }>(
       `SELECT account_id::text, revision FROM ${this.schema}.accounts WHERE account_id = ANY($1::uuid[])`,
       [accountIds],
     );
     const copied = new Map(rows.map((row) => [row.account_id, row.revision]));
-    return envelopes.filter((envelope) => {
-      const accountId = accountIdOf(envelope);
-      const revision = accountId === undefined ? undefined : copied.get(accountId);
-      return revision === undefined || revision < (envelope.streamPosition ?? 1);
+    return messages.filter((_, index) => {
+      const { accountId, revision } = positions[index] as CopyPosition;
+      const held = accountId === undefined ? undefined : copied.get(accountId);
+      return held === undefined || held < revision;
     });
   }
 
@@ -211,6 +231,26 @@ export class AccountProjection {
     await this.stopHearing?.();
     this.stopHearing = undefined;
   }
+}
+
+/** Which account's row a message would change, and to which revision (undefined: not an account's). */
+interface CopyPosition {
+  accountId: string | undefined;
+  revision: number;
+}
+
+/** A message's account and revision from its stream headers, when it has both and they are well formed. */
+function streamPositionOf(message: IncomingMessage): CopyPosition | undefined {
+  const streamId = message.headers[STREAM_ID_HEADER];
+  const position = Number(message.headers[STREAM_POSITION_HEADER]);
+  if (streamId === undefined || !Number.isSafeInteger(position) || position < 1) return undefined;
+  const accountId = streamId.startsWith(ACCOUNT_STREAM_PREFIX)
+    ? streamId.slice(ACCOUNT_STREAM_PREFIX.length)
+    : '';
+  return {
+    accountId: UUID.test(accountId) ? accountId.toLowerCase() : undefined,
+    revision: position,
+  };
 }
 
 /** An account event's account, read before the event is parsed (an unparseable one is applied and fails there). */

@@ -1,4 +1,4 @@
-import { parseAccountEvent } from '@vop/contracts';
+import { accountStreamId, parseAccountEvent } from '@vop/contracts';
 import { handleCommand, type EventStore, type SqlExecutor } from '@vop/event-store';
 import {
   type AccountCommand,
@@ -10,11 +10,6 @@ import {
 import type { AccountEventProtector } from '@vop/personal-data';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import { type ProjectionOptions, projectAccountEvent } from './read-model.js';
-
-/** Every account's stream is named with it. */
-export const ACCOUNT_STREAM_PREFIX = 'account-';
-export const accountStreamId = (accountId: string): string =>
-  `${ACCOUNT_STREAM_PREFIX}${accountId}`;
 
 const MAX_ATTEMPTS = 3;
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseAccountEvent } from '@vop/contracts';
+import { accountStreamId, parseAccountEvent } from '@vop/contracts';
 import type { RecordedEvent, SqlExecutor } from '@vop/event-store';
 import type { Principal } from '@vop/http';
 import { accountEventProtector, type FieldCipher } from '@vop/personal-data';
 import { germanIban, httpSpec, type GivenStream } from '@vop/testing';
 import { appAs, freshGatewayStore, SPEC_SCHEMA as SCHEMA } from '../spec/in-process-edge.js';
-import { accountStreamId } from './command-handler.js';
 import { isLiveTestAccount, migrateAccountsReadModel, projectAccountEvent } from './read-model.js';
 import { accountRoutes } from './routes.js';
 import { sandboxAccountRoutes } from './sandbox-routes.js';

@@ -1,10 +1,9 @@
-import { routeIntegrationEvent, topicNames } from '@vop/contracts';
+import { ACCOUNT_STREAM_PREFIX, routeIntegrationEvent, topicNames } from '@vop/contracts';
 import type { EventStore } from '@vop/event-store';
 import { loopFailureLog } from '@vop/http';
 import type { Bus } from '@vop/messaging';
 import type { Logger } from '@vop/observability';
 import { OutboxRelay } from '@vop/outbox';
-import { ACCOUNT_STREAM_PREFIX } from '../accounts/command-handler.js';
 
 export const GATEWAY_OUTBOX_RELAY_NAME = 'gateway-outbox';
 

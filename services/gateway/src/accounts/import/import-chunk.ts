@@ -2,13 +2,13 @@ import {
   type AccountEvent,
   type AccountImportRecord,
   type AccountImportRowError,
+  accountStreamId,
   domesticAccountOf,
   parseAccountEvent,
 } from '@vop/contracts';
 import { type AccountCopyAtCommit, appendedAt } from '@vop/verifications';
 import { countedWrite, type EventStore, pipelined, type SqlExecutor } from '@vop/event-store';
 import { accountSubject, type FieldCipher } from '@vop/personal-data';
-import { accountStreamId } from '../command-handler.js';
 import {
   type AccountCommand,
   type AccountState,
