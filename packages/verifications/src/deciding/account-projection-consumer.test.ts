@@ -151,7 +151,8 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     await bus.close();
   });
 
-  it('given a copy written at commit, then a delivery of what it has is read once and never written, and a newer revision is applied', async () => {
+  /** A copy on a bus of its own, subscribed, holding one account it had at commit (revision 1). */
+  async function copyHoldingOneAccount(schema: string, iban: string) {
     const bus = createInProcessBus({ redeliveryDelayMs: 10 });
     // Counts the projection's transactions: a delivery it already had must not open one.
     const counted = countingTransactions(sql);
@@ -159,14 +160,13 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
       sql: counted.sql,
       bus,
       logger: createLogger({ service: 'copy-test', level: 'silent' }),
-      schema: 'copy_skipping',
-      groupId: 'copy-skipping-accounts',
+      schema,
+      groupId: `${schema}-accounts`,
       topic: topics.accountEvents,
     });
     await projection.migrate();
     const copy = projection.atCommit();
     const subscription = await projection.subscribe();
-    const iban = germanIban(1_005);
     const accountId = randomUUID();
     const opened = accountOpened(iban, accountId);
     const { data } = JSON.parse(opened.value) as { data: AccountEvent['data'] };
@@ -174,63 +174,7 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
       copy.apply(tx, [{ event: { type: 'AccountOpened', data } as AccountEvent, revision: 1 }]),
     );
     copy.committed();
-
-    const before = counted.count();
-    await bus.publish(topics.accountEvents, [opened]);
-    await bus.settled();
-    assert.equal(counted.count() - before, 0, 'what the copy had at commit is not written again');
-
-    const renamed = toOutgoingMessage(
-      {
-        eventId: randomUUID(),
-        streamId: `account-${accountId}`,
-        streamPosition: 2,
-        globalPosition: 2n,
-        transactionId: '2',
-        type: 'AccountUpdated',
-        data: {
-          ...data,
-          name: 'Erika Musterfrau',
-          previousIban: iban,
-          updatedAt: '2026-03-02T00:00:00.000Z',
-        },
-        metadata: {},
-        occurredAt: new Date('2026-03-02T00:00:00.000Z'),
-      },
-      iban,
-    );
-    await bus.publish(topics.accountEvents, [renamed]);
-    await bus.settled();
-    assert.equal(counted.count() - before, 1);
-    const row = (await findAccountsByIbans(sql, 'copy_skipping', [iban])).get(iban);
-    assert.equal(row?.name, 'Erika Musterfrau');
-    await subscription.close();
-    await projection.stop();
-    await bus.close();
-  });
-
-  it('given a copy written at commit, then its stream headers decide what it has, and a message published without them is parsed for it', async () => {
-    const bus = createInProcessBus({ redeliveryDelayMs: 10 });
-    const counted = countingTransactions(sql);
-    const projection = new AccountProjection({
-      sql: counted.sql,
-      bus,
-      logger: createLogger({ service: 'copy-test', level: 'silent' }),
-      schema: 'copy_by_headers',
-      groupId: 'copy-by-headers-accounts',
-      topic: topics.accountEvents,
-    });
-    await projection.migrate();
-    const copy = projection.atCommit();
-    const subscription = await projection.subscribe();
-    const iban = germanIban(1_006);
-    const accountId = randomUUID();
-    const opened = accountOpened(iban, accountId);
-    const { data } = JSON.parse(opened.value) as { data: AccountEvent['data'] };
-    await sql.transaction((tx) =>
-      copy.apply(tx, [{ event: { type: 'AccountOpened', data } as AccountEvent, revision: 1 }]),
-    );
-    copy.committed();
+    /** The account renamed, as the relay publishes it. */
     const renamed = (name: string, streamPosition: number) =>
       toOutgoingMessage(
         {
@@ -246,8 +190,37 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
         },
         iban,
       );
-    const nameInCopy = async () =>
-      (await findAccountsByIbans(sql, 'copy_by_headers', [iban])).get(iban)?.name;
+    const nameInCopy = async () => (await findAccountsByIbans(sql, schema, [iban])).get(iban)?.name;
+    const close = async () => {
+      await subscription.close();
+      await projection.stop();
+      await bus.close();
+    };
+    return { bus, counted, opened, renamed, nameInCopy, close };
+  }
+
+  it('given a copy written at commit, then a delivery of what it has is read once and never written, and a newer revision is applied', async () => {
+    const { bus, counted, opened, renamed, nameInCopy, close } = await copyHoldingOneAccount(
+      'copy_skipping',
+      germanIban(1_005),
+    );
+    const before = counted.count();
+    await bus.publish(topics.accountEvents, [opened]);
+    await bus.settled();
+    assert.equal(counted.count() - before, 0, 'what the copy had at commit is not written again');
+
+    await bus.publish(topics.accountEvents, [renamed('Erika Musterfrau', 2)]);
+    await bus.settled();
+    assert.equal(counted.count() - before, 1);
+    assert.equal(await nameInCopy(), 'Erika Musterfrau');
+    await close();
+  });
+
+  it('given a copy written at commit, then its stream headers decide what it has, and a message published without them is parsed for it', async () => {
+    const { bus, counted, opened, renamed, nameInCopy, close } = await copyHoldingOneAccount(
+      'copy_by_headers',
+      germanIban(1_006),
+    );
     const before = counted.count();
 
     // Its headers say revision 1, which the copy has; its envelope says 2: the headers are what is read.
@@ -279,8 +252,6 @@ describe("a deciding service's copy of the accounts (AccountProjection)", () => 
     await bus.settled();
     assert.equal(counted.count() - before, 2);
     assert.equal(await nameInCopy(), 'Erika Beispiel');
-    await subscription.close();
-    await projection.stop();
-    await bus.close();
+    await close();
   });
 });
