@@ -126,9 +126,11 @@ export class AccountProjection {
      * revision it reflects, so an event delivered again changes nothing. Whether any row changed.
      */
     const project = async (messages: IncomingMessage[], lateSince: string[]) => {
-      const parsed = new Map<IncomingMessage, Envelope>();
-      const pending = this.writtenAtCommit ? await this.notYetCopied(messages, parsed) : messages;
-      const envelopes = pending.map((message) => parsed.get(message) ?? parseEnvelope(message));
+      const envelopes = this.writtenAtCommit
+        ? (await this.notYetCopied(messages.map(located))).map(
+            ({ message, envelope }) => envelope ?? parseEnvelope(message),
+          )
+        : messages.map(parseEnvelope);
       const appended = envelopes.map((envelope) => ({
         event: parseAccountEvent(envelope.type, envelope.data),
         revision: envelope.streamPosition ?? 1,
@@ -174,22 +176,10 @@ export class AccountProjection {
   /**
    * The messages this copy does not have yet, by one read of the revisions of their accounts' rows:
    * where this process's own writes put their events at commit (an import's thousands), the delivery
-   * that brings them again is then neither parsed nor written a second time. A message's account and
-   * revision come from its stream headers (`toOutgoingMessage`); one published without them is parsed
-   * for them, into `parsed`.
+   * that brings them again is then neither parsed nor written a second time.
    */
-  private async notYetCopied(
-    messages: IncomingMessage[],
-    parsed: Map<IncomingMessage, Envelope>,
-  ): Promise<IncomingMessage[]> {
-    const positions = messages.map((message) => {
-      const fromHeaders = streamPositionOf(message);
-      if (fromHeaders !== undefined) return fromHeaders;
-      const envelope = parseEnvelope(message);
-      parsed.set(message, envelope);
-      return { accountId: accountIdOf(envelope), revision: envelope.streamPosition ?? 1 };
-    });
-    const accountIds = [...new Set(positions.map(({ accountId }) => accountId))].filter(
+  private async notYetCopied(messages: Located[]): Promise<Located[]> {
+    const accountIds = [...new Set(messages.map(({ accountId }) => accountId))].filter(
       (id): id is string => id !== undefined,
     );
     if (accountIds.length === 0) return messages;
@@ -198,8 +188,7 @@ export class AccountProjection {
       [accountIds],
     );
     const copied = new Map(rows.map((row) => [row.account_id, row.revision]));
-    return messages.filter((_, index) => {
-      const { accountId, revision } = positions[index] as CopyPosition;
+    return messages.filter(({ accountId, revision }) => {
       const held = accountId === undefined ? undefined : copied.get(accountId);
       return held === undefined || held < revision;
     });
@@ -233,36 +222,46 @@ export class AccountProjection {
   }
 }
 
-/** Which account's row a message would change, and to which revision (undefined: not an account's). */
-interface CopyPosition {
+/**
+ * A delivered message with the account whose row it would change (undefined: none found) and to which
+ * revision, from its stream headers (`toOutgoingMessage`); a message published without them is parsed
+ * for them, and its envelope kept.
+ */
+interface Located {
+  message: IncomingMessage;
   accountId: string | undefined;
   revision: number;
+  envelope?: Envelope;
 }
 
-/** A message's account and revision from its stream headers, when it has both and they are well formed. */
-function streamPositionOf(message: IncomingMessage): CopyPosition | undefined {
+function located(message: IncomingMessage): Located {
   const streamId = message.headers[STREAM_ID_HEADER];
   const position = Number(message.headers[STREAM_POSITION_HEADER]);
-  if (streamId === undefined || !Number.isSafeInteger(position) || position < 1) return undefined;
-  const accountId = streamId.startsWith(ACCOUNT_STREAM_PREFIX)
-    ? streamId.slice(ACCOUNT_STREAM_PREFIX.length)
-    : '';
-  return {
-    accountId: UUID.test(accountId) ? accountId.toLowerCase() : undefined,
-    revision: position,
-  };
-}
-
-/** An account event's account, read before the event is parsed (an unparseable one is applied and fails there). */
-function accountIdOf(envelope: Envelope): string | undefined {
+  if (streamId !== undefined && Number.isSafeInteger(position) && position >= 1) {
+    const accountId = streamId.startsWith(ACCOUNT_STREAM_PREFIX)
+      ? asAccountId(streamId.slice(ACCOUNT_STREAM_PREFIX.length))
+      : undefined;
+    return { message, accountId, revision: position };
+  }
+  // Else the account from the envelope's data, before the account event is parsed (one that does not
+  // parse is kept, applied, and fails there).
+  const envelope = parseEnvelope(message);
   const { data } = envelope as { data: unknown };
   const accountId =
     typeof data === 'object' && data !== null
       ? (data as { accountId?: unknown }).accountId
       : undefined;
-  return typeof accountId === 'string' && UUID.test(accountId)
-    ? accountId.toLowerCase()
-    : undefined;
+  return {
+    message,
+    envelope,
+    accountId: asAccountId(accountId),
+    revision: envelope.streamPosition ?? 1,
+  };
+}
+
+/** An account id as the copy keys it (lower case), or undefined for anything but a UUID. */
+function asAccountId(value: unknown): string | undefined {
+  return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : undefined;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
