@@ -113,6 +113,36 @@ export function busContract(name: string, makeBus: () => Bus, options: BusContra
       assert.deepEqual({ ...received.byValue('without').headers }, {});
     });
 
+    it('delivers headers named as members of every object (toString, constructor, __proto__) as they were sent', async () => {
+      const topic = unique('member-headers');
+      await bus.ensureTopics([{ name: topic, partitions: 1 }]);
+      const received = new Recorder();
+      await subscribe({ groupId: unique('group'), topics: [topic], handler: received.handler });
+
+      // A producer outside the bank (the core-banking feed) chooses its header names.
+      const headers: Record<string, string> = { toString: 'a', constructor: 'b', 'event-id': 'c' };
+      Object.defineProperty(headers, '__proto__', {
+        value: 'd',
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+      await bus.publish(topic, [{ key: 'k', value: 'members', headers }]);
+      await waitFor(() => received.messages.length >= 1, 'the message');
+
+      const delivered = received.byValue('members').headers;
+      assert.equal(Object.getPrototypeOf(delivered), Object.prototype);
+      assert.deepEqual(
+        Object.entries(delivered).sort(([a], [b]) => a.localeCompare(b)),
+        [
+          ['__proto__', 'd'],
+          ['constructor', 'b'],
+          ['event-id', 'c'],
+          ['toString', 'a'],
+        ],
+      );
+    });
+
     it('keeps the order of messages with the same key across many keys', async () => {
       const topic = unique('order');
       await bus.ensureTopics([{ name: topic, partitions: 8 }]);

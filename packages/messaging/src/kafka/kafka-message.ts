@@ -25,14 +25,20 @@ export function toIncomingMessage(
   };
 }
 
-/** Kafka allows repeated header keys; the bus's headers are a plain map, so the first value wins. */
+/**
+ * Kafka allows repeated header keys; the bus's headers are a plain map, so the first value wins. Every
+ * name is an own property, as sent: a header named `__proto__` is a value, not the map's prototype.
+ */
 export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const result: Record<string, string> = {};
   if (!headers) return result;
   for (const [name, raw] of Object.entries(headers)) {
     const first = Array.isArray(raw) ? raw[0] : raw;
     if (first === undefined) continue;
-    result[name] = typeof first === 'string' ? first : first.toString('utf8');
+    const value = typeof first === 'string' ? first : first.toString('utf8');
+    if (name === '__proto__')
+      Object.defineProperty(result, name, { value, writable: true, enumerable: true, configurable: true });
+    else result[name] = value;
   }
   return result;
 }
