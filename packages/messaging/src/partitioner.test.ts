@@ -1,21 +1,26 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Partitioners, type PartitionMetadata } from 'kafkajs';
+import { keyPartitioner } from './kafka/key-partitioner.js';
 import { murmur2, partitionFor } from './partitioner.js';
+
+function metadataOf(partitions: number): PartitionMetadata[] {
+  return Array.from({ length: partitions }, (_, partitionId) => ({
+    partitionId,
+    leader: 1,
+    partitionErrorCode: 0,
+    replicas: [1],
+    isr: [1],
+  }));
+}
 
 function kafkajsPartition(key: string, partitions: number): number {
   const partitioner = Partitioners.DefaultPartitioner();
-  const partitionMetadata: PartitionMetadata[] = Array.from(
-    { length: partitions },
-    (_, partitionId) => ({
-      partitionId,
-      leader: 1,
-      partitionErrorCode: 0,
-      replicas: [1],
-      isr: [1],
-    }),
-  );
-  return partitioner({ topic: 't', partitionMetadata, message: { key, value: '' } });
+  return partitioner({
+    topic: 't',
+    partitionMetadata: metadataOf(partitions),
+    message: { key, value: '' },
+  });
 }
 
 describe('partitionFor', () => {
@@ -43,6 +48,34 @@ describe('partitionFor', () => {
         );
       }
     }
+  });
+
+  it("the Kafka bus's producer puts a message where kafkajs's default partitioner does: by its key (text or bytes), else its own partition first", () => {
+    const ours = keyPartitioner();
+    const theirs = Partitioners.DefaultPartitioner();
+    for (const partitions of [1, 3, 8, 12]) {
+      const partitionMetadata = metadataOf(partitions);
+      for (let index = 0; index < 2_000; index++) {
+        const text = `${index % 3 === 0 ? 'DE' : 'vrf-'}${index}${'ü'.repeat(index % 5)}`;
+        for (const key of [text, Buffer.from(text)]) {
+          const message = { key, value: '' };
+          assert.equal(
+            ours({ topic: 't', partitionMetadata, message }),
+            theirs({ topic: 't', partitionMetadata, message }),
+            `${text} over ${partitions}`,
+          );
+        }
+      }
+    }
+    const partitionMetadata = metadataOf(8);
+    const message = { key: 'DE89370400440532013000', value: '', partition: 5 };
+    assert.equal(ours({ topic: 't', partitionMetadata, message }), 5);
+    const unkeyed = new Set(
+      Array.from({ length: 64 }, () =>
+        ours({ topic: 't', partitionMetadata, message: { value: '' } }),
+      ),
+    );
+    assert.equal(unkeyed.size, 8, 'messages without a key go round the partitions');
   });
 
   it('matches published murmur2 values of the Java client', () => {

@@ -1,4 +1,4 @@
-import { Kafka, logLevel as KafkaLogLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
+import { Kafka, logLevel as KafkaLogLevel, type Admin, type Producer } from 'kafkajs';
 import type {
   Bus,
   OutgoingMessage,
@@ -12,6 +12,7 @@ import { retryRetriable } from './retry-retriable.js';
 import { CoalescingPublisher } from './coalescing-publisher.js';
 import { kafkaLogCreator } from './kafka-log.js';
 import { KafkaSubscription } from './kafka-subscription.js';
+import { keyPartitioner } from './key-partitioner.js';
 import { publishTraced } from '../message-tracing.js';
 import type { WireMessage } from './kafka-message.js';
 import type { ValueCodec } from './value-codec.js';
@@ -230,7 +231,7 @@ class KafkaBus implements Bus {
         idempotent: true,
         maxInFlightRequests: 1,
         // Kafka's own murmur2 on the key, so every client puts a key on the same partition.
-        createPartitioner: Partitioners.DefaultPartitioner,
+        createPartitioner: keyPartitioner,
         allowAutoTopicCreation: false,
         // Bounded, so a publish to a missing topic fails instead of retrying for ever.
         retry: { initialRetryTime: 100, maxRetryTime: 2_000, retries: 8 },

@@ -37,7 +37,12 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
     if (first === undefined) continue;
     const value = typeof first === 'string' ? first : first.toString('utf8');
     if (name === '__proto__')
-      Object.defineProperty(result, name, { value, writable: true, enumerable: true, configurable: true });
+      Object.defineProperty(result, name, {
+        value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
     else result[name] = value;
   }
   return result;
