@@ -62,11 +62,6 @@ export interface TopicRoute {
 }
 
 /**
- * Where a stored event is published, and under which key: account events and verification requests by
- * IBAN (a matching instance holds the accounts of its partitions), completions by verification id.
- * Events that stay inside their service route nowhere (null).
- */
-/**
  * What each route reads of an event, picked from its schema: a relay routes every event it publishes,
  * and validating the whole event there (it was validated when it was decided) cost more than the rest
  * of routing (bench/RESULTS.md §5).
@@ -85,6 +80,11 @@ const completedRouting = z.object({ data: VerificationCompleted.shape.data.pick(
 const failedRouting = z.object({ data: VerificationFailed.shape.data.pick(endFields) });
 const batchRouting = z.object({ data: BatchCompleted.shape.data.pick({ batchId: true }) });
 
+/**
+ * Where a stored event is published, and under which key: account events and verification requests by
+ * IBAN (a matching instance holds the accounts of its partitions), completions by verification id.
+ * Events that stay inside their service route nowhere (null).
+ */
 export function routeIntegrationEvent(
   topics: TopicNames,
   event: { type: string; data: unknown },

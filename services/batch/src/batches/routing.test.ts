@@ -131,6 +131,34 @@ describe('where batch events travel (packages/contracts routeIntegrationEvent)',
       });
   });
 
+  it('an account event goes to the account events topic keyed by its IBAN; an event without what it is routed by is refused, not published under no key', () => {
+    const account = {
+      accountId: '0b5f3c1a-9d2f-4e8b-a1c3-7f6e5d4c3b2a',
+      iban: request.iban,
+      name: 'sealed',
+      status: 'active',
+      createdAt: request.requestedAt,
+    };
+    assert.deepEqual(routeIntegrationEvent(topics, { type: 'AccountOpened', data: account }), {
+      topic: 'ns.vop.account-events.v1',
+      key: request.iban,
+    });
+    const { iban: _iban, ...withoutIban } = account;
+    const { iban: _requestIban, ...requestWithoutIban } = request;
+    const refused: Array<{ type: string; data: unknown }> = [
+      { type: 'AccountOpened', data: withoutIban },
+      { type: 'AccountDeleted', data: { ...withoutIban, iban: 42 } },
+      { type: 'VerificationRequested', data: requestWithoutIban },
+      { type: 'VerificationRequested', data: { ...request, routing: 'elsewhere' } },
+      { type: 'VerificationCompleted', data: { verificationId: 'not-a-uuid', outcome: 'MTCH' } },
+      { type: 'VerificationFailed', data: {} },
+      { type: 'BatchCompleted', data: { participant: request.participant } },
+      { type: 'AccountUpdated', data: null },
+    ];
+    for (const event of refused)
+      assert.throws(() => routeIntegrationEvent(topics, event), Error, event.type);
+  });
+
   it('BatchCompleted goes to the batch-events topic keyed by batch id; the internal events stay home', () => {
     const completed = {
       batchId: 'b-1',
