@@ -17,7 +17,7 @@ import { runContext } from './run-context.js';
  * consumed by one group in deliveries of up to 500 (as the account copies take them) and parsed
  * (`parseEnvelope`). Prints this process's CPU per message (every thread, `process.cpuUsage`) for each
  * side; the broker is not counted. The fixed cost every distributed flow pays per message
- * (docs/performance.md, "What one verification costs").
+ * (docs/performance.md, the kafkajs patch).
  * Usage: node bench/dist/kafka-messages.bench.js [--messages 200000] [--batch 1000] [--rounds 3]
  */
 const args = process.argv.slice(2);
