@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
   createKafkaBus,
@@ -45,7 +45,7 @@ function relayedAccountEvent(index: number): OutgoingMessage {
   const event = recordedAccountOpened(iban);
   event.metadata = {
     correlationId: randomUUID(),
-    traceparent: `00-${randomUUID().replaceAll('-', '')}-${randomUUID().slice(0, 16).replaceAll('-', '0')}-01`,
+    traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`,
   };
   return toOutgoingMessage(event, iban);
 }

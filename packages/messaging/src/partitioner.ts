@@ -39,10 +39,11 @@ export function murmur2(data: Uint8Array): number {
 
 const encoder = new TextEncoder();
 
-/** The partition of a key among `partitions`, the same rule as Kafka's default partitioner. */
-export function partitionFor(key: string, partitions: number): number {
+/** The partition of a key (text as UTF-8, or bytes) among `partitions`, Kafka's default partitioner's rule. */
+export function partitionFor(key: string | Uint8Array, partitions: number): number {
   if (!Number.isInteger(partitions) || partitions < 1) {
     throw new RangeError(`partitions must be a positive integer, got ${partitions}`);
   }
-  return (murmur2(encoder.encode(key)) & 0x7fffffff) % partitions;
+  const bytes = typeof key === 'string' ? encoder.encode(key) : key;
+  return (murmur2(bytes) & 0x7fffffff) % partitions;
 }
