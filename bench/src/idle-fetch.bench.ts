@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { createKafkaBus, spanEachMessage, type Subscription } from '@vop/messaging';
+import { createKafkaBus, type Subscription } from '@vop/messaging';
 import { createTestNamespace } from '@vop/testing';
-import { runContext } from './run-context.js';
+import { kafkaBenchContext } from './kafka-bench-context.js';
 
 /**
  * What an idle Kafka consumer costs its process: --consumers groups, each reading --topics empty topics
@@ -21,12 +21,7 @@ const FETCH_WAIT_MS = option('--fetch-wait', 100);
 const SECONDS = option('--seconds', 20);
 const PARTITIONS = 8;
 
-const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
-if (!brokers) throw new Error('needs VOP_TEST_KAFKA_BROKERS (bash infra/local/up.sh)');
-// As in a service that exports no traces (packages/lifecycle `startServiceTracing`).
-spanEachMessage(false);
-const context = runContext();
-process.stdout.write(`${context.header}\n`);
+const { brokers, footer } = kafkaBenchContext();
 
 /** This process's CPU, in ms, over the next --seconds. */
 async function cpuOver(): Promise<number> {
@@ -74,7 +69,7 @@ try {
       '| bus alone: CPU | with the consumers: CPU | difference | per fetch (at most one a wait): µs | per partition and fetch: µs |',
       '|---:|---:|---:|---:|---:|',
       `| ${share(alone)} | ${share(consuming)} | ${share(consuming - alone)} | ${((1000 * (consuming - alone)) / fetches).toFixed(0)} | ${((1000 * (consuming - alone)) / fetches / (TOPICS * PARTITIONS)).toFixed(1)} |`,
-      context.footer(),
+      footer(),
       '',
     ].join('\n'),
   );

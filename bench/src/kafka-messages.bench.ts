@@ -1,14 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import {
-  createKafkaBus,
-  spanEachMessage,
-  type IncomingMessage,
-  type OutgoingMessage,
-} from '@vop/messaging';
+import { createKafkaBus, type IncomingMessage, type OutgoingMessage } from '@vop/messaging';
 import { parseEnvelope, toOutgoingMessage } from '@vop/outbox';
 import { createTestNamespace, germanIban, recordedAccountOpened } from '@vop/testing';
-import { runContext } from './run-context.js';
+import { kafkaBenchContext } from './kafka-bench-context.js';
 
 /**
  * What a message costs the process that publishes it and the process that consumes it, through the
@@ -28,12 +23,7 @@ const BATCH = option('--batch', 1_000);
 const ROUNDS = option('--rounds', 3);
 const PARTITIONS = 8;
 
-const brokers = process.env.VOP_TEST_KAFKA_BROKERS;
-if (!brokers) throw new Error('needs VOP_TEST_KAFKA_BROKERS (bash infra/local/up.sh)');
-// As in a service that exports no traces (packages/lifecycle `startServiceTracing`): no span per message.
-spanEachMessage(false);
-const context = runContext();
-process.stdout.write(`${context.header}\n`);
+const { brokers, footer } = kafkaBenchContext();
 
 const cpuMs = (): number => {
   const { user, system } = process.cpuUsage();
@@ -107,7 +97,7 @@ try {
       '| round | messages | publish: CPU µs/message | messages/s | consume and parse: CPU µs/message | messages/s |',
       '|---:|---:|---:|---:|---:|---:|',
       ...rows,
-      context.footer(),
+      footer(),
       '',
     ].join('\n'),
   );
